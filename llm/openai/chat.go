@@ -2,24 +2,116 @@ package openai
 
 import (
 	"context"
+	"errors"
 	"iter"
+	"net/url"
+	"strings"
 
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/sse"
 )
 
-// Chat is a Chat Completions provider. (Placeholder: being written.)
-type Chat struct{ ep llm.Endpoint }
+// Chat is a Chat Completions provider: POST {BaseURL}/chat/completions, the
+// protocol OpenAI introduced and nearly every compatible server speaks.
+// Because so many servers speak it slightly differently, the parser is
+// lenient in what it accepts (see chatReply) and the request builder adapts
+// the few fields that some hosts reject (see chatBody).
+type Chat struct {
+	ep llm.Endpoint
+	// completionTokens is set for api.openai.com, whose reasoning models
+	// reject max_tokens and want max_completion_tokens instead.
+	completionTokens bool
+	// noStreamOptions is set for api.mistral.ai, which rejects unknown
+	// fields and does not know stream_options.
+	noStreamOptions bool
+}
 
 // NewChat returns a Chat Completions provider for ep.
-func NewChat(ep llm.Endpoint) *Chat { return &Chat{ep: ep.Resolved()} }
+func NewChat(ep llm.Endpoint) *Chat {
+	ep = ep.Resolved()
+	host := ""
+	if u, err := url.Parse(ep.BaseURL); err == nil {
+		host = strings.ToLower(u.Hostname())
+	}
+	return &Chat{
+		ep:               ep,
+		completionTokens: chatHostIs(host, "api.openai.com"),
+		noStreamOptions:  chatHostIs(host, "api.mistral.ai"),
+	}
+}
+
+// chatHostIs reports whether host is domain or one of its subdomains.
+func chatHostIs(host, domain string) bool {
+	return host == domain || strings.HasSuffix(host, "."+domain)
+}
 
 // Name returns the configured provider name.
 func (c *Chat) Name() string { return c.ep.Name }
 
-// Stream is not written yet.
+// Stream sends req to the endpoint and yields the reply's events. The HTTP
+// request is made when the sequence is first ranged over; breaking out of
+// the loop or cancelling ctx closes the response body, which aborts the
+// request at once.
+//
+// The reply is parsed according to what the server actually sent (an SSE
+// stream or one JSON body), not what was asked for, because some servers
+// ignore "stream" in one direction or the other.
 func (c *Chat) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event] {
-	return llm.Fail(&llm.Error{Kind: llm.ErrBadRequest, Message: "chat completions: not implemented yet"})
+	return func(yield func(llm.Event) bool) {
+		if req == nil {
+			yield(llm.Event{Kind: llm.EventError, Err: &llm.Error{Kind: llm.ErrBadRequest, Provider: c.ep.Name, Message: "chat completions: nil request"}})
+			return
+		}
+		resp, err := c.ep.Post(ctx, "/chat/completions", authHeaders(c.ep.APIKey), c.body(req))
+		if err != nil {
+			yield(llm.Event{Kind: llm.EventError, Err: err})
+			return
+		}
+		defer resp.Body.Close()
+		ct := strings.ToLower(resp.Header.Get("Content-Type"))
+		streamed := !req.NoStream
+		switch {
+		case strings.Contains(ct, "event-stream"):
+			streamed = true
+		case strings.Contains(ct, "json"):
+			streamed = false
+		}
+		r := newChatReply(c.ep.Name)
+		if streamed {
+			c.readStream(ctx, r, resp.Body, yield)
+			return
+		}
+		data, err := llm.ReadBody(resp)
+		if err != nil {
+			r.fail(yield, c.readFailure(ctx, err))
+			return
+		}
+		c.readJSON(r, data, yield)
+	}
+}
+
+// readFailure turns an error from reading the response body into the error
+// the stream ends with: a classified *llm.Error from the transport as is,
+// the context's error when the caller cancelled, and anything else as a
+// network error so that the retry layer may try again.
+func (c *Chat) readFailure(ctx context.Context, err error) error {
+	if e, ok := llm.AsError(err); ok {
+		return e
+	}
+	if errors.Is(err, sse.ErrTooLarge) {
+		return llm.InvalidResponse(c.ep.Name, err.Error(), nil)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &llm.Error{Kind: llm.ErrNetwork, Provider: c.ep.Name, Message: "read response: " + err.Error(), Err: err}
 }
 
 // ListModels lists the endpoint's models.
 func (c *Chat) ListModels(ctx context.Context) ([]llm.ModelInfo, error) { return listModels(ctx, c.ep) }
+
+// Interface guards.
+var (
+	_ llm.Provider    = (*Chat)(nil)
+	_ llm.ModelLister = (*Chat)(nil)
+)
