@@ -117,6 +117,7 @@ func RequestID(h http.Header) string {
 // ModelInfo describes one model an endpoint serves.
 type ModelInfo struct {
 	ID            string    `json:"id"`
+	DisplayName   string    `json:"display_name,omitempty"`
 	OwnedBy       string    `json:"owned_by,omitempty"`
 	ContextLength int       `json:"context_length,omitempty"`
 	Created       time.Time `json:"created,omitempty"`

@@ -137,7 +137,7 @@ func (c *Client) ListModels(ctx context.Context) ([]llm.ModelInfo, error) {
 			return nil, err
 		}
 		for _, m := range page.Data {
-			info := llm.ModelInfo{ID: m.ID}
+			info := llm.ModelInfo{ID: m.ID, DisplayName: m.DisplayName}
 			if t, err := time.Parse(time.RFC3339, m.CreatedAt); err == nil {
 				info.Created = t.UTC()
 			}

@@ -149,14 +149,14 @@ func TestListModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []llm.ModelInfo{
-		{ID: "claude-opus-4-1-20250805", Created: time.Date(2025, 8, 5, 0, 0, 0, 0, time.UTC)},
-		{ID: "claude-3-haiku-20240307", Created: time.Date(2024, 3, 7, 0, 0, 0, 0, time.UTC)},
+		{ID: "claude-opus-4-1-20250805", DisplayName: "Claude Opus 4.1", Created: time.Date(2025, 8, 5, 0, 0, 0, 0, time.UTC)},
+		{ID: "claude-3-haiku-20240307", DisplayName: "Claude Haiku 3", Created: time.Date(2024, 3, 7, 0, 0, 0, 0, time.UTC)},
 	}
 	if len(models) != len(want) {
 		t.Fatalf("models = %+v, want %+v", models, want)
 	}
 	for i := range want {
-		if models[i].ID != want[i].ID || !models[i].Created.Equal(want[i].Created) {
+		if models[i].ID != want[i].ID || models[i].DisplayName != want[i].DisplayName || !models[i].Created.Equal(want[i].Created) {
 			t.Errorf("model %d = %+v, want %+v", i, models[i], want[i])
 		}
 	}
