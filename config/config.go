@@ -1,0 +1,153 @@
+// Package config is hermes's configuration: the typed settings, their
+// defaults, and the layers that set them. hermes reads $HERMES_HOME
+// (default ~/.hermes, or $HERMES_HOME/profiles/NAME for a profile), which
+// holds config.yaml for settings and .env for secrets. Precedence, highest
+// first: command-line flags, the process environment, .env, config.yaml,
+// defaults.
+//
+// The package keeps no global state: Load returns a *Loaded that carries the
+// Config, the warnings found while reading it, the paths it used and the
+// merged environment for later secret lookups. Every problem is reported in
+// one style, naming where the value came from, the key, the value and what
+// is accepted:
+//
+//	config.yaml:7: model.api_mode: "chat" is not accepted; use one of chat_completions, responses, anthropic_messages
+//
+// Adding a setting is adding one struct field with a yaml tag: the loader,
+// the HERMES_* environment overrides, Get, Set and Show find it by
+// reflection. Keys nobody knows yet only produce warnings, so a newer
+// config.yaml still loads in an older binary.
+package config
+
+import (
+	"time"
+)
+
+// Config is the whole of hermes's configuration, one field per top-level key
+// of config.yaml. Integer and duration fields must be zero or more unless
+// their tag says `check:"signed"`; a `check:"url"` field must be an http(s)
+// URL; other checks live in the field's type (see APIMode).
+type Config struct {
+	// Model chooses the main model and how to reach it.
+	Model Model `yaml:"model"`
+	// Providers defines named OpenAI-compatible endpoints, or overrides the
+	// built-in ones (see BuiltinProviders) by using their name.
+	Providers map[string]Provider `yaml:"providers"`
+	// FallbackProviders are tried in order when the main model keeps
+	// failing.
+	FallbackProviders []Fallback `yaml:"fallback_providers"`
+	// Agent bounds the loop and its model calls.
+	Agent Agent `yaml:"agent"`
+	// Timezone is the IANA zone used for dates shown to the model and for
+	// schedules; empty means the machine's local zone.
+	Timezone string `yaml:"timezone" check:"timezone"`
+}
+
+// Model is the model section: which provider and model the agent talks to.
+// Its connection fields (base_url, api_mode, api_key, api_key_env) override
+// those of the provider it names, so a one-provider setup needs no
+// providers section at all.
+type Model struct {
+	// Provider is a built-in provider, one defined under providers, or
+	// "auto" to pick the first of anthropic, openai and openrouter whose
+	// key is present.
+	Provider string `yaml:"provider"`
+	// Default is the model name sent to the provider.
+	Default string `yaml:"default"`
+	// BaseURL replaces the provider's API root.
+	BaseURL string `yaml:"base_url" check:"url"`
+	// APIMode replaces the provider's wire protocol.
+	APIMode APIMode `yaml:"api_mode"`
+	// APIKey is the key written into config.yaml; .env is the usual place.
+	APIKey Secret `yaml:"api_key"`
+	// APIKeyEnv names the variable holding the key, replacing the
+	// provider's usual ones.
+	APIKeyEnv string `yaml:"api_key_env" check:"envname"`
+	// ContextLength is the model's context window in tokens; zero means
+	// look it up in the model catalog.
+	ContextLength int `yaml:"context_length"`
+	// MaxTokens caps each response; zero means the provider's default.
+	MaxTokens int `yaml:"max_tokens"`
+}
+
+// Provider is one entry under providers: a custom endpoint, or settings
+// that replace those of the built-in provider with the same name.
+type Provider struct {
+	BaseURL       string            `yaml:"base_url" check:"url"`
+	APIMode       APIMode           `yaml:"api_mode"`
+	APIKey        Secret            `yaml:"api_key"`
+	APIKeyEnv     string            `yaml:"api_key_env" check:"envname"`
+	Model         string            `yaml:"model"`
+	ContextLength int               `yaml:"context_length"`
+	MaxTokens     int               `yaml:"max_tokens"`
+	Headers       map[string]string `yaml:"headers"`
+}
+
+// Fallback is one entry of fallback_providers: a provider and the model to
+// ask there.
+type Fallback struct {
+	Provider string `yaml:"provider"`
+	Model    string `yaml:"model"`
+}
+
+// Agent bounds the agent loop and the retries of its model calls. Durations
+// are written as Go durations ("90s", "2m") or as plain seconds.
+type Agent struct {
+	// APIMaxRetries is how many times a failed model call is retried.
+	APIMaxRetries int `yaml:"api_max_retries"`
+	// APIRetryBaseDelay is the first backoff; it doubles on each retry.
+	APIRetryBaseDelay time.Duration `yaml:"api_retry_base_delay"`
+	// APIRetryMaxDelay caps the backoff.
+	APIRetryMaxDelay time.Duration `yaml:"api_retry_max_delay"`
+	// FallbackCooldown is how long a provider that failed over is skipped.
+	FallbackCooldown time.Duration `yaml:"fallback_cooldown"`
+	// ConnectTimeout bounds dialing and the TLS handshake.
+	ConnectTimeout time.Duration `yaml:"connect_timeout"`
+	// FirstByteTimeout bounds the wait for the first byte of a response.
+	FirstByteTimeout time.Duration `yaml:"first_byte_timeout"`
+	// IdleTimeout bounds the silence inside a streamed response.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// MaxTurns bounds the iterations of one turn of the loop.
+	MaxTurns int `yaml:"max_turns"`
+}
+
+// Defaults returns the configuration used where nothing else says
+// otherwise. It is a function, not a variable, so no caller can change the
+// defaults of another.
+func Defaults() Config {
+	return Config{
+		Model: Model{Provider: "auto"},
+		Agent: Agent{
+			APIMaxRetries:     3,
+			APIRetryBaseDelay: 2 * time.Second,
+			APIRetryMaxDelay:  60 * time.Second,
+			FallbackCooldown:  5 * time.Minute,
+			ConnectTimeout:    15 * time.Second,
+			FirstByteTimeout:  300 * time.Second,
+			IdleTimeout:       120 * time.Second,
+			MaxTurns:          90,
+		},
+	}
+}
+
+// APIMode is the wire protocol spoken with a provider.
+type APIMode string
+
+// The wire protocols hermes speaks.
+const (
+	ChatCompletions   APIMode = "chat_completions"
+	Responses         APIMode = "responses"
+	AnthropicMessages APIMode = "anthropic_messages"
+)
+
+// UnmarshalText accepts the three protocol names, or nothing (meaning the
+// provider's own), so that a typo is caught when the file is read rather
+// than when the first request fails.
+func (m *APIMode) UnmarshalText(text []byte) error {
+	switch v := APIMode(text); v {
+	case "", ChatCompletions, Responses, AnthropicMessages:
+		*m = v
+		return nil
+	}
+	return problem("is not accepted; use one of chat_completions, responses, anthropic_messages")
+}
