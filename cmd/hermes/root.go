@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/config"
+)
+
+// app is what every subcommand shares: the process environment, the
+// global flags, and the configuration, loaded on first use so that
+// `hermes version` never touches the disk.
+type app struct {
+	env     config.Lookup
+	stdin   io.Reader
+	profile string
+	debug   bool
+	loaded  *config.Loaded
+	// stopSignals releases the signal watcher once the command is done.
+	stopSignals func()
+}
+
+// close releases what the command held.
+func (a *app) close() {
+	if a.stopSignals != nil {
+		a.stopSignals()
+	}
+}
+
+func defaultEnv() *app { return &app{env: os.LookupEnv, stdin: os.Stdin} }
+
+// load reads the configuration once and prints its warnings to stderr.
+func (a *app) load(cmd *cobra.Command) (*config.Loaded, error) {
+	if a.loaded != nil {
+		return a.loaded, nil
+	}
+	l, err := config.Load(config.LoadOptions{Profile: a.profile, Env: a.env})
+	if l != nil {
+		for _, w := range l.Warnings {
+			fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.loaded = l
+	return l, nil
+}
+
+// logger writes structured logs to stderr: warnings by default, everything
+// with --debug or HERMES_LOG_LEVEL=debug.
+func (a *app) logger(cmd *cobra.Command) *slog.Logger {
+	level := slog.LevelWarn
+	if v, _ := a.env("HERMES_LOG_LEVEL"); a.debug || strings.EqualFold(v, "debug") {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "hermes",
+		Short: "A long-running AI agent runtime in one small binary",
+		Long: `hermes turns a language model into a dispatcher for the scripts, APIs, files
+and chat groups you already have.
+
+Configuration lives in $HERMES_HOME (default ~/.hermes): config.yaml for
+settings, .env for secrets. Start by pointing it at a model:
+
+  echo 'OPENROUTER_API_KEY=sk-or-...' >> ~/.hermes/.env
+  hermes config set model.default anthropic/claude-sonnet-4.5
+  hermes model call "Say hello"
+
+or, for a local Ollama server:
+
+  hermes config set model.provider ollama
+  hermes config set model.default qwen3:8b`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		// Ctrl-C and SIGTERM cancel the command's context, so that a
+		// command stops its model calls and saves its work before exiting.
+		// Installed here rather than in main because starting the signal
+		// watcher costs a thread, which `hermes version` need not pay.
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			cmd.SetContext(ctx)
+			a.stopSignals = stop
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return status(cmd, a)
+		},
+	}
+	root.PersistentFlags().StringVarP(&a.profile, "profile", "p", "", "use the profile `NAME` ($HERMES_HOME/profiles/NAME)")
+	root.PersistentFlags().BoolVar(&a.debug, "debug", false, "log debug detail to stderr")
+	root.SetIn(a.stdin)
+	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a))
+	return root
+}
+
+// status is what bare `hermes` prints: the model it would use, or what to
+// set when there is none.
+func status(cmd *cobra.Command, a *app) error {
+	out := cmd.OutOrStdout()
+	l, err := a.load(cmd)
+	if err != nil {
+		return err
+	}
+	r, err := l.ResolveModel(config.ModelOverride{})
+	if err != nil {
+		fmt.Fprintf(out, "hermes is not connected to a model yet.\n\n%v\n\nConfiguration: %s\nSecrets:       %s\nSee `hermes --help` for examples.\n",
+			err, l.Paths.ConfigFile, l.Paths.EnvFile)
+		return nil
+	}
+	fmt.Fprintf(out, "hermes %s: model %s via %s (%s, %s)\n", version, r.Model, r.Provider, r.APIMode, r.BaseURL)
+	fmt.Fprintln(out, "Try `hermes model call \"hello\"` to check the connection; `hermes --help` lists the commands.")
+	return nil
+}
