@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/hermes-go/hermes/llm/sse"
 )
 
 // Timeouts bounds the phases of a model call. A zero field means no limit.
@@ -152,4 +154,22 @@ func (w *watchdog) Close() error {
 	err := w.body.Close()
 	w.cancel(nil)
 	return err
+}
+
+// ReadError classifies a failure to read a response body, so that every
+// adapter ends its stream the same way: the caller's cancellation as ctx's
+// error, a transport *Error (an idle timeout, say) as itself, an event too
+// large to be real as invalid_response, and anything else as a network
+// error that the retry layer may retry.
+func ReadError(ctx context.Context, provider string, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if e, ok := AsError(err); ok {
+		return e
+	}
+	if errors.Is(err, sse.ErrTooLarge) {
+		return InvalidResponse(provider, err.Error(), nil)
+	}
+	return &Error{Kind: ErrNetwork, Provider: provider, Message: "read response: " + err.Error(), Err: err}
 }

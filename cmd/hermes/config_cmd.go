@@ -33,32 +33,8 @@ the built-in defaults.`,
 				return nil
 			},
 		},
-		&cobra.Command{
-			Use:   "path",
-			Short: "Print the path of config.yaml",
-			Args:  cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				home, err := config.Home(a.env, a.profile)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), config.PathsFor(home).ConfigFile)
-				return nil
-			},
-		},
-		&cobra.Command{
-			Use:   "env-path",
-			Short: "Print the path of the .env file that holds secrets",
-			Args:  cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				home, err := config.Home(a.env, a.profile)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), config.PathsFor(home).EnvFile)
-				return nil
-			},
-		},
+		pathCmd(a, "path", "Print the path of config.yaml", func(p config.Paths) string { return p.ConfigFile }),
+		pathCmd(a, "env-path", "Print the path of the .env file that holds secrets", func(p config.Paths) string { return p.EnvFile }),
 		&cobra.Command{
 			Use:     "get KEY",
 			Short:   "Print the effective value of one key (e.g. model.default)",
@@ -143,6 +119,24 @@ func newConfigCheckCmd(a *app) *cobra.Command {
 			if err := errors.Join(failed...); err != nil {
 				return &exitError{code: 1}
 			}
+			return nil
+		},
+	}
+}
+
+// pathCmd prints one path of the hermes home in use, for scripts and for
+// people looking for the file to edit.
+func pathCmd(a *app, use, short string, pick func(config.Paths) string) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			home, err := config.Home(a.env, a.profile)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), pick(config.PathsFor(home)))
 			return nil
 		},
 	}

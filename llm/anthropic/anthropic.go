@@ -70,7 +70,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Even
 		}
 		resp, err := c.ep.Post(ctx, c.prefix+"/messages", c.headers(), body)
 		if err != nil {
-			yield(llm.Event{Kind: llm.EventError, Err: c.callError(ctx, err)})
+			yield(llm.Event{Kind: llm.EventError, Err: llm.ReadError(ctx, c.ep.Name, err)})
 			return
 		}
 		defer resp.Body.Close()
@@ -83,19 +83,6 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Even
 		}
 		c.readMessage(ctx, resp, a, yield)
 	}
-}
-
-// callError turns a failure of the HTTP exchange into the error the stream
-// ends with: the caller's own cancellation is reported as ctx's error, not
-// as a provider failure that a retry loop would try again.
-func (c *Client) callError(ctx context.Context, err error) error {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
-	}
-	if e, ok := llm.AsError(err); ok {
-		return e
-	}
-	return &llm.Error{Kind: llm.ErrNetwork, Provider: c.ep.Name, Message: err.Error(), Err: err}
 }
 
 // modelPage is one page of GET /v1/models. Models are listed newest first;
@@ -126,11 +113,11 @@ func (c *Client) ListModels(ctx context.Context) ([]llm.ModelInfo, error) {
 		}
 		resp, err := c.ep.Get(ctx, c.prefix+"/models?"+q.Encode(), c.headers())
 		if err != nil {
-			return nil, c.callError(ctx, err)
+			return nil, llm.ReadError(ctx, c.ep.Name, err)
 		}
 		data, err := llm.ReadBody(resp)
 		if err != nil {
-			return nil, c.callError(ctx, err)
+			return nil, llm.ReadError(ctx, c.ep.Name, err)
 		}
 		var page modelPage
 		if err := llm.DecodeJSON(c.ep.Name, data, &page); err != nil {

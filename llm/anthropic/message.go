@@ -15,7 +15,7 @@ import (
 func (c *Client) readMessage(ctx context.Context, resp *http.Response, a *assembler, yield func(llm.Event) bool) {
 	data, err := llm.ReadBody(resp)
 	if err != nil {
-		yield(llm.Event{Kind: llm.EventError, Err: c.callError(ctx, err)})
+		yield(llm.Event{Kind: llm.EventError, Err: llm.ReadError(ctx, c.ep.Name, err)})
 		return
 	}
 	var m replyMessage

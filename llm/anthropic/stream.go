@@ -3,7 +3,6 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 
 	"github.com/hermes-go/hermes/llm"
@@ -44,7 +43,7 @@ func (c *Client) readStream(ctx context.Context, body io.Reader, a *assembler, y
 			if err == io.EOF {
 				err = &llm.Error{Kind: llm.ErrNetwork, Provider: c.ep.Name, Message: errStreamCut}
 			} else {
-				err = c.readError(ctx, err)
+				err = llm.ReadError(ctx, c.ep.Name, err)
 			}
 			fail(err)
 			return
@@ -139,16 +138,6 @@ func (c *Client) streamError(data []byte) *llm.Error {
 	e := llm.ParseError(c.ep.Name, 0, nil, data)
 	e.InStream = true
 	return e
-}
-
-// readError classifies a failure to read the stream: an event too large
-// to be a real one means the server is broken; anything else is the
-// transport's (idle timeout, reset connection) or the caller's.
-func (c *Client) readError(ctx context.Context, err error) error {
-	if errors.Is(err, sse.ErrTooLarge) {
-		return llm.InvalidResponse(c.ep.Name, err.Error(), nil)
-	}
-	return c.callError(ctx, err)
 }
 
 func eventName(name string) string {

@@ -2,13 +2,11 @@ package openai
 
 import (
 	"context"
-	"errors"
 	"iter"
 	"net/url"
 	"strings"
 
 	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/sse"
 )
 
 // Chat is a Chat Completions provider: POST {BaseURL}/chat/completions, the
@@ -83,28 +81,11 @@ func (c *Chat) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event]
 		}
 		data, err := llm.ReadBody(resp)
 		if err != nil {
-			r.fail(yield, c.readFailure(ctx, err))
+			r.fail(yield, llm.ReadError(ctx, c.ep.Name, err))
 			return
 		}
 		c.readJSON(r, data, yield)
 	}
-}
-
-// readFailure turns an error from reading the response body into the error
-// the stream ends with: a classified *llm.Error from the transport as is,
-// the context's error when the caller cancelled, and anything else as a
-// network error so that the retry layer may try again.
-func (c *Chat) readFailure(ctx context.Context, err error) error {
-	if e, ok := llm.AsError(err); ok {
-		return e
-	}
-	if errors.Is(err, sse.ErrTooLarge) {
-		return llm.InvalidResponse(c.ep.Name, err.Error(), nil)
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return &llm.Error{Kind: llm.ErrNetwork, Provider: c.ep.Name, Message: "read response: " + err.Error(), Err: err}
 }
 
 // ListModels lists the endpoint's models.

@@ -40,7 +40,7 @@ func (c *Chat) readStream(ctx context.Context, r *chatReply, body io.Reader, yie
 			return
 		}
 		if err != nil {
-			r.fail(yield, c.readFailure(ctx, err))
+			r.fail(yield, llm.ReadError(ctx, c.ep.Name, err))
 			return
 		}
 		data := bytes.TrimSpace(ev.Data)

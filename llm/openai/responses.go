@@ -2,7 +2,6 @@ package openai
 
 import (
 	"context"
-	"errors"
 	"iter"
 	"mime"
 	"net/http"
@@ -66,22 +65,6 @@ func (r *Responses) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.E
 func responsesMediaType(resp *http.Response) string {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	return mt
-}
-
-// readError turns a failed body read into the error a stream ends with: the
-// caller's own cancellation as ctx's error, an *llm.Error from the transport
-// (an idle timeout, say) as itself, and anything else as a network error.
-func (r *Responses) readError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if e, ok := llm.AsError(err); ok {
-		return e
-	}
-	if errors.Is(err, sse.ErrTooLarge) {
-		return llm.InvalidResponse(r.ep.Name, err.Error(), nil)
-	}
-	return &llm.Error{Kind: llm.ErrNetwork, Provider: r.ep.Name, Message: err.Error(), Err: err}
 }
 
 // responsesFinish normalizes a response status. A completed response that

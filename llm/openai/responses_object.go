@@ -229,7 +229,7 @@ func (r *Responses) response(obj *responsesObject, items []responsesItem) *llm.R
 func (r *Responses) parseWhole(ctx context.Context, hr *http.Response, yield func(llm.Event) bool) {
 	data, err := llm.ReadBody(hr)
 	if err != nil {
-		yield(llm.Event{Kind: llm.EventError, Err: r.readError(ctx, err)})
+		yield(llm.Event{Kind: llm.EventError, Err: llm.ReadError(ctx, r.ep.Name, err)})
 		return
 	}
 	var obj responsesObject

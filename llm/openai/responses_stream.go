@@ -52,7 +52,7 @@ func (p *responsesStream) run(rd *sse.Reader) {
 			return
 		}
 		if err != nil {
-			p.fail(p.prov.readError(p.ctx, err))
+			p.fail(llm.ReadError(p.ctx, p.prov.ep.Name, err))
 			return
 		}
 		data := bytes.TrimSpace(ev.Data)
