@@ -11,5 +11,5 @@ go run ./bench/startup -runs "${RUNS:-41}"
 
 echo
 echo "== SSE parsing throughput per adapter"
-go test -run '^$' -bench 'Stream$' -benchtime "${BENCHTIME:-2s}" ./llm/openai ./llm/anthropic |
+go test -run '^$' -bench 'Stream$|^BenchmarkReader$' -benchtime "${BENCHTIME:-2s}" ./llm/sse ./llm/openai ./llm/anthropic |
 	grep -E '^(Benchmark|ok|FAIL)'

@@ -111,3 +111,24 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkReader measures the raw event-splitting throughput that every
+// adapter's parsing rests on.
+func BenchmarkReader(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 1<<20 {
+		sb.WriteString(`data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hello "},"finish_reason":null}]}` + "\n\n")
+		sb.WriteString(": keep-alive\n\n")
+	}
+	body := sb.String()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rd := NewReader(strings.NewReader(body))
+		for {
+			if _, err := rd.Next(); err != nil {
+				break
+			}
+		}
+	}
+}
