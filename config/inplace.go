@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Text edits keep a hand-written config.yaml byte for byte outside the
@@ -19,16 +17,16 @@ import (
 // textEdit sets val at segs below root by editing data's text: replacing a
 // value written on one line, or inserting a missing key after the last
 // entry of the deepest block mapping that exists.
-func textEdit(data []byte, root *yaml.Node, segs []string, val *yaml.Node) ([]byte, bool) {
+func textEdit(data []byte, root *yamlNode, segs []string, val *yamlNode) ([]byte, bool) {
 	if old := locate(root, configType, segs); old != nil {
-		if val.Kind != yaml.ScalarNode {
+		if val.Kind != scalarNode {
 			return nil, false
 		}
 		return replaceInPlace(data, old, val)
 	}
 	parent, t, k := root, configType, 0
 	for ; k < len(segs); k++ {
-		if parent.Kind != yaml.MappingNode || parent.Style&yaml.FlowStyle != 0 {
+		if parent.Kind != mappingNode || parent.Style&flowStyle != 0 {
 			return nil, false
 		}
 		i := lastKey(parent, segs[k])
@@ -37,10 +35,10 @@ func textEdit(data []byte, root *yaml.Node, segs []string, val *yaml.Node) ([]by
 		}
 		parent, t = parent.Content[i+1], childType(t, segs[k])
 	}
-	if k == len(segs) || t == nil || parent.Kind != yaml.MappingNode || parent.Style&yaml.FlowStyle != 0 || len(parent.Content) == 0 {
+	if k == len(segs) || t == nil || parent.Kind != mappingNode || parent.Style&flowStyle != 0 || len(parent.Content) == 0 {
 		return nil, false
 	}
-	sub := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	sub := &yamlNode{Kind: mappingNode, Tag: "!!map"}
 	budget := maxNodes
 	slot, err := ensure(&sub, t, segs[k:], &budget)
 	if err != nil {
@@ -79,21 +77,21 @@ func textEdit(data []byte, root *yaml.Node, segs []string, val *yaml.Node) ([]by
 
 // endLine is the last line a block node's text occupies, or -1 when that
 // cannot be told from the node alone (block scalars, flow collections).
-func endLine(n *yaml.Node) int {
+func endLine(n *yamlNode) int {
 	switch n.Kind {
-	case yaml.ScalarNode:
-		if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+	case scalarNode:
+		if n.Style&(literalStyle|foldedStyle) != 0 {
 			return -1
 		}
 		return n.Line
-	case yaml.AliasNode:
+	case aliasNode:
 		return n.Line
-	case yaml.MappingNode, yaml.SequenceNode:
-		if n.Style&yaml.FlowStyle != 0 || len(n.Content) == 0 {
+	case mappingNode, sequenceNode:
+		if n.Style&flowStyle != 0 || len(n.Content) == 0 {
 			return -1
 		}
 		last := n.Content[len(n.Content)-1]
-		if n.Kind == yaml.MappingNode && last.Kind == yaml.ScalarNode && last.Tag == "!!null" && last.Value == "" {
+		if n.Kind == mappingNode && last.Kind == scalarNode && last.Tag == "!!null" && last.Value == "" {
 			return n.Content[len(n.Content)-2].Line
 		}
 		return endLine(last)
@@ -122,9 +120,9 @@ func lineStart(data []byte, line int) int {
 // data, leaving every other byte as it was. It declines (ok false) whenever
 // it cannot be sure of the span: block scalars, anchors, explicit tags, an
 // empty value, or a new value that would need more than one line.
-func replaceInPlace(data []byte, old, val *yaml.Node) ([]byte, bool) {
-	if old.Kind != yaml.ScalarNode || old.Anchor != "" || old.Line < 1 || old.Column < 1 ||
-		old.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) != 0 || old.Value == "" {
+func replaceInPlace(data []byte, old, val *yamlNode) ([]byte, bool) {
+	if old.Kind != scalarNode || old.Anchor != "" || old.Line < 1 || old.Column < 1 ||
+		old.Style&(literalStyle|foldedStyle|taggedStyle) != 0 || old.Value == "" {
 		return nil, false
 	}
 	start := lineStart(data, old.Line)
@@ -147,9 +145,9 @@ func replaceInPlace(data []byte, old, val *yaml.Node) ([]byte, bool) {
 	rest := line[off:]
 	var n int
 	switch {
-	case old.Style&yaml.DoubleQuotedStyle != 0:
+	case old.Style&doubleQuotedStyle != 0:
 		n = quotedLen(rest, '"')
-	case old.Style&yaml.SingleQuotedStyle != 0:
+	case old.Style&singleQuotedStyle != 0:
 		n = quotedLen(rest, '\'')
 	case bytes.HasPrefix(rest, []byte(old.Value)):
 		n = len(old.Value)
@@ -159,9 +157,9 @@ func replaceInPlace(data []byte, old, val *yaml.Node) ([]byte, bool) {
 	}
 	nv := *val
 	if nv.Tag == "!!str" {
-		nv.Style = old.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle)
+		nv.Style = old.Style & (doubleQuotedStyle | singleQuotedStyle)
 	}
-	text, err := yaml.Marshal(&nv)
+	text, err := encodeYAML(&nv, 4)
 	if err != nil {
 		return nil, false
 	}

@@ -1,12 +1,9 @@
 package config
 
 import (
-	"bytes"
 	"reflect"
 	"sort"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Get returns the effective value of key after every layer, as text: a
@@ -43,24 +40,21 @@ func (l *Loaded) Show() string {
 }
 
 // renderYAML encodes a node tree with two-space indentation.
-func renderYAML(n *yaml.Node) string {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(n); err != nil {
+func renderYAML(n *yamlNode) string {
+	out, err := encodeYAML(n, 2)
+	if err != nil {
 		return ""
 	}
-	enc.Close()
-	return b.String()
+	return string(out)
 }
 
 // toNode builds the YAML node of v for display. name is the map key v was
 // found under, which decides whether a free-form value is redacted.
-func toNode(v reflect.Value, name string) *yaml.Node {
+func toNode(v reflect.Value, name string) *yamlNode {
 	t := v.Type()
 	switch {
 	case t == nodeType:
-		n := v.Interface().(yaml.Node)
+		n := v.Interface().(yamlNode)
 		return &n
 	case isLeaf(t):
 		s := formatLeaf(v)
@@ -70,17 +64,17 @@ func toNode(v reflect.Value, name string) *yaml.Node {
 		case name != "" && t.Kind() == reflect.String && looksSecret(name, s):
 			s = Redact(s)
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: yamlTag(t), Value: strings.ToValidUTF8(s, "\uFFFD")}
+		return &yamlNode{Kind: scalarNode, Tag: yamlTag(t), Value: strings.ToValidUTF8(s, "\uFFFD")}
 	case t.Kind() == reflect.Struct:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		n := &yamlNode{Kind: mappingNode, Tag: "!!map"}
 		for _, f := range fieldsOf(t) {
 			n.Content = append(n.Content, keyNode(f.name), toNode(v.Field(f.index), ""))
 		}
 		return n
 	case t.Kind() == reflect.Map:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		n := &yamlNode{Kind: mappingNode, Tag: "!!map"}
 		if v.Len() == 0 {
-			n.Style = yaml.FlowStyle
+			n.Style = flowStyle
 		}
 		keys := v.MapKeys()
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
@@ -89,23 +83,19 @@ func toNode(v reflect.Value, name string) *yaml.Node {
 		}
 		return n
 	case t.Kind() == reflect.Slice:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		n := &yamlNode{Kind: sequenceNode, Tag: "!!seq"}
 		if v.Len() == 0 {
-			n.Style = yaml.FlowStyle
+			n.Style = flowStyle
 		}
 		for i := 0; i < v.Len(); i++ {
 			n.Content = append(n.Content, toNode(v.Index(i), ""))
 		}
 		return n
 	}
-	var n yaml.Node
-	if v.CanInterface() && n.Encode(v.Interface()) == nil {
-		return &n
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
+	return &yamlNode{Kind: scalarNode, Tag: "!!null"}
 }
 
 // keyNode is a mapping key.
-func keyNode(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
+func keyNode(s string) *yamlNode {
+	return &yamlNode{Kind: scalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
 }
