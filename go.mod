@@ -3,8 +3,8 @@ module github.com/hermes-go/hermes
 go 1.26.0
 
 require (
-	github.com/goccy/go-yaml v1.19.2
 	github.com/spf13/cobra v1.10.2
+	go.yaml.in/yaml/v3 v3.0.6
 )
 
 require (

@@ -3,10 +3,12 @@ package config
 import (
 	"fmt"
 	"reflect"
+
+	"go.yaml.in/yaml/v3"
 )
 
-// The decoder walks the parsed node tree itself instead of unmarshalling
-// into the struct, because a person fixing a file needs every problem at
+// The decoder walks the yaml.Node tree itself instead of calling
+// yaml.Unmarshal, because a person fixing a file needs every problem at
 // once with its line, and an unknown key is a warning rather than a
 // failure. It fills the fields a document mentions and leaves the rest as
 // they were, so decoding onto Defaults() overlays the file on the defaults.
@@ -18,7 +20,7 @@ const (
 	maxDepth = 100
 )
 
-var nodeType = reflect.TypeOf(yamlNode{})
+var nodeType = reflect.TypeOf(yaml.Node{})
 
 // decoder fills a value from a parsed YAML document and records, for each
 // key it sets, the line the value came from.
@@ -36,7 +38,7 @@ func newDecoder(file string, origins map[string]string) *decoder {
 }
 
 // where names a node's place in the file, such as "config.yaml:7".
-func (d *decoder) where(n *yamlNode) string {
+func (d *decoder) where(n *yaml.Node) string {
 	if d.file == "" {
 		return ""
 	}
@@ -44,7 +46,7 @@ func (d *decoder) where(n *yamlNode) string {
 }
 
 // warn records a warning prefixed with the node's place.
-func (d *decoder) warn(n *yamlNode, format string, args ...any) {
+func (d *decoder) warn(n *yaml.Node, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if w := d.where(n); w != "" {
 		msg = w + ": " + msg
@@ -66,18 +68,18 @@ func (d *decoder) enter(depth int) bool {
 }
 
 // decode sets v, reached by key, from node n.
-func (d *decoder) decode(n *yamlNode, v reflect.Value, key, check string, depth int) {
+func (d *decoder) decode(n *yaml.Node, v reflect.Value, key, check string, depth int) {
 	if !d.enter(depth) {
 		return
 	}
-	if n.Kind == aliasNode {
+	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
 			return
 		}
 		d.decode(n.Alias, v, key, check, depth+1)
 		return
 	}
-	if n.Kind == scalarNode && n.Tag == "!!null" {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return
 	}
 	if key != "" && d.origins != nil {
@@ -88,7 +90,7 @@ func (d *decoder) decode(n *yamlNode, v reflect.Value, key, check string, depth 
 	case t == nodeType:
 		v.Set(reflect.ValueOf(*n))
 	case isLeaf(t):
-		if n.Kind != scalarNode {
+		if n.Kind != yaml.ScalarNode {
 			d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: kindName(n) + " is not accepted; use a single value"})
 			return
 		}
@@ -106,7 +108,9 @@ func (d *decoder) decode(n *yamlNode, v reflect.Value, key, check string, depth 
 	case t.Kind() == reflect.Slice:
 		d.decodeSlice(n, v, key, depth)
 	default:
-		d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: fmt.Sprintf("is not accepted: a %s cannot be read from YAML", t)})
+		if err := n.Decode(v.Addr().Interface()); err != nil {
+			d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: "is not accepted: " + err.Error()})
+		}
 	}
 }
 
@@ -121,8 +125,8 @@ func (m *Model) setShorthand(s string) string {
 	return "default"
 }
 
-func (d *decoder) decodeStruct(n *yamlNode, v reflect.Value, key string, depth int) {
-	if n.Kind == scalarNode {
+func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, key string, depth int) {
+	if n.Kind == yaml.ScalarNode {
 		if sh, ok := v.Addr().Interface().(shorthand); ok {
 			sub := sh.setShorthand(n.Value)
 			if d.origins != nil {
@@ -131,12 +135,12 @@ func (d *decoder) decodeStruct(n *yamlNode, v reflect.Value, key string, depth i
 			return
 		}
 	}
-	if n.Kind != mappingNode {
+	if n.Kind != yaml.MappingNode {
 		d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: kindName(n) + " is not accepted; use a mapping of keys"})
 		return
 	}
 	t := v.Type()
-	d.pairs(n, key, depth, func(k, val *yamlNode) {
+	d.pairs(n, key, depth, func(k, val *yaml.Node) {
 		f, ok := fieldByName(t, k.Value)
 		if !ok {
 			full := appendKey(key, k.Value)
@@ -151,13 +155,13 @@ func (d *decoder) decodeStruct(n *yamlNode, v reflect.Value, key string, depth i
 	})
 }
 
-func (d *decoder) decodeMap(n *yamlNode, v reflect.Value, key string, depth int) {
-	if n.Kind != mappingNode {
+func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, key string, depth int) {
+	if n.Kind != yaml.MappingNode {
 		d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: kindName(n) + " is not accepted; use a mapping of names"})
 		return
 	}
 	t := v.Type()
-	d.pairs(n, key, depth, func(k, val *yamlNode) {
+	d.pairs(n, key, depth, func(k, val *yaml.Node) {
 		mk := reflect.ValueOf(k.Value).Convert(t.Key())
 		elem := reflect.New(t.Elem()).Elem()
 		if old := v.MapIndex(mk); old.IsValid() {
@@ -171,8 +175,8 @@ func (d *decoder) decodeMap(n *yamlNode, v reflect.Value, key string, depth int)
 	})
 }
 
-func (d *decoder) decodeSlice(n *yamlNode, v reflect.Value, key string, depth int) {
-	if n.Kind != sequenceNode {
+func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, key string, depth int) {
+	if n.Kind != yaml.SequenceNode {
 		d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: kindName(n) + " is not accepted; use a list"})
 		return
 	}
@@ -186,11 +190,11 @@ func (d *decoder) decodeSlice(n *yamlNode, v reflect.Value, key string, depth in
 // pairs calls fn for each key and value of mapping n. Mappings merged in
 // with "<<: *anchor" come first, so the keys written beside the merge win,
 // as YAML says. A key written twice is reported; the later one wins.
-func (d *decoder) pairs(n *yamlNode, key string, depth int, fn func(k, v *yamlNode)) {
+func (d *decoder) pairs(n *yaml.Node, key string, depth int, fn func(k, v *yaml.Node)) {
 	seen := map[string]int{}
-	var merges []*yamlNode
+	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; k.Kind == scalarNode && k.Tag == "!!merge" {
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
 			merges = append(merges, n.Content[i+1])
 		}
 	}
@@ -199,10 +203,10 @@ func (d *decoder) pairs(n *yamlNode, key string, depth int, fn func(k, v *yamlNo
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
-		if k.Kind == scalarNode && k.Tag == "!!merge" {
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
 			continue
 		}
-		if k.Kind != scalarNode {
+		if k.Kind != yaml.ScalarNode {
 			d.warn(k, "%s: a key that is not a plain name is ignored", orRoot(key))
 			continue
 		}
@@ -215,18 +219,18 @@ func (d *decoder) pairs(n *yamlNode, key string, depth int, fn func(k, v *yamlNo
 }
 
 // merge feeds the pairs of a merged mapping (or list of mappings) to fn.
-func (d *decoder) merge(m *yamlNode, key string, depth int, fn func(k, v *yamlNode)) {
+func (d *decoder) merge(m *yaml.Node, key string, depth int, fn func(k, v *yaml.Node)) {
 	if !d.enter(depth) {
 		return
 	}
-	if m.Kind == aliasNode && m.Alias != nil {
+	if m.Kind == yaml.AliasNode && m.Alias != nil {
 		d.merge(m.Alias, key, depth+1, fn)
 		return
 	}
 	switch m.Kind {
-	case mappingNode:
+	case yaml.MappingNode:
 		d.pairs(m, key, depth, fn)
-	case sequenceNode:
+	case yaml.SequenceNode:
 		for _, item := range m.Content {
 			d.merge(item, key, depth+1, fn)
 		}
@@ -243,13 +247,13 @@ func orRoot(key string) string {
 }
 
 // kindName describes a node's shape for messages.
-func kindName(n *yamlNode) string {
+func kindName(n *yaml.Node) string {
 	switch n.Kind {
-	case mappingNode:
+	case yaml.MappingNode:
 		return "a mapping"
-	case sequenceNode:
+	case yaml.SequenceNode:
 		return "a list"
-	case scalarNode:
+	case yaml.ScalarNode:
 		return fmt.Sprintf("%q", n.Value)
 	}
 	return "this value"

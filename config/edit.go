@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // SetResult reports what Set wrote.
@@ -66,7 +68,7 @@ func setYAML(data []byte, key, value string) ([]byte, SetResult, error) {
 	}
 	canon := joinKey(configType, segs)
 	res := SetResult{Key: canon, Value: value}
-	var newNode *yamlNode
+	var newNode *yaml.Node
 	var isSecret bool
 	err = walk(reflect.ValueOf(&cur).Elem(), segs, nil, true, func(v reflect.Value, check string) error {
 		isSecret = v.Type() == secretType
@@ -95,10 +97,10 @@ func setYAML(data []byte, key, value string) ([]byte, SetResult, error) {
 }
 
 // valueNode parses value for the target v and returns the node to write.
-func valueNode(v reflect.Value, check, key, value string) (*yamlNode, error) {
+func valueNode(v reflect.Value, check, key, value string) (*yaml.Node, error) {
 	t := v.Type()
 	if isLeaf(t) {
-		n := &yamlNode{Kind: scalarNode, Tag: yamlTag(t), Value: value}
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: yamlTag(t), Value: value}
 		if strings.Contains(value, "${") {
 			n.Tag = "!!str"
 			return n, nil

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // config.yaml may refer to variables, so that a file can be shared while
@@ -17,24 +19,24 @@ import (
 // substitute expands variables in the string values of the document
 // rooted at n. Keys are left alone. Each node is visited once: aliases
 // point at nodes that are expanded where their anchor is.
-func (d *decoder) substitute(n *yamlNode, key string, env Lookup, depth int) {
+func (d *decoder) substitute(n *yaml.Node, key string, env Lookup, depth int) {
 	if depth > maxDepth*10 {
 		return
 	}
 	switch n.Kind {
-	case documentNode:
+	case yaml.DocumentNode:
 		for _, c := range n.Content {
 			d.substitute(c, key, env, depth+1)
 		}
-	case sequenceNode:
+	case yaml.SequenceNode:
 		for i, c := range n.Content {
 			d.substitute(c, fmt.Sprintf("%s[%d]", key, i), env, depth+1)
 		}
-	case mappingNode:
+	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			d.substitute(n.Content[i+1], appendKey(key, n.Content[i].Value), env, depth+1)
 		}
-	case scalarNode:
+	case yaml.ScalarNode:
 		if n.Tag != "!!str" || !strings.Contains(n.Value, "$") {
 			return
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Text edits keep a hand-written config.yaml byte for byte outside the
@@ -17,16 +19,16 @@ import (
 // textEdit sets val at segs below root by editing data's text: replacing a
 // value written on one line, or inserting a missing key after the last
 // entry of the deepest block mapping that exists.
-func textEdit(data []byte, root *yamlNode, segs []string, val *yamlNode) ([]byte, bool) {
+func textEdit(data []byte, root *yaml.Node, segs []string, val *yaml.Node) ([]byte, bool) {
 	if old := locate(root, configType, segs); old != nil {
-		if val.Kind != scalarNode {
+		if val.Kind != yaml.ScalarNode {
 			return nil, false
 		}
 		return replaceInPlace(data, old, val)
 	}
 	parent, t, k := root, configType, 0
 	for ; k < len(segs); k++ {
-		if parent.Kind != mappingNode || parent.Style&flowStyle != 0 {
+		if parent.Kind != yaml.MappingNode || parent.Style&yaml.FlowStyle != 0 {
 			return nil, false
 		}
 		i := lastKey(parent, segs[k])
@@ -35,10 +37,10 @@ func textEdit(data []byte, root *yamlNode, segs []string, val *yamlNode) ([]byte
 		}
 		parent, t = parent.Content[i+1], childType(t, segs[k])
 	}
-	if k == len(segs) || t == nil || parent.Kind != mappingNode || parent.Style&flowStyle != 0 || len(parent.Content) == 0 {
+	if k == len(segs) || t == nil || parent.Kind != yaml.MappingNode || parent.Style&yaml.FlowStyle != 0 || len(parent.Content) == 0 {
 		return nil, false
 	}
-	sub := &yamlNode{Kind: mappingNode, Tag: "!!map"}
+	sub := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	budget := maxNodes
 	slot, err := ensure(&sub, t, segs[k:], &budget)
 	if err != nil {
@@ -77,21 +79,21 @@ func textEdit(data []byte, root *yamlNode, segs []string, val *yamlNode) ([]byte
 
 // endLine is the last line a block node's text occupies, or -1 when that
 // cannot be told from the node alone (block scalars, flow collections).
-func endLine(n *yamlNode) int {
+func endLine(n *yaml.Node) int {
 	switch n.Kind {
-	case scalarNode:
-		if n.Style&(literalStyle|foldedStyle) != 0 {
+	case yaml.ScalarNode:
+		if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 			return -1
 		}
 		return n.Line
-	case aliasNode:
+	case yaml.AliasNode:
 		return n.Line
-	case mappingNode, sequenceNode:
-		if n.Style&flowStyle != 0 || len(n.Content) == 0 {
+	case yaml.MappingNode, yaml.SequenceNode:
+		if n.Style&yaml.FlowStyle != 0 || len(n.Content) == 0 {
 			return -1
 		}
 		last := n.Content[len(n.Content)-1]
-		if n.Kind == mappingNode && last.Kind == scalarNode && last.Tag == "!!null" && last.Value == "" {
+		if n.Kind == yaml.MappingNode && last.Kind == yaml.ScalarNode && last.Tag == "!!null" && last.Value == "" {
 			return n.Content[len(n.Content)-2].Line
 		}
 		return endLine(last)
@@ -120,9 +122,9 @@ func lineStart(data []byte, line int) int {
 // data, leaving every other byte as it was. It declines (ok false) whenever
 // it cannot be sure of the span: block scalars, anchors, explicit tags, an
 // empty value, or a new value that would need more than one line.
-func replaceInPlace(data []byte, old, val *yamlNode) ([]byte, bool) {
-	if old.Kind != scalarNode || old.Anchor != "" || old.Line < 1 || old.Column < 1 ||
-		old.Style&(literalStyle|foldedStyle|taggedStyle) != 0 || old.Value == "" {
+func replaceInPlace(data []byte, old, val *yaml.Node) ([]byte, bool) {
+	if old.Kind != yaml.ScalarNode || old.Anchor != "" || old.Line < 1 || old.Column < 1 ||
+		old.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.TaggedStyle) != 0 || old.Value == "" {
 		return nil, false
 	}
 	start := lineStart(data, old.Line)
@@ -145,9 +147,9 @@ func replaceInPlace(data []byte, old, val *yamlNode) ([]byte, bool) {
 	rest := line[off:]
 	var n int
 	switch {
-	case old.Style&doubleQuotedStyle != 0:
+	case old.Style&yaml.DoubleQuotedStyle != 0:
 		n = quotedLen(rest, '"')
-	case old.Style&singleQuotedStyle != 0:
+	case old.Style&yaml.SingleQuotedStyle != 0:
 		n = quotedLen(rest, '\'')
 	case bytes.HasPrefix(rest, []byte(old.Value)):
 		n = len(old.Value)
@@ -157,9 +159,9 @@ func replaceInPlace(data []byte, old, val *yamlNode) ([]byte, bool) {
 	}
 	nv := *val
 	if nv.Tag == "!!str" {
-		nv.Style = old.Style & (doubleQuotedStyle | singleQuotedStyle)
+		nv.Style = old.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle)
 	}
-	text, err := encodeYAML(&nv, 4)
+	text, err := yaml.Marshal(&nv)
 	if err != nil {
 		return nil, false
 	}

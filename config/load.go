@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // LoadOptions says where to find the configuration and what overrides it.
@@ -145,37 +150,61 @@ func load(proc Lookup, overrides map[string]string, paths Paths, yamlData, envDa
 }
 
 // parseYAML parses the first document of data and returns its root node
-// (nil for a file with no content). A syntax error names the file and
-// line.
-func parseYAML(data []byte, file string) (root *yamlNode, warns []string, err error) {
-	doc, warns, err := parseDocument(data, file)
-	if err != nil || doc == nil || doc.Content[0].Line == 0 {
-		return nil, warns, err
-	}
-	return doc.Content[0], warns, nil
-}
-
-// parseDocument is parseYAML keeping the document node, which carries the
-// comments at the top of the file. A later document with content is
-// ignored with a warning. A panic inside the YAML library is turned into
-// an error: a bad file must not crash the program that reads it.
-func parseDocument(data []byte, file string) (doc *yamlNode, warns []string, err error) {
+// (nil for an empty file). A syntax error names the file and line. A
+// panic inside the YAML library is turned into an error: a bad file must
+// not crash the program that reads it.
+func parseYAML(data []byte, file string) (root *yaml.Node, warns []string, err error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, nil
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			doc, warns, err = nil, nil, fmt.Errorf("%s: cannot be read as YAML (%v)", file, r)
+			root, err = nil, fmt.Errorf("%s: cannot be read as YAML (%v)", file, r)
 		}
 	}()
-	s, err := parseStream(data, file)
-	if err != nil {
-		return nil, nil, err
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil, nil
+		}
+		return nil, nil, yamlError(file, err)
 	}
-	if s.nextLine > 0 {
-		warns = append(warns, fmt.Sprintf("%s:%d: only the first YAML document is read; the rest is ignored", file, s.nextLine))
+	var next yaml.Node
+	if dec.Decode(&next) == nil && len(next.Content) > 0 {
+		warns = append(warns, fmt.Sprintf("%s:%d: only the first YAML document is read; the rest is ignored", file, next.Line))
 	}
-	return s.doc, warns, nil
+	if doc.Kind == yaml.DocumentNode {
+		if len(doc.Content) == 0 {
+			return nil, warns, nil
+		}
+		return doc.Content[0], warns, nil
+	}
+	return &doc, warns, nil
+}
+
+// yamlError rewrites the YAML library's "yaml: line N: msg" as
+// "FILE:N: invalid YAML: msg". The library reports parser errors (those
+// that begin "did not find expected") one line early and omits the line
+// when it is the first, so both are corrected here.
+func yamlError(file string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, tail, ok := strings.Cut(rest, ": "); ok {
+			if v, err := strconv.Atoi(n); err == nil {
+				line, msg = v, tail
+			}
+		}
+	}
+	parserError := strings.HasPrefix(msg, "did not find expected") || strings.HasPrefix(msg, "found undefined tag handle")
+	switch {
+	case line == 0:
+		line = 1
+	case parserError:
+		line++
+	}
+	return fmt.Errorf("%s:%d: invalid YAML: %s", file, line, msg)
 }
 
 // Origin says where the effective value of key came from: "default",

@@ -1,9 +1,12 @@
 package config
 
 import (
+	"bytes"
 	"reflect"
 	"sort"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Get returns the effective value of key after every layer, as text: a
@@ -40,21 +43,24 @@ func (l *Loaded) Show() string {
 }
 
 // renderYAML encodes a node tree with two-space indentation.
-func renderYAML(n *yamlNode) string {
-	out, err := encodeYAML(n, 2)
-	if err != nil {
+func renderYAML(n *yaml.Node) string {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
 		return ""
 	}
-	return string(out)
+	enc.Close()
+	return b.String()
 }
 
 // toNode builds the YAML node of v for display. name is the map key v was
 // found under, which decides whether a free-form value is redacted.
-func toNode(v reflect.Value, name string) *yamlNode {
+func toNode(v reflect.Value, name string) *yaml.Node {
 	t := v.Type()
 	switch {
 	case t == nodeType:
-		n := v.Interface().(yamlNode)
+		n := v.Interface().(yaml.Node)
 		return &n
 	case isLeaf(t):
 		s := formatLeaf(v)
@@ -64,17 +70,17 @@ func toNode(v reflect.Value, name string) *yamlNode {
 		case name != "" && t.Kind() == reflect.String && looksSecret(name, s):
 			s = Redact(s)
 		}
-		return &yamlNode{Kind: scalarNode, Tag: yamlTag(t), Value: strings.ToValidUTF8(s, "\uFFFD")}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: yamlTag(t), Value: strings.ToValidUTF8(s, "\uFFFD")}
 	case t.Kind() == reflect.Struct:
-		n := &yamlNode{Kind: mappingNode, Tag: "!!map"}
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		for _, f := range fieldsOf(t) {
 			n.Content = append(n.Content, keyNode(f.name), toNode(v.Field(f.index), ""))
 		}
 		return n
 	case t.Kind() == reflect.Map:
-		n := &yamlNode{Kind: mappingNode, Tag: "!!map"}
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 		if v.Len() == 0 {
-			n.Style = flowStyle
+			n.Style = yaml.FlowStyle
 		}
 		keys := v.MapKeys()
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
@@ -83,19 +89,23 @@ func toNode(v reflect.Value, name string) *yamlNode {
 		}
 		return n
 	case t.Kind() == reflect.Slice:
-		n := &yamlNode{Kind: sequenceNode, Tag: "!!seq"}
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		if v.Len() == 0 {
-			n.Style = flowStyle
+			n.Style = yaml.FlowStyle
 		}
 		for i := 0; i < v.Len(); i++ {
 			n.Content = append(n.Content, toNode(v.Index(i), ""))
 		}
 		return n
 	}
-	return &yamlNode{Kind: scalarNode, Tag: "!!null"}
+	var n yaml.Node
+	if v.CanInterface() && n.Encode(v.Interface()) == nil {
+		return &n
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
 }
 
 // keyNode is a mapping key.
-func keyNode(s string) *yamlNode {
-	return &yamlNode{Kind: scalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
+func keyNode(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
 }

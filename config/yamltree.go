@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Editing config.yaml: a value already written on one line is replaced in
@@ -16,7 +18,7 @@ import (
 // editDocument returns data with the value at segs set to val. The tree
 // edit is always made, as the reference; a text edit is used instead when
 // it reads back as exactly the same YAML.
-func editDocument(data []byte, segs []string, val *yamlNode) ([]byte, error) {
+func editDocument(data []byte, segs []string, val *yaml.Node) ([]byte, error) {
 	doc, multi, err := parseDoc(data)
 	if err != nil {
 		return nil, err
@@ -28,7 +30,6 @@ func editDocument(data []byte, segs []string, val *yamlNode) ([]byte, error) {
 	if err != nil || doc == nil {
 		return tree, err
 	}
-	// The tree edit changed doc; the text edit starts from a fresh copy.
 	if doc, _, err = parseDoc(data); err != nil || doc == nil {
 		return tree, nil
 	}
@@ -40,9 +41,9 @@ func editDocument(data []byte, segs []string, val *yamlNode) ([]byte, error) {
 
 // treeEdit sets val at segs in the parsed document doc (nil for an empty
 // file) and encodes the result.
-func treeEdit(doc *yamlNode, data []byte, segs []string, val *yamlNode) ([]byte, error) {
+func treeEdit(doc *yaml.Node, data []byte, segs []string, val *yaml.Node) ([]byte, error) {
 	if doc == nil {
-		doc = &yamlNode{Kind: documentNode, Content: []*yamlNode{{Kind: mappingNode, Tag: "!!map"}}}
+		doc = &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}}
 	}
 	budget := maxNodes
 	slot, err := ensure(&doc.Content[0], configType, segs, &budget)
@@ -58,23 +59,39 @@ func treeEdit(doc *yamlNode, data []byte, segs []string, val *yamlNode) ([]byte,
 }
 
 // encodeNode writes a node tree as YAML.
-func encodeNode(n *yamlNode, indent int) ([]byte, error) {
-	out, err := encodeYAML(n, indent)
-	if err != nil {
+func encodeNode(n *yaml.Node, indent int) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(indent)
+	if err := enc.Encode(n); err != nil {
 		return nil, fmt.Errorf("config: cannot write config.yaml: %v", err)
 	}
-	return out, nil
+	enc.Close()
+	return b.Bytes(), nil
+}
+
+// sameYAML reports whether two documents hold the same data.
+func sameYAML(a, b []byte) bool {
+	var va, vb any
+	if yaml.Unmarshal(a, &va) != nil || yaml.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }
 
 // parseDoc parses the first document of data, keeping the document node
 // (it carries the comments at the top of the file). It reports whether
 // more documents follow. An empty file gives a nil document.
-func parseDoc(data []byte) (doc *yamlNode, multi bool, err error) {
-	doc, warns, err := parseDocument(data, "config.yaml")
-	if err != nil || doc == nil {
+func parseDoc(data []byte) (doc *yaml.Node, multi bool, err error) {
+	root, warns, err := parseYAML(data, "config.yaml")
+	if err != nil || root == nil {
 		return nil, false, err
 	}
-	return doc, len(warns) > 0, nil
+	var d yaml.Node
+	if err := yaml.Unmarshal(data, &d); err != nil || d.Kind != yaml.DocumentNode || len(d.Content) == 0 {
+		return nil, false, fmt.Errorf("config.yaml: cannot be read as YAML")
+	}
+	return &d, len(warns) > 0, nil
 }
 
 // childType is the type reached from t by one key segment.
@@ -91,18 +108,18 @@ func childType(t reflect.Type, seg string) reflect.Type {
 // locate finds the node written for segs below n, or nil when it is not
 // written, or is reached through an alias (editing it there would change
 // every place the anchor is used).
-func locate(n *yamlNode, t reflect.Type, segs []string) *yamlNode {
+func locate(n *yaml.Node, t reflect.Type, segs []string) *yaml.Node {
 	for ; len(segs) > 0; segs = segs[1:] {
-		if n.Kind == aliasNode || t == nil {
+		if n.Kind == yaml.AliasNode || t == nil {
 			return nil
 		}
-		var next *yamlNode
+		var next *yaml.Node
 		switch {
-		case t.Kind() == reflect.Slice && n.Kind == sequenceNode:
+		case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
 			if i, err := strconv.Atoi(segs[0]); err == nil && i >= 0 && i < len(n.Content) {
 				next = n.Content[i]
 			}
-		case (t.Kind() == reflect.Struct || t.Kind() == reflect.Map) && n.Kind == mappingNode:
+		case (t.Kind() == reflect.Struct || t.Kind() == reflect.Map) && n.Kind == yaml.MappingNode:
 			if i := lastKey(n, segs[0]); i >= 0 {
 				next = n.Content[i+1]
 			}
@@ -112,7 +129,7 @@ func locate(n *yamlNode, t reflect.Type, segs []string) *yamlNode {
 		}
 		n, t = next, childType(t, segs[0])
 	}
-	if n.Kind == aliasNode {
+	if n.Kind == yaml.AliasNode {
 		return nil
 	}
 	return n
@@ -120,9 +137,9 @@ func locate(n *yamlNode, t reflect.Type, segs []string) *yamlNode {
 
 // lastKey is the index of the last key named name in mapping n (the one
 // that wins), or -1.
-func lastKey(n *yamlNode, name string) int {
+func lastKey(n *yaml.Node, name string) int {
 	for i := len(n.Content) - 2; i >= 0; i -= 2 {
-		if k := n.Content[i]; k.Kind == scalarNode && k.Tag != "!!merge" && k.Value == name {
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" && k.Value == name {
 			return i
 		}
 	}
@@ -134,24 +151,24 @@ func lastKey(n *yamlNode, name string) int {
 // alias is replaced by a copy first, so the anchor's other uses keep their
 // value; a scalar written for a section with a shorthand form (model:
 // NAME) becomes the mapping it stands for.
-func ensure(slot **yamlNode, t reflect.Type, segs []string, budget *int) (**yamlNode, error) {
-	var key *yamlNode // the mapping key of *slot, if any
+func ensure(slot **yaml.Node, t reflect.Type, segs []string, budget *int) (**yaml.Node, error) {
+	var key *yaml.Node // the mapping key of *slot, if any
 	for ; len(segs) > 0; segs = segs[1:] {
 		n := *slot
-		if n.Kind == aliasNode && n.Alias != nil {
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
 			cp := deepCopy(n.Alias, budget)
 			cp.HeadComment, cp.LineComment, cp.FootComment = n.HeadComment, n.LineComment, n.FootComment
 			*slot, n = cp, cp
 		}
 		switch t.Kind() {
 		case reflect.Struct, reflect.Map:
-			if n.Kind != mappingNode {
-				m := &yamlNode{Kind: mappingNode, Tag: "!!map", HeadComment: n.HeadComment, FootComment: n.FootComment}
+			if n.Kind != yaml.MappingNode {
+				m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", HeadComment: n.HeadComment, FootComment: n.FootComment}
 				comment := n.LineComment
-				if n.Kind == scalarNode && n.Tag != "!!null" {
+				if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 					if sh, ok := reflect.New(t).Interface().(shorthand); ok {
 						m.Content = append(m.Content, keyNode(sh.setShorthand("")),
-							&yamlNode{Kind: scalarNode, Tag: n.Tag, Value: n.Value, Style: n.Style, LineComment: comment})
+							&yaml.Node{Kind: yaml.ScalarNode, Tag: n.Tag, Value: n.Value, Style: n.Style, LineComment: comment})
 						comment = ""
 					}
 				}
@@ -162,13 +179,13 @@ func ensure(slot **yamlNode, t reflect.Type, segs []string, budget *int) (**yaml
 			}
 			i := lastKey(n, segs[0])
 			if i < 0 {
-				n.Content = append(n.Content, keyNode(segs[0]), &yamlNode{Kind: scalarNode, Tag: "!!null"})
+				n.Content = append(n.Content, keyNode(segs[0]), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"})
 				i = len(n.Content) - 2
 			}
 			slot, key = &n.Content[i+1], n.Content[i]
 		case reflect.Slice:
-			if n.Kind != sequenceNode {
-				s := &yamlNode{Kind: sequenceNode, Tag: "!!seq", HeadComment: n.HeadComment, FootComment: n.FootComment}
+			if n.Kind != yaml.SequenceNode {
+				s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", HeadComment: n.HeadComment, FootComment: n.FootComment}
 				if key != nil && key.LineComment == "" {
 					key.LineComment = n.LineComment
 				}
@@ -179,7 +196,7 @@ func ensure(slot **yamlNode, t reflect.Type, segs []string, budget *int) (**yaml
 				return nil, fmt.Errorf("config: index %s is out of range in config.yaml", segs[0])
 			}
 			if i == len(n.Content) {
-				n.Content = append(n.Content, &yamlNode{Kind: scalarNode, Tag: "!!null"})
+				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"})
 			}
 			slot, key = &n.Content[i], nil
 		default:
@@ -192,7 +209,7 @@ func ensure(slot **yamlNode, t reflect.Type, segs []string, budget *int) (**yaml
 
 // deepCopy copies a node tree without its anchors; aliases inside stay
 // aliases of the anchors already written earlier in the file.
-func deepCopy(n *yamlNode, budget *int) *yamlNode {
+func deepCopy(n *yaml.Node, budget *int) *yaml.Node {
 	cp := *n
 	cp.Anchor = ""
 	*budget--
@@ -200,7 +217,7 @@ func deepCopy(n *yamlNode, budget *int) *yamlNode {
 		cp.Content = nil
 		return &cp
 	}
-	cp.Content = make([]*yamlNode, len(n.Content))
+	cp.Content = make([]*yaml.Node, len(n.Content))
 	for i, c := range n.Content {
 		cp.Content[i] = deepCopy(c, budget)
 	}

@@ -12,18 +12,19 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/goccy/go-yaml/lexer"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
 )
 
 func main() {
 	cmd := &cobra.Command{Use: "floor", RunE: func(*cobra.Command, []string) error {
 		// Never true when benchmarked; it keeps the libraries linked.
 		if len(os.Args) > 5 {
-			f, _ := parser.Parse(lexer.Tokenize(os.Args[2]), parser.ParseComments)
+			var n yaml.Node
+			_ = yaml.Unmarshal([]byte(os.Args[2]), &n)
+			out, _ := yaml.Marshal(&n)
 			var v any
-			_ = json.Unmarshal([]byte(f.String()), &v)
+			_ = json.Unmarshal(out, &v)
 			slog.Info("floor", "v", v)
 			resp, err := (&http.Client{Transport: &http.Transport{}}).Get(os.Args[3])
 			fmt.Println(resp, err)
