@@ -81,7 +81,7 @@ func ParseError(provider string, status int, header http.Header, body []byte) *E
 	}
 	if header != nil {
 		if e.RequestID == "" {
-			e.RequestID = firstHeader(header, "x-request-id", "request-id", "x-amzn-requestid", "cf-ray")
+			e.RequestID = RequestID(header)
 		}
 		e.RetryAfter = RetryAfter(header, time.Now())
 	}

@@ -128,11 +128,3 @@ func Collect(events iter.Seq[Event]) (*Response, error) {
 func Generate(ctx context.Context, p Provider, req *Request) (*Response, error) {
 	return Collect(p.Stream(ctx, req))
 }
-
-// Fail returns a stream that yields only an error event. Adapters use it
-// for failures before the request is sent.
-func Fail(err error) iter.Seq[Event] {
-	return func(yield func(Event) bool) {
-		yield(Event{Kind: EventError, Err: err})
-	}
-}

@@ -31,18 +31,6 @@ type Usage struct {
 // IsZero reports whether no count was reported.
 func (u Usage) IsZero() bool { return u == Usage{} }
 
-// Add returns the element-wise sum of u and v.
-func (u Usage) Add(v Usage) Usage {
-	return Usage{
-		InputTokens:      u.InputTokens + v.InputTokens,
-		OutputTokens:     u.OutputTokens + v.OutputTokens,
-		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
-		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
-		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
-		TotalTokens:      u.TotalTokens + v.TotalTokens,
-	}
-}
-
 // Response is a finished (or, with an error, partial) model reply.
 type Response struct {
 	// ID is the vendor's response id.

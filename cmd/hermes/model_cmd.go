@@ -200,6 +200,7 @@ func modelCall(cmd *cobra.Command, a *app, f *callFlags, args []string) error {
 		writeJSON(out, newCallResult(resp))
 		return nil
 	}
+	live.end()
 	printReply(cmd, resp, live != nil)
 	return nil
 }

@@ -64,14 +64,11 @@ func (l *liveText) end() {
 
 // printReply prints a finished reply for a person: reasoning and the
 // summary on stderr, text and tool calls on stdout. streamed says the
-// text and reasoning were already shown as they arrived.
+// text and reasoning were already shown as they arrived (and their lines
+// ended by liveText.end).
 func printReply(cmd *cobra.Command, r *llm.Response, streamed bool) {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if streamed {
-		if r.Text() != "" {
-			fmt.Fprintln(out)
-		}
-	} else {
+	if !streamed {
 		if r.Message.Reasoning != "" {
 			fmt.Fprintf(errOut, "[thinking] %s\n", strings.TrimSpace(r.Message.Reasoning))
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // exchange is what the test server saw of the last request.
@@ -99,65 +100,31 @@ func collect(t *testing.T, c *Client, req *llm.Request) ([]llm.Event, *llm.Respo
 }
 
 // checkEventsMatch asserts that the deltas a caller saw add up to the
-// final response: text, reasoning, tool calls and the last usage.
+// final response and, since Anthropic streams every call's id, name and
+// input, that each call's fragments carry its id and its whole arguments.
 func checkEventsMatch(t *testing.T, events []llm.Event, resp *llm.Response) {
 	t.Helper()
 	if resp == nil {
 		return
 	}
-	var text, reasoning strings.Builder
-	type seen struct{ id, name, args string }
-	calls := map[int]*seen{}
-	var usage *llm.Usage
+	llmtest.CheckDeltas(t, events, resp)
+	ids, args := map[int]string{}, map[int]string{}
 	for _, ev := range events {
-		switch ev.Kind {
-		case llm.EventText:
-			text.WriteString(ev.Text)
-		case llm.EventReasoning:
-			reasoning.WriteString(ev.Text)
-		case llm.EventToolCall:
-			s := calls[ev.ToolCall.Index]
-			if s == nil {
-				s = &seen{}
-				calls[ev.ToolCall.Index] = s
-			}
+		if ev.Kind == llm.EventToolCall {
 			if ev.ToolCall.ID != "" {
-				s.id = ev.ToolCall.ID
+				ids[ev.ToolCall.Index] = ev.ToolCall.ID
 			}
-			if ev.ToolCall.Name != "" {
-				s.name = ev.ToolCall.Name
-			}
-			s.args += ev.ToolCall.Arguments
-		case llm.EventUsage:
-			u := ev.Usage
-			usage = &u
+			args[ev.ToolCall.Index] += ev.ToolCall.Arguments
 		}
-	}
-	if text.String() != resp.Text() {
-		t.Errorf("text events add up to %q, response text is %q", text.String(), resp.Text())
-	}
-	if reasoning.String() != resp.Message.Reasoning {
-		t.Errorf("reasoning events add up to %q, response reasoning is %q", reasoning.String(), resp.Message.Reasoning)
-	}
-	if len(calls) != len(resp.Message.ToolCalls) {
-		t.Errorf("tool-call events for %d calls, response has %d", len(calls), len(resp.Message.ToolCalls))
 	}
 	for i, call := range resp.Message.ToolCalls {
-		s := calls[i]
-		if s == nil {
-			t.Errorf("no tool-call event with index %d", i)
-			continue
+		a := args[i]
+		if a == "" {
+			a = "{}"
 		}
-		args := s.args
-		if args == "" {
-			args = "{}"
+		if ids[i] != call.ID || a != call.Arguments {
+			t.Errorf("call %d fragments carry id %q arguments %q, response %+v", i, ids[i], a, call)
 		}
-		if s.id != call.ID || s.name != call.Name || args != call.Arguments {
-			t.Errorf("call %d events %+v, response %+v", i, *s, call)
-		}
-	}
-	if usage != nil && *usage != resp.Usage {
-		t.Errorf("last usage event %+v, response usage %+v", *usage, resp.Usage)
 	}
 }
 

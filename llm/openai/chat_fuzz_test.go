@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // FuzzChatStream feeds arbitrary bodies to the stream parser: whatever
@@ -41,7 +42,7 @@ func FuzzChatStream(f *testing.F) {
 				t.Fatalf("error %v is not an *llm.Error", last.Err)
 			}
 		}
-		chatCheckDeltas(t, events, last.Response)
+		llmtest.CheckDeltas(t, events, last.Response)
 	})
 }
 

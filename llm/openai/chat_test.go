@@ -1,16 +1,15 @@
 package openai
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // chatWant is what a replayed recording must produce. A call with an empty
@@ -123,7 +122,7 @@ func chatCheck(t *testing.T, events []llm.Event, want chatWant) *llm.Response {
 	if resp.ID != want.id || resp.Model != want.model || resp.Provider != "test" {
 		t.Errorf("id/model/provider = %q/%q/%q, want %q/%q/test", resp.ID, resp.Model, resp.Provider, want.id, want.model)
 	}
-	chatCheckDeltas(t, events, resp)
+	llmtest.CheckDeltas(t, events, resp)
 	return resp
 }
 
@@ -143,67 +142,8 @@ func chatCheckCalls(t *testing.T, got, want []llm.ToolCall) {
 			t.Errorf("call %d: id = %q, want %q", i, g.ID, w.ID)
 		}
 		seen[g.ID] = true
-		if g.Name != w.Name || !chatSameJSON(g.Arguments, w.Arguments) {
+		if g.Name != w.Name || !llmtest.SameJSON(g.Arguments, w.Arguments) {
 			t.Errorf("call %d: %s(%s), want %s(%s)", i, g.Name, g.Arguments, w.Name, w.Arguments)
-		}
-	}
-}
-
-// chatSameJSON compares two argument texts as JSON values when both parse
-// (servers differ in spacing), and as text otherwise.
-func chatSameJSON(a, b string) bool {
-	var va, vb any
-	if json.Unmarshal([]byte(a), &va) != nil || json.Unmarshal([]byte(b), &vb) != nil {
-		return a == b
-	}
-	return reflect.DeepEqual(va, vb)
-}
-
-// chatCheckDeltas asserts that the deltas streamed before the final event
-// add up to the final response.
-func chatCheckDeltas(t *testing.T, events []llm.Event, resp *llm.Response) {
-	t.Helper()
-	var text, reasoning strings.Builder
-	var usage *llm.Usage
-	names := map[int]string{}
-	for _, ev := range events {
-		switch ev.Kind {
-		case llm.EventText:
-			text.WriteString(ev.Text)
-		case llm.EventReasoning:
-			reasoning.WriteString(ev.Text)
-		case llm.EventUsage:
-			u := ev.Usage
-			usage = &u
-		case llm.EventToolCall:
-			d := ev.ToolCall
-			if d.Index < 0 || d.Index >= len(resp.Message.ToolCalls) {
-				t.Errorf("tool call delta index %d out of range (%d calls)", d.Index, len(resp.Message.ToolCalls))
-				continue
-			}
-			if d.Name != "" {
-				if _, dup := names[d.Index]; dup {
-					t.Errorf("tool call %d: name announced twice", d.Index)
-				}
-				names[d.Index] = d.Name
-			}
-		}
-	}
-	if text.String() != resp.Text() {
-		t.Errorf("text deltas = %q, final text %q", text.String(), resp.Text())
-	}
-	if reasoning.String() != resp.Message.Reasoning {
-		t.Errorf("reasoning deltas = %q, final reasoning %q", reasoning.String(), resp.Message.Reasoning)
-	}
-	switch {
-	case resp.Usage.IsZero() && usage != nil:
-		t.Errorf("usage event %+v but no usage in the response", *usage)
-	case !resp.Usage.IsZero() && (usage == nil || *usage != resp.Usage):
-		t.Errorf("last usage event = %v, want %+v", usage, resp.Usage)
-	}
-	for i, c := range resp.Message.ToolCalls {
-		if names[i] != c.Name {
-			t.Errorf("tool call %d: announced name %q, final %q", i, names[i], c.Name)
 		}
 	}
 }

@@ -8,6 +8,7 @@ package openai
 
 import (
 	"context"
+	"time"
 
 	"github.com/hermes-go/hermes/llm"
 )
@@ -53,7 +54,7 @@ func listModels(ctx context.Context, ep llm.Endpoint) ([]llm.ModelInfo, error) {
 			info.ContextLength = m.MaxModelLen
 		}
 		if m.Created > 0 {
-			info.Created = unixTime(m.Created)
+			info.Created = time.Unix(m.Created, 0).UTC()
 		}
 		out = append(out, info)
 	}

@@ -5,12 +5,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // responsesServer is an httptest server that answers POST /v1/responses
@@ -79,49 +78,19 @@ func responsesCollect(t *testing.T, p llm.Provider, req *llm.Request) []llm.Even
 	return evs
 }
 
-// responsesCheckDeltas checks that the deltas a caller rendered add up to the
-// response: text and reasoning exactly, tool calls by id and name.
+// responsesCheckDeltas checks that the deltas a caller rendered add up to
+// the response, and that the Responses adapter, which learns every call's
+// id before its arguments, announces each call with its id.
 func responsesCheckDeltas(t *testing.T, evs []llm.Event, resp *llm.Response) {
 	t.Helper()
-	var text, reasoning strings.Builder
+	llmtest.CheckDeltas(t, evs, resp)
 	ids := map[int]string{}
-	names := map[int]string{}
 	for _, ev := range evs {
-		switch ev.Kind {
-		case llm.EventText:
-			text.WriteString(ev.Text)
-		case llm.EventReasoning:
-			reasoning.WriteString(ev.Text)
-		case llm.EventToolCall:
-			if ev.ToolCall.ID != "" {
-				ids[ev.ToolCall.Index] = ev.ToolCall.ID
-			}
-			if ev.ToolCall.Name != "" {
-				names[ev.ToolCall.Index] = ev.ToolCall.Name
-			}
+		if ev.Kind == llm.EventToolCall && ev.ToolCall.ID != "" {
+			ids[ev.ToolCall.Index] = ev.ToolCall.ID
 		}
-	}
-	if text.String() != resp.Text() {
-		t.Errorf("text deltas add up to %q, response text is %q", text.String(), resp.Text())
-	}
-	if reasoning.String() != resp.Message.Reasoning {
-		t.Errorf("reasoning deltas add up to %q, response reasoning is %q", reasoning.String(), resp.Message.Reasoning)
 	}
 	if len(ids) != len(resp.Message.ToolCalls) {
 		t.Errorf("tool-call fragments name %d calls, response has %d", len(ids), len(resp.Message.ToolCalls))
 	}
-	for i, c := range resp.Message.ToolCalls {
-		if ids[i] != c.ID || names[i] != c.Name {
-			t.Errorf("fragments for call %d: id %q name %q, response call %+v", i, ids[i], names[i], c)
-		}
-	}
-}
-
-// responsesSameArgs compares argument texts as JSON values when both parse.
-func responsesSameArgs(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return a == b
-	}
-	return reflect.DeepEqual(x, y)
 }

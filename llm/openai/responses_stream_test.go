@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // responsesCase is one reply, recorded in testdata/responses or given
@@ -262,7 +263,7 @@ func responsesCheckReply(t *testing.T, tc responsesCase, resp *llm.Response) {
 	}
 	for i, want := range tc.calls {
 		got := resp.Message.ToolCalls[i]
-		if got.ID != want.ID || got.Name != want.Name || !responsesSameArgs(got.Arguments, want.Arguments) {
+		if got.ID != want.ID || got.Name != want.Name || !llmtest.SameJSON(got.Arguments, want.Arguments) {
 			t.Errorf("call %d = %+v, want %+v", i, got, want)
 		}
 	}
