@@ -13,3 +13,11 @@ echo
 echo "== SSE parsing throughput per adapter"
 go test -run '^$' -bench 'Stream$|^BenchmarkReader$' -benchtime "${BENCHTIME:-2s}" ./llm/sse ./llm/openai ./llm/anthropic |
 	grep -E '^(Benchmark|ok|FAIL)'
+
+echo
+echo "== agent loop: cost per iteration, 200-message history, 40 tools, zero-latency model"
+go test -run '^$' -bench 'LoopIteration' -benchtime "${BENCHTIME:-2s}" ./agent | grep -E '^(Benchmark|ok|FAIL)'
+
+echo
+echo "== a 1,000-iteration turn of the real binary (go run ./bench/session)"
+go run ./bench/session -iterations "${ITERATIONS:-1000}"

@@ -41,6 +41,38 @@ type Config struct {
 	// Timezone is the IANA zone used for dates shown to the model and for
 	// schedules; empty means the machine's local zone.
 	Timezone string `yaml:"timezone" check:"timezone"`
+	// Toolsets lists the toolsets offered to the model; empty or "all"
+	// means every toolset whose requirements are met.
+	Toolsets []string `yaml:"toolsets"`
+	// Approvals says how dangerous shell commands are approved.
+	Approvals Approvals `yaml:"approvals"`
+	// CommandAllowlist holds the approval rules answered "always": commands
+	// they match run without asking.
+	CommandAllowlist []string `yaml:"command_allowlist"`
+	// Terminal configures the terminal tool.
+	Terminal Terminal `yaml:"terminal"`
+}
+
+// Approvals is the approvals section.
+type Approvals struct {
+	// Mode is manual (ask a person), smart (ask the model first, then a
+	// person) or off (run dangerous commands without asking).
+	Mode ApprovalMode `yaml:"mode"`
+	// Timeout is how long hermes waits for an answer before denying.
+	Timeout time.Duration `yaml:"timeout"`
+	// Deny lists command globs that never run, even with --yolo.
+	Deny []string `yaml:"deny"`
+	// NonInteractive is what happens to a dangerous command when nobody
+	// can be asked (no terminal, -q without --yolo, cron): deny or allow.
+	NonInteractive NonInteractive `yaml:"non_interactive"`
+}
+
+// Terminal is the terminal section.
+type Terminal struct {
+	// Timeout is a command's limit when the model does not give one.
+	Timeout time.Duration `yaml:"timeout"`
+	// MaxTimeout is the most the model may ask for.
+	MaxTimeout time.Duration `yaml:"max_timeout"`
 }
 
 // Model is the model section: which provider and model the agent talks to.
@@ -109,6 +141,11 @@ type Agent struct {
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
 	// MaxTurns bounds the iterations of one turn of the loop.
 	MaxTurns int `yaml:"max_turns"`
+	// DisabledToolsets are never offered, whatever toolsets enables.
+	DisabledToolsets []string `yaml:"disabled_toolsets"`
+	// ToolTimeouts replaces the limit of one attempt of the named tools
+	// (the default is 30 s, or the tool's own).
+	ToolTimeouts map[string]time.Duration `yaml:"tool_timeouts"`
 }
 
 // Defaults returns the configuration used where nothing else says
@@ -127,6 +164,8 @@ func Defaults() Config {
 			IdleTimeout:       120 * time.Second,
 			MaxTurns:          90,
 		},
+		Approvals: Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny},
+		Terminal:  Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
 	}
 }
 
@@ -150,4 +189,43 @@ func (m *APIMode) UnmarshalText(text []byte) error {
 		return nil
 	}
 	return problem("is not accepted; use one of chat_completions, responses, anthropic_messages")
+}
+
+// ApprovalMode is how dangerous commands are approved.
+type ApprovalMode string
+
+// The approval modes.
+const (
+	ApprovalManual ApprovalMode = "manual"
+	ApprovalSmart  ApprovalMode = "smart"
+	ApprovalOff    ApprovalMode = "off"
+)
+
+// UnmarshalText accepts the three approval modes.
+func (m *ApprovalMode) UnmarshalText(text []byte) error {
+	switch v := ApprovalMode(text); v {
+	case ApprovalManual, ApprovalSmart, ApprovalOff:
+		*m = v
+		return nil
+	}
+	return problem("is not accepted; use one of manual, smart, off")
+}
+
+// NonInteractive is what happens to a dangerous command nobody can approve.
+type NonInteractive string
+
+// The non-interactive approval policies.
+const (
+	NonInteractiveDeny  NonInteractive = "deny"
+	NonInteractiveAllow NonInteractive = "allow"
+)
+
+// UnmarshalText accepts deny or allow.
+func (n *NonInteractive) UnmarshalText(text []byte) error {
+	switch v := NonInteractive(text); v {
+	case NonInteractiveDeny, NonInteractiveAllow:
+		*n = v
+		return nil
+	}
+	return problem("is not accepted; use one of deny, allow")
 }

@@ -41,6 +41,8 @@ type home struct {
 	t   *testing.T
 	dir string
 	env []string
+	// cwd is the directory hermes runs in; empty means the test's own.
+	cwd string
 }
 
 func newHome(t *testing.T) *home {
@@ -67,6 +69,7 @@ func (h *home) run(args []string, extraEnv ...string) result {
 	h.t.Helper()
 	cmd := exec.Command(hermesBin, args...)
 	cmd.Env = append(append([]string{}, h.env...), extraEnv...)
+	cmd.Dir = h.cwd
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,6 +24,9 @@ type app struct {
 	profile string
 	debug   bool
 	loaded  *config.Loaded
+	// base is the command's context before signals were attached, for
+	// commands (the chat) that handle Ctrl-C themselves.
+	base context.Context
 	// stopSignals releases the signal watcher once the command is done.
 	stopSignals func()
 }
@@ -90,7 +94,8 @@ or, for a local Ollama server:
 		// Installed here rather than in main because starting the signal
 		// watcher costs a thread, which `hermes version` need not pay.
 		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			a.base = cmd.Context()
+			ctx, stop := signal.NotifyContext(a.base, os.Interrupt, syscall.SIGTERM)
 			cmd.SetContext(ctx)
 			a.stopSignals = stop
 		},
@@ -101,7 +106,7 @@ or, for a local Ollama server:
 	root.PersistentFlags().StringVarP(&a.profile, "profile", "p", "", "use the profile `NAME` ($HERMES_HOME/profiles/NAME)")
 	root.PersistentFlags().BoolVar(&a.debug, "debug", false, "log debug detail to stderr")
 	root.SetIn(a.stdin)
-	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a))
+	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a), newChatCmd(a), newSessionsCmd(a), newToolsCmd(a), newSecurityCmd())
 	return root
 }
 

@@ -1,0 +1,117 @@
+// Package agent runs one turn of a conversation: it calls the model, runs
+// the tools the model asks for, feeds their results back, and repeats until
+// the model answers in text or a guard stops it. It keeps the protocol
+// rules every provider enforces (user and assistant alternate; every tool
+// call is answered exactly once, in order, before the next assistant
+// message) and hands every message to a Recorder the moment it exists, so
+// a crash at any point leaves a consistent, resumable conversation.
+package agent
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// DefaultMaxTurns is the iteration budget when Config.MaxTurns is zero.
+const DefaultMaxTurns = 90
+
+// Dispatcher runs a batch of tool calls and returns one outcome per call,
+// in call order (tool.Dispatcher).
+type Dispatcher interface {
+	Run(ctx context.Context, calls []llm.ToolCall, obs tool.Observer) []tool.Outcome
+}
+
+// Resolver maps a model's tool name, possibly misspelled, to the canonical
+// name of a tool that exists (tool.Registry).
+type Resolver interface {
+	Resolve(name string) (tool.Tool, string, bool)
+}
+
+// Recorder keeps the conversation. Record gets each new message as soon as
+// it is produced; an assistant message with tool calls arrives together
+// with its results, so a store can write them in one transaction. Usage
+// gets each model call's token counts.
+type Recorder interface {
+	Record(ctx context.Context, msgs []Recorded) error
+	Usage(ctx context.Context, model string, u llm.Usage) error
+}
+
+// Recorded is a message with what the store keeps beside it.
+type Recorded struct {
+	Message      llm.Message
+	FinishReason string
+}
+
+// Config is what one turn needs. Provider, Dispatcher and Resolver are
+// required; everything else has a default.
+type Config struct {
+	Provider   llm.Provider
+	Model      string
+	Tools      []llm.ToolSpec
+	Dispatcher Dispatcher
+	Resolver   Resolver
+	Recorder   Recorder
+	// System is the system prompt, sent first on every call.
+	System string
+	// MaxTurns bounds the model calls that may end in tool calls; when it
+	// is reached, one last call without tools asks for a summary.
+	MaxTurns  int
+	MaxTokens int
+	// SessionID, Workdir and Approver reach tools through tool.Invocation.
+	SessionID string
+	Workdir   string
+	Approver  tool.Approver
+	Logger    *slog.Logger
+}
+
+// Stop says why a turn ended.
+type Stop string
+
+// The reasons a turn ends.
+const (
+	StopDone         Stop = "done"
+	StopMaxTurns     Stop = "max_turns"
+	StopRepeatGuard  Stop = "repeat_guard"
+	StopInvalidCalls Stop = "invalid_tool_calls"
+	StopTruncated    Stop = "truncated"
+	StopInterrupted  Stop = "interrupted"
+	StopError        Stop = "error"
+)
+
+// CallSummary is one tool call of the turn as reported to the caller.
+type CallSummary struct {
+	Name   string      `json:"name"`
+	Status tool.Status `json:"status"`
+	Code   tool.Code   `json:"error_code,omitempty"`
+}
+
+// Result is the outcome of a turn.
+type Result struct {
+	// Final is the text shown to the user as the turn's answer. When a
+	// guard stopped the turn it is the text written along the way followed
+	// by Note.
+	Final string `json:"final"`
+	// Note says why a guard stopped the turn; empty when the model ended
+	// it.
+	Note       string        `json:"note,omitempty"`
+	Iterations int           `json:"iterations"`
+	ToolCalls  []CallSummary `json:"tool_calls"`
+	// Usage sums every model call of the turn.
+	Usage   llm.Usage `json:"usage"`
+	Stopped Stop      `json:"stopped_reason"`
+	// Err is the error that ended the turn, for StopError and
+	// StopInterrupted.
+	Err error `json:"-"`
+}
+
+func addUsage(a *llm.Usage, b llm.Usage) {
+	a.InputTokens += b.InputTokens
+	a.OutputTokens += b.OutputTokens
+	a.CacheReadTokens += b.CacheReadTokens
+	a.CacheWriteTokens += b.CacheWriteTokens
+	a.ReasoningTokens += b.ReasoningTokens
+	a.TotalTokens += b.TotalTokens
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/tool"
+)
+
+type chatFlags struct {
+	turnFlags
+	query  string
+	json   bool
+	resume string
+	cont   bool
+}
+
+func newChatCmd(a *app) *cobra.Command {
+	var f chatFlags
+	cmd := &cobra.Command{
+		Use:   "chat",
+		Short: "Talk to hermes: one question with -q, or a conversation in the terminal",
+		Long: `Talk to hermes. With -q it answers one message and exits; without, it
+starts a conversation: the reply streams as it arrives, each tool call is
+shown on one line, Ctrl-C interrupts the running turn, and Ctrl-C at the
+prompt (or Ctrl-D, or /exit) quits.
+
+Every message is stored in $HERMES_HOME/state.db as it is produced, so a
+conversation cut off by a crash or Ctrl-C continues with --resume ID (or -c
+for the most recent one). ` + "`hermes sessions list`" + ` shows the sessions.
+
+Dangerous shell commands need approval (approvals.mode in config.yaml). In
+a conversation hermes asks; with -q nobody can be asked, so they are denied
+unless --yolo is given. Hardline commands (rm -rf /, mkfs, ...) and
+approvals.deny never run.
+
+With --json (and -q) it prints one JSON object:
+  {"session_id", "final", "iterations", "tool_calls": [{"name", "status"}],
+   "usage": {...}, "stopped_reason"}
+where stopped_reason is done, max_turns, repeat_guard, invalid_tool_calls,
+truncated, interrupted or error.`,
+		Example: `  hermes chat
+  hermes chat -q "How much disk is free?"
+  hermes chat -q "Summarize README.md" --json
+  hermes chat -c -q "And the largest directory?"
+  hermes chat --resume 20261202_110737_a1b2c3
+  hermes chat --toolsets terminal --max-turns 20 --yolo -q "Clean the build dir"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.json && f.query == "" {
+				return errors.New("--json needs -q: only a one-shot answer is printed as JSON")
+			}
+			if f.resume != "" && f.cont {
+				return errors.New("use either --resume ID or --continue, not both")
+			}
+			if f.query != "" {
+				return chatOnce(cmd, a, &f)
+			}
+			return chatREPL(cmd, a, &f)
+		},
+	}
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&f.query, "query", "q", "", "answer one `MESSAGE` and exit")
+	fl.BoolVar(&f.json, "json", false, "with -q, print the result as one JSON object")
+	fl.StringVar(&f.resume, "resume", "", "continue the session `ID`")
+	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent terminal session")
+	return cmd
+}
+
+// startSession returns the session id to continue, or "" for a new one.
+func startSession(cmd *cobra.Command, rt *wiring, f *chatFlags) (string, error) {
+	switch {
+	case f.resume != "":
+		if _, err := rt.store.Get(cmd.Context(), f.resume); err != nil {
+			if errors.Is(err, session.ErrNotFound) {
+				return "", fmt.Errorf("--resume: session %q does not exist; `hermes sessions list` shows the sessions there are", f.resume)
+			}
+			return "", err
+		}
+		return f.resume, nil
+	case f.cont:
+		s, err := rt.store.Latest(cmd.Context(), "cli")
+		if errors.Is(err, session.ErrNotFound) {
+			return "", errors.New("--continue: there is no earlier terminal session")
+		}
+		if err != nil {
+			return "", err
+		}
+		return s.ID, nil
+	}
+	return "", nil
+}
+
+// chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to
+// stdout. Nobody can approve commands here.
+func chatOnce(cmd *cobra.Command, a *app, f *chatFlags) error {
+	rt, err := newRuntime(cmd, a, &f.turnFlags, false, nil)
+	if err != nil {
+		return err
+	}
+	defer rt.close()
+	id, err := startSession(cmd, rt, f)
+	if err != nil {
+		return err
+	}
+	sink := &printer{info: cmd.ErrOrStderr()}
+	if f.json {
+		sink.info = io.Discard
+	}
+	cwd, _ := os.Getwd()
+	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approver: func(id string) tool.Approver { return rt.policy.For(id) }}
+	res, err := rt.engine.Turn(cmd.Context(), id, in, sink)
+	if err != nil {
+		return err
+	}
+	endSession(cmd, rt, res.SessionID, string(res.Stopped))
+	out := cmd.OutOrStdout()
+	if f.json {
+		j := chatJSON{SessionID: res.SessionID, Final: res.Final, Iterations: res.Iterations, ToolCalls: res.ToolCalls,
+			Usage: res.Usage, Stopped: res.Stopped}
+		if j.ToolCalls == nil {
+			j.ToolCalls = []agent.CallSummary{}
+		}
+		if res.Err != nil {
+			j.Error = res.Err.Error()
+		}
+		writeJSON(out, j)
+	} else if res.Final != "" {
+		fmt.Fprintln(out, res.Final)
+	}
+	switch res.Stopped {
+	case agent.StopError:
+		if !f.json {
+			fmt.Fprintf(cmd.ErrOrStderr(), "hermes: %v\n(session %s is saved; continue it with --resume)\n", res.Err, res.SessionID)
+		}
+		return &exitError{code: 1}
+	case agent.StopInterrupted:
+		return &exitError{code: 130}
+	}
+	return nil
+}
+
+// interactiveInput reports whether stdin is a terminal a person types in.
+func interactiveInput(cmd *cobra.Command) bool {
+	f, ok := cmd.InOrStdin().(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// endSession records why the session stopped being used. A resumed session
+// is simply ended again later.
+func endSession(cmd *cobra.Command, rt *wiring, id, reason string) {
+	if id == "" {
+		return
+	}
+	if err := rt.store.End(context.WithoutCancel(cmd.Context()), id, reason); err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: marking session %s ended: %v\n", id, err)
+	}
+}

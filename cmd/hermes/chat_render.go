@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// printer renders a turn's events on a terminal: reply text as it streams
+// (when text is set), and each tool call as one line when it starts and
+// one when it ends. Tool workers run in parallel, so writes are serialized.
+type printer struct {
+	mu   sync.Mutex
+	text io.Writer // where streamed reply text goes; nil to not stream
+	info io.Writer // where tool lines go
+	// midLine is set while the last text written did not end a line, so a
+	// tool line starts on a fresh one.
+	midLine bool
+}
+
+func (p *printer) Event(e agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Kind {
+	case agent.EventText:
+		if p.text != nil && e.Text != "" {
+			io.WriteString(p.text, e.Text)
+			p.midLine = !strings.HasSuffix(e.Text, "\n")
+		}
+	case agent.EventRetry:
+		p.newline()
+		fmt.Fprintf(p.info, "  ↻ model call failed, retrying in %s: %v\n", e.Retry.Delay.Round(time.Millisecond), e.Retry.Err)
+	case agent.EventToolStarted:
+		p.newline()
+		fmt.Fprintf(p.info, "  ⚙ %s %s\n", e.Tool.Call.Name, preview(e.Tool.Call.Arguments, 100))
+	case agent.EventToolFinished:
+		p.newline()
+		r := e.Tool.Result
+		if r.Status == tool.StatusOK {
+			fmt.Fprintf(p.info, "  ✓ %s (%s)\n", e.Tool.Call.Name, e.Tool.Duration.Round(time.Millisecond))
+		} else {
+			fmt.Fprintf(p.info, "  ✗ %s: %s: %s\n", e.Tool.Call.Name, r.ErrorCode, oneLine(r.Message, 160))
+		}
+	case agent.EventError:
+		p.newline()
+		fmt.Fprintf(p.info, "  ! %v\n", e.Err)
+	case agent.EventDone:
+		p.newline()
+	}
+}
+
+func (p *printer) newline() {
+	if p.midLine && p.text != nil {
+		io.WriteString(p.text, "\n")
+		p.midLine = false
+	}
+}
+
+// preview shows a call's arguments in one short line: the values of a
+// small object in key order ("command: ls -la"), else the JSON cut short.
+func preview(args string, max int) string {
+	var obj map[string]any
+	if json.Unmarshal([]byte(args), &obj) != nil || len(obj) == 0 {
+		return oneLine(args, max)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v, ok := obj[k].(string)
+		if !ok {
+			b, _ := json.Marshal(obj[k])
+			v = string(b)
+		}
+		parts = append(parts, k+": "+v)
+	}
+	return oneLine(strings.Join(parts, ", "), max)
+}
+
+// oneLine folds s onto one line and cuts it to max characters.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// chatJSON is what `hermes chat -q --json` prints.
+type chatJSON struct {
+	SessionID  string              `json:"session_id"`
+	Final      string              `json:"final"`
+	Iterations int                 `json:"iterations"`
+	ToolCalls  []agent.CallSummary `json:"tool_calls"`
+	Usage      any                 `json:"usage"`
+	Stopped    agent.Stop          `json:"stopped_reason"`
+	Error      string              `json:"error,omitempty"`
+}

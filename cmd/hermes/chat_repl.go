@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// lineSource reads lines from the terminal in the background, so the chat
+// prompt and an approval question can both wait for the next line while
+// also watching for Ctrl-C.
+type lineSource struct {
+	lines chan string
+	done  chan struct{} // closed at end of input
+}
+
+func newLineSource(r io.Reader) *lineSource {
+	s := &lineSource{lines: make(chan string), done: make(chan struct{})}
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.done)
+	}()
+	return s
+}
+
+// read returns the next line, io.EOF at the end of input, or ctx's error.
+func (s *lineSource) read(ctx context.Context) (string, error) {
+	select {
+	case l := <-s.lines:
+		return l, nil
+	case <-s.done:
+		return "", io.EOF
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// chatREPL is the line-mode conversation.
+func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
+	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	lines := newLineSource(cmd.InOrStdin())
+	interactive := interactiveInput(cmd)
+	rt, err := newRuntime(cmd, a, &f.turnFlags, interactive, &consolePrompter{out: out, lines: lines})
+	if err != nil {
+		return err
+	}
+	defer rt.close()
+	id, err := startSession(cmd, rt, f)
+	if err != nil {
+		return err
+	}
+	// The chat handles Ctrl-C itself: the first interrupts the running
+	// turn, a second one (or one at the prompt) quits.
+	if a.stopSignals != nil {
+		a.stopSignals()
+		a.stopSignals = nil
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	base := a.base
+	if base == nil {
+		base = context.Background()
+	}
+
+	where := "a new session"
+	if id != "" {
+		where = "session " + id
+	}
+	fmt.Fprintf(out, "hermes %s · %s via %s · %s\nCtrl-C interrupts a turn; Ctrl-D, /exit or Ctrl-C at the prompt quits. /new starts a new session.\n",
+		version, rt.model.Model, rt.model.Provider, where)
+	cwd, _ := os.Getwd()
+	defer func() { endSession(cmd, rt, id, "exit") }()
+	for {
+		fmt.Fprint(out, "› ")
+		var line string
+		select {
+		case <-sigs:
+			fmt.Fprintln(out)
+			return nil
+		case <-lines.done:
+			fmt.Fprintln(out)
+			return nil
+		case line = <-lines.lines:
+		}
+		text := strings.TrimSpace(line)
+		switch text {
+		case "":
+			continue
+		case "/exit", "/quit":
+			return nil
+		case "/new":
+			endSession(cmd, rt, id, "new_session")
+			id = ""
+			fmt.Fprintln(out, "(a new session starts with your next message)")
+			continue
+		case "/help":
+			fmt.Fprintln(out, "/new starts a new session, /exit quits; anything else is sent to hermes.")
+			continue
+		}
+		ctx, cancel := context.WithCancel(base)
+		type done struct {
+			res *engine.TurnResult
+			err error
+		}
+		finished := make(chan done, 1)
+		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approver: func(sid string) tool.Approver { return rt.policy.For(sid) }}
+		go func() {
+			res, err := rt.engine.Turn(ctx, id, in, &printer{text: out, info: out})
+			finished <- done{res, err}
+		}()
+		var d done
+		interrupted := false
+	wait:
+		for {
+			select {
+			case d = <-finished:
+				break wait
+			case <-sigs:
+				if interrupted {
+					fmt.Fprintln(errOut, "\nquitting")
+					os.Exit(130)
+				}
+				interrupted = true
+				fmt.Fprintln(errOut, "\n(interrupting; Ctrl-C again quits)")
+				cancel()
+			}
+		}
+		cancel()
+		if d.err != nil {
+			fmt.Fprintln(errOut, "hermes:", d.err)
+			continue
+		}
+		id = d.res.SessionID
+		if d.res.Note != "" {
+			// The streamed text already showed the progress; say why the
+			// turn stopped.
+			fmt.Fprintln(out, d.res.Note)
+		}
+	}
+}

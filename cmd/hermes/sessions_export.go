@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/session/sqlite"
+)
+
+func newSessionsExportCmd(a *app) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "export ID",
+		Short: "Write one session to stdout as JSON lines or Markdown",
+		Long: `Write one session to stdout. --format jsonl (the default) prints the session
+record on the first line and one message per line after it; --format md
+prints a readable transcript.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "jsonl" && format != "md" {
+				return fmt.Errorf("--format %q is not accepted; use jsonl or md", format)
+			}
+			return withStore(cmd, a, func(st *sqlite.Store) error {
+				s, err := getSession(cmd, st, args[0])
+				if err != nil {
+					return err
+				}
+				msgs, err := st.Messages(cmd.Context(), s.ID)
+				if err != nil {
+					return err
+				}
+				if format == "md" {
+					return writeMarkdown(cmd.OutOrStdout(), s, msgs)
+				}
+				return writeJSONL(cmd.OutOrStdout(), s, msgs)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "jsonl", "jsonl or md")
+	return cmd
+}
+
+// writeJSONL writes the session and then each message as one JSON line.
+func writeJSONL(w io.Writer, s *session.Session, msgs []session.Message) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(struct {
+		Session *session.Session `json:"session"`
+	}{s}); err != nil {
+		return err
+	}
+	for i := range msgs {
+		if err := enc.Encode(msgs[i]); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// writeMarkdown writes a transcript a person can read.
+func writeMarkdown(w io.Writer, s *session.Session, msgs []session.Message) error {
+	bw := bufio.NewWriter(w)
+	title := s.Title
+	if title == "" {
+		title = "Session " + s.ID
+	}
+	fmt.Fprintf(bw, "# %s\n\n", title)
+	fmt.Fprintf(bw, "- id: %s\n- source: %s\n- model: %s\n- started: %s\n", s.ID, s.Source, s.Model, s.StartedAt.Local().Format(time.DateTime))
+	if s.ParentID != "" {
+		fmt.Fprintf(bw, "- continues: %s\n", s.ParentID)
+	}
+	fmt.Fprintf(bw, "- messages: %d, tool calls: %d, tokens in/out: %d/%d\n", s.MessageCount, s.ToolCallCount, s.InputTokens, s.OutputTokens)
+	for _, m := range msgs {
+		switch m.Role {
+		case llm.RoleUser:
+			fmt.Fprintf(bw, "\n## User\n\n%s\n", m.Text())
+		case llm.RoleAssistant:
+			fmt.Fprintf(bw, "\n## hermes\n\n")
+			if t := m.Text(); t != "" {
+				fmt.Fprintf(bw, "%s\n", t)
+			}
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(bw, "\n→ `%s` %s\n", c.Name, fence(c.Arguments))
+			}
+		case llm.RoleTool:
+			fmt.Fprintf(bw, "\n← `%s` result:\n%s\n", m.Name, fence(m.Text()))
+		default:
+			fmt.Fprintf(bw, "\n## %s\n\n%s\n", m.Role, m.Text())
+		}
+	}
+	return bw.Flush()
+}
+
+// fence puts text in a code block long enough not to be closed by it.
+func fence(s string) string {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	return "\n" + f + "\n" + strings.TrimRight(s, "\n") + "\n" + f
+}
+
+func newSessionsDeleteCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "delete ID",
+		Short: "Delete one session and its messages",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(cmd, a, func(st *sqlite.Store) error {
+				s, err := getSession(cmd, st, args[0])
+				if err != nil {
+					return err
+				}
+				if err := st.Delete(cmd.Context(), s.ID); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "Deleted session %s (%d messages).\n", s.ID, s.MessageCount)
+				return nil
+			})
+		},
+	}
+}
+
+func newSessionsStatsCmd(a *app) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Totals over all sessions: messages, tool calls, tokens",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return withStore(cmd, a, func(st *sqlite.Store) error {
+				s, err := st.Stats(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					writeJSON(cmd.OutOrStdout(), s)
+					return nil
+				}
+				out := cmd.OutOrStdout()
+				fmt.Fprintf(out, "sessions:     %d\n", s.Sessions)
+				for _, src := range slices.Sorted(maps.Keys(s.BySource)) {
+					fmt.Fprintf(out, "  %-10s  %d\n", src, s.BySource[src])
+				}
+				fmt.Fprintf(out, "messages:     %d\ntool calls:   %d\n", s.Messages, s.ToolCalls)
+				fmt.Fprintf(out, "tokens:       %d in (%d cache read, %d cache write), %d out (%d reasoning)\n",
+					s.InputTokens, s.CacheReadTokens, s.CacheWriteTokens, s.OutputTokens, s.ReasoningTokens)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	return cmd
+}
+
+func joinArgs(args []string) string { return strings.Join(args, " ") }

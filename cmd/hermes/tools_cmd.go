@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+func newToolsCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "See the tools hermes can offer the model",
+	}
+	var asJSON bool
+	var toolsets string
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List every tool, its toolset, and whether it is offered (and why not)",
+		Long: `List every tool hermes has. A tool is offered to the model when its toolset
+is selected (toolsets and agent.disabled_toolsets in config.yaml, or
+--toolsets) and its requirements are met; otherwise the reason is shown.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := a.load(cmd)
+			if err != nil {
+				return err
+			}
+			st, err := openStore(l, a.logger(cmd))
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			tools, err := newTools(l, st, nil)
+			if err != nil {
+				return err
+			}
+			enabled := l.Config.Toolsets
+			if toolsets != "" {
+				enabled = splitList(toolsets)
+			}
+			infos, err := tools.registry.List(enabled, l.Config.Agent.DisabledToolsets)
+			if err != nil {
+				return fmt.Errorf("toolsets: %w", err)
+			}
+			if asJSON {
+				writeJSON(cmd.OutOrStdout(), infos)
+				return nil
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "TOOL\tTOOLSET\tOFFERED\tDESCRIPTION")
+			for _, t := range infos {
+				state := "yes"
+				switch {
+				case !t.Available:
+					state = "no: " + t.Reason
+				case !t.Selected:
+					state = "no: toolset not selected"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Toolset, state, oneLine(t.Description, 70))
+			}
+			return tw.Flush()
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	list.Flags().StringVar(&toolsets, "toolsets", "", "show the selection these comma-separated toolsets would make")
+	cmd.AddCommand(list)
+	return cmd
+}

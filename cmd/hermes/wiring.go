@@ -1,0 +1,207 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/prompt"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/terminal"
+	"github.com/hermes-go/hermes/tools/todo"
+)
+
+// openStore opens the profile's state.db, creating the home directory on
+// first use.
+func openStore(l *config.Loaded, log *slog.Logger) (*sqlite.Store, error) {
+	if err := os.MkdirAll(filepath.Dir(l.Paths.StateDB), 0o700); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
+	}
+	return sqlite.Open(l.Paths.StateDB, sqlite.Options{Logger: log})
+}
+
+// builtinTools is every tool hermes has, before toolset selection.
+type builtinTools struct {
+	registry *tool.Registry
+	todo     *todo.Todo
+}
+
+// newTools registers the built-in tools. fallback approves commands when a
+// turn brings no approver of its own.
+func newTools(l *config.Loaded, store session.Store, fallback tool.Approver) (*builtinTools, error) {
+	reg := tool.NewRegistry()
+	td := todo.New()
+	term := terminal.New(terminal.Options{
+		DefaultTimeout: l.Config.Terminal.Timeout,
+		MaxTimeout:     l.Config.Terminal.MaxTimeout,
+		ScrubNames:     l.SecretNames(os.Environ()),
+		Fallback:       fallback,
+	})
+	for _, t := range []tool.Tool{term, td, session.NewSearchTool(store)} {
+		if err := reg.Register(t); err != nil {
+			return nil, err
+		}
+	}
+	return &builtinTools{registry: reg, todo: td}, nil
+}
+
+// selectToolsets applies config toolsets, agent.disabled_toolsets and the
+// --toolsets flag (which replaces toolsets).
+func selectToolsets(l *config.Loaded, reg *tool.Registry, flag string) (*tool.Registry, error) {
+	enabled := l.Config.Toolsets
+	if flag != "" {
+		enabled = splitList(flag)
+	}
+	sel, err := reg.Select(enabled, l.Config.Agent.DisabledToolsets)
+	if err != nil {
+		if flag != "" {
+			return nil, fmt.Errorf("--toolsets: %w", err)
+		}
+		return nil, fmt.Errorf("config.yaml: toolsets: %w", err)
+	}
+	return sel, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// turnFlags are the flags of every command that runs turns.
+type turnFlags struct {
+	modelFlags
+	toolsets string
+	maxTurns int
+	yolo     bool
+}
+
+func (f *turnFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.api, "api-mode", "", "wire protocol: chat_completions, responses or anthropic_messages")
+	fl.StringVar(&f.baseURL, "base-url", "", "API root, e.g. http://localhost:11434/v1")
+	fl.StringVar(&f.model, "model", "", "model name")
+	fl.StringVar(&f.apiKey, "api-key", "", "API key (prefer the provider's variable in .env)")
+	fl.StringVar(&f.provider, "provider", "", "a built-in or configured provider name")
+	fl.StringVar(&f.toolsets, "toolsets", "", "comma-separated toolsets to offer (default: config toolsets, else all)")
+	fl.IntVar(&f.maxTurns, "max-turns", 0, "iteration budget of a turn (default: agent.max_turns)")
+	fl.BoolVar(&f.yolo, "yolo", false, "run dangerous commands without asking (hardline commands and approvals.deny still never run)")
+}
+
+// wiring is everything a command that runs turns holds.
+type wiring struct {
+	loaded *config.Loaded
+	store  *sqlite.Store
+	engine *engine.Engine
+	policy *safety.Policy
+	model  config.Resolved
+}
+
+func (r *wiring) close() {
+	if r.store != nil {
+		r.store.Close()
+	}
+}
+
+// newRuntime wires the engine for a command: model chain, store, tools,
+// approval policy. interactive says whether a person can answer approval
+// prompts through prompter.
+func newRuntime(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, prompter safety.Prompter) (*wiring, error) {
+	l, main, err := f.resolve(cmd, a)
+	if err != nil {
+		return nil, err
+	}
+	log := a.logger(cmd)
+	provider, err := newModelChain(l, main, l.Config.Agent.APIMaxRetries, log)
+	if err != nil {
+		return nil, err
+	}
+	store, err := openStore(l, log)
+	if err != nil {
+		return nil, err
+	}
+	rt := &wiring{loaded: l, store: store, model: main}
+	var judge safety.Judge
+	if l.Config.Approvals.Mode == config.ApprovalSmart {
+		judge = safety.NewModelJudge(provider, main.Model)
+	}
+	rt.policy = newPolicy(l, f.yolo, interactive, prompter, judge, log)
+	tools, err := newTools(l, store, rt.policy.For(""))
+	if err != nil {
+		rt.close()
+		return nil, err
+	}
+	sel, err := selectToolsets(l, tools.registry, f.toolsets)
+	if err != nil {
+		rt.close()
+		return nil, err
+	}
+	maxTurns := l.Config.Agent.MaxTurns
+	if f.maxTurns > 0 {
+		maxTurns = f.maxTurns
+	}
+	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: toolOverrides(l), Logger: log}
+	rt.engine = engine.New(engine.Options{
+		Store:     store,
+		Provider:  provider,
+		Model:     main.Model,
+		Tools:     toolbox{Registry: sel, Dispatcher: dispatcher},
+		MaxTurns:  maxTurns,
+		MaxTokens: main.MaxTokens,
+		SystemPrompt: func(*session.Session) string {
+			return prompt.Build(prompt.Options{Now: now(l)})
+		},
+		Resumed: func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
+		Logger:  log,
+	})
+	return rt, nil
+}
+
+// toolbox joins the selected tools and their dispatcher into what the
+// engine needs.
+type toolbox struct {
+	*tool.Registry
+	*tool.Dispatcher
+}
+
+func toolOverrides(l *config.Loaded) map[string]tool.Override {
+	out := map[string]tool.Override{}
+	for name, d := range l.Config.Agent.ToolTimeouts {
+		out[name] = tool.Override{Timeout: d}
+	}
+	return out
+}
+
+// restoreTodo gives the todo tool back the list of a resumed session: the
+// data of the last successful todo result in its history.
+func restoreTodo(t *todo.Todo, sessionID string, history []session.Message) {
+	for i := len(history) - 1; i >= 0; i-- {
+		m := history[i]
+		if m.Role != llm.RoleTool || m.Name != "todo" {
+			continue
+		}
+		var env struct {
+			Status string      `json:"status"`
+			Data   todo.Result `json:"data"`
+		}
+		if json.Unmarshal([]byte(m.Text()), &env) == nil && env.Status == "ok" {
+			t.Load(sessionID, env.Data.Todos)
+			return
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/llm/openai"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// echoTool returns its text argument.
+type echoTool struct{}
+
+func (echoTool) Spec() tool.Spec {
+	return tool.Spec{Name: "echo", Description: "Echoes text.", ParallelSafe: true,
+		Parameters: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)}
+}
+
+func (echoTool) Call(_ context.Context, args json.RawMessage) (any, error) {
+	var a struct{ Text string }
+	json.Unmarshal(args, &a)
+	return a.Text, nil
+}
+
+type toolbox struct {
+	*tool.Registry
+	*tool.Dispatcher
+}
+
+func newEngine(t *testing.T) (*engine.Engine, *llmtest.Server, session.Store) {
+	t.Helper()
+	srv := llmtest.New(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	reg := tool.NewRegistry()
+	if err := reg.Register(echoTool{}); err != nil {
+		t.Fatal(err)
+	}
+	prompts := 0
+	e := engine.New(engine.Options{
+		Store:    st,
+		Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}),
+		Model:    "m",
+		Tools:    toolbox{reg, &tool.Dispatcher{Registry: reg}},
+		SystemPrompt: func(s *session.Session) string {
+			prompts++
+			return "You are a test. Prompt number " + string(rune('0'+prompts)) + "."
+		},
+	})
+	return e, srv, st
+}
+
+func TestTurnsShareOneSession(t *testing.T) {
+	e, srv, st := newEngine(t)
+	ctx := context.Background()
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "echo", Arguments: `{"text":"hi"}`}}},
+		llmtest.Reply{Text: "First."},
+		llmtest.Reply{Text: "Second."},
+	)
+	first, err := e.Turn(ctx, "", engine.Input{Text: "Say hi\nthen more", Source: "test"}, nil)
+	if err != nil || first.Stopped != agent.StopDone || first.Final != "First." {
+		t.Fatalf("first turn: %v %+v", err, first)
+	}
+	second, err := e.Turn(ctx, first.SessionID, engine.Input{Text: "Again"}, nil)
+	if err != nil || second.Final != "Second." {
+		t.Fatalf("second turn: %v %+v", err, second)
+	}
+	s, err := st.Get(ctx, first.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Source != "test" || s.Title != "Say hi" || s.MessageCount != 6 || s.ToolCallCount != 1 || s.InputTokens == 0 {
+		t.Errorf("session = %+v", s)
+	}
+	reqs := srv.Requests()
+	if reqs[0].Messages[0].Text() != reqs[2].Messages[0].Text() {
+		t.Errorf("the system prompt changed between turns: %q then %q", reqs[0].Messages[0].Text(), reqs[2].Messages[0].Text())
+	}
+	if n := len(reqs[2].Messages); n != 6 {
+		t.Errorf("the second turn sent %d messages, want system, the first turn's 4 and the new one", n)
+	}
+}
+
+func TestUnknownSession(t *testing.T) {
+	e, _, _ := newEngine(t)
+	_, err := e.Turn(context.Background(), "20990101_000000_nope", engine.Input{Text: "x"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestContinueUnansweredMessage(t *testing.T) {
+	e, srv, st := newEngine(t)
+	ctx := context.Background()
+	s := &session.Session{Source: "cli"}
+	if err := st.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append(ctx, s.ID, &session.Message{Message: llm.UserMessage("left unanswered")}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Enqueue(llmtest.Reply{Text: "answered"})
+	res, err := e.Turn(ctx, s.ID, engine.Input{}, nil)
+	if err != nil || res.Final != "answered" {
+		t.Fatalf("continuing an unanswered message: %v %+v", err, res)
+	}
+	if got := srv.Requests()[0].LastUserText(); got != "left unanswered" {
+		t.Errorf("the model was sent %q", got)
+	}
+	if _, err := e.Turn(ctx, "", engine.Input{}, nil); err == nil {
+		t.Error("an empty message in a new session was accepted")
+	}
+}
+
+func TestTurnsInOneSessionDoNotOverlap(t *testing.T) {
+	e, srv, _ := newEngine(t)
+	ctx := context.Background()
+	srv.Enqueue(llmtest.Reply{Text: "zero"})
+	first, err := e.Turn(ctx, "", engine.Input{Text: "start"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	active, most := 0, 0
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		mu.Lock()
+		active++
+		most = max(most, active)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		active--
+		mu.Unlock()
+		return llmtest.Reply{Text: "ok"}
+	})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if _, err := e.Turn(ctx, first.SessionID, engine.Input{Text: "parallel"}, nil); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if most != 1 {
+		t.Errorf("%d turns of one session ran at once, want 1", most)
+	}
+}

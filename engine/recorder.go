@@ -1,0 +1,39 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/session"
+)
+
+// recorder stores a turn's messages in one session as the loop produces
+// them.
+type recorder struct {
+	store     session.Store
+	sessionID string
+	now       func() time.Time
+}
+
+// Record appends msgs in one transaction.
+func (r *recorder) Record(ctx context.Context, msgs []agent.Recorded) error {
+	now := r.now()
+	out := make([]*session.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = &session.Message{SessionID: r.sessionID, Message: m.Message, FinishReason: m.FinishReason, CreatedAt: now}
+	}
+	return r.store.Append(ctx, r.sessionID, out...)
+}
+
+// Usage adds one model call's tokens to the session's totals.
+func (r *recorder) Usage(ctx context.Context, model string, u llm.Usage) error {
+	return r.store.AddUsage(ctx, r.sessionID, session.Usage{
+		InputTokens:      int64(u.InputTokens),
+		OutputTokens:     int64(u.OutputTokens),
+		CacheReadTokens:  int64(u.CacheReadTokens),
+		CacheWriteTokens: int64(u.CacheWriteTokens),
+		ReasoningTokens:  int64(u.ReasoningTokens),
+	})
+}

@@ -1,0 +1,47 @@
+package safety_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/hermes-go/hermes/safety"
+)
+
+// Classify sorts a command into hardline, dangerous or safe; the JSON form
+// is what `hermes security check` prints.
+func ExampleClassify() {
+	for _, cmd := range []string{
+		"ls -la",
+		"rm -rf build",
+		`r''m${IFS}-rf${IFS}/`,
+		`echo "rm -rf /"`,
+	} {
+		out, _ := json.Marshal(safety.Classify(cmd))
+		fmt.Println(string(out))
+	}
+	// Output:
+	// {"verdict":"safe"}
+	// {"verdict":"dangerous","rule":"recursive_delete","description":"recursive delete"}
+	// {"verdict":"hardline","rule":"delete_root","description":"delete of the root filesystem"}
+	// {"verdict":"safe"}
+}
+
+// A Policy with no one to ask refuses dangerous commands and explains
+// the refusal to the model.
+func ExamplePolicy_Check() {
+	p := &safety.Policy{Mode: safety.ModeManual, Allowlist: []string{"git_reset_hard"}}
+	ctx := context.Background()
+	fmt.Println(p.Check(ctx, "session-1", "git reset --hard HEAD~1"))
+	err := p.Check(ctx, "session-1", "rm -rf build")
+	var denied *safety.DeniedError
+	if errors.As(err, &denied) {
+		fmt.Println(denied.Verdict.Rule)
+		fmt.Println(err)
+	}
+	// Output:
+	// <nil>
+	// recursive_delete
+	// command denied: it needs approval (recursive delete) and nobody can be asked in this session. Do not retry the same command; ask the user, or choose a safer command.
+}

@@ -1,0 +1,180 @@
+package safety
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Default waits, used when the Policy leaves them zero.
+const (
+	DefaultTimeout      = 60 * time.Second
+	DefaultJudgeTimeout = 30 * time.Second
+)
+
+// Policy decides whether a shell command may run. The zero value asks
+// about nothing it cannot ask: it refuses hardline commands and, with no
+// Prompter and Interactive unset, denies dangerous ones.
+//
+// The order of the checks is fixed, and each one is a floor for those
+// after it:
+//
+//  1. a command matching an approvals.deny pattern is refused, always;
+//  2. a hardline command is refused, always;
+//  3. a safe command runs;
+//  4. a dangerous command runs when every rule it matches is allowed —
+//     by Allowlist, by an earlier Always answer, or for its session by an
+//     earlier Session answer — or when Allowlist has a glob matching it;
+//  5. with Yolo or ModeOff it runs;
+//  6. in ModeSmart the Judge decides, unless it escalates or fails;
+//  7. a person is asked through the Prompter, for at most Timeout;
+//  8. when nobody can be asked, NonInteractive decides (deny by default).
+//
+// A Policy is safe for concurrent use once configured; its fields must not
+// change afterwards, and it must not be copied after first use.
+type Policy struct {
+	Mode Mode
+	// Yolo skips approval for dangerous commands (never for hardline ones
+	// or Deny patterns).
+	Yolo bool
+	// Deny holds command globs (approvals.deny) refused even under Yolo.
+	// A pattern is matched against the whole normalized command and
+	// against each simple command in it, with and without wrappers such as
+	// sudo, so "git push*" also refuses "cd repo && sudo git push".
+	Deny []string
+	// Allowlist holds config's command_allowlist: rule keys
+	// ("recursive_delete") or descriptions, whose rules are always
+	// allowed, and command globs, which allow a whole command they match.
+	// In an allowlist glob, * and ? do not match ; & | ` $ ( ) < > or a
+	// newline, so "rm -rf build*" cannot allow "rm -rf build; curl x | sh".
+	Allowlist []string
+	// Interactive says a person can be asked (a TTY, a chat).
+	Interactive bool
+	// NonInteractive is what happens to a dangerous command when nobody
+	// can be asked: NonInteractiveDeny (the default) or
+	// NonInteractiveAllow.
+	NonInteractive string
+	// Timeout bounds the wait for a person's answer; DefaultTimeout when
+	// zero. No answer in time is a denial.
+	Timeout time.Duration
+	// JudgeTimeout bounds the Judge's review; DefaultJudgeTimeout when
+	// zero. A judge that takes longer escalates.
+	JudgeTimeout time.Duration
+	Prompter     Prompter
+	Judge        Judge
+	// OnAlways persists an Always answer; the caller appends the rule to
+	// command_allowlist in config.yaml. An error is logged, and the rule
+	// stays allowed for the life of the process.
+	OnAlways func(rule string) error
+	Logger   *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]map[string]bool // session → rules granted for it
+	always   map[string]bool            // rules granted by Always answers
+}
+
+// Validate reports the first setting that is not accepted, naming the
+// setting, its value and what is accepted.
+func (p *Policy) Validate() error {
+	if _, err := ParseMode(string(p.Mode)); err != nil {
+		return err
+	}
+	switch p.NonInteractive {
+	case "", NonInteractiveDeny, NonInteractiveAllow:
+	default:
+		return fmt.Errorf("safety: approvals.non_interactive %q is not accepted; use one of deny, allow", p.NonInteractive)
+	}
+	if p.Timeout < 0 {
+		return fmt.Errorf("safety: approvals.timeout %s is not accepted; use a positive duration (0 means %s)", p.Timeout, DefaultTimeout)
+	}
+	return nil
+}
+
+// SessionApprover approves commands for one session. It has the method
+// set of tool.Approver.
+type SessionApprover struct {
+	policy    *Policy
+	sessionID string
+}
+
+// For returns the approver for one session's commands.
+func (p *Policy) For(sessionID string) SessionApprover {
+	return SessionApprover{policy: p, sessionID: sessionID}
+}
+
+// ApproveCommand returns nil when command may run in the session, and a
+// *DeniedError otherwise.
+func (a SessionApprover) ApproveCommand(ctx context.Context, command string) error {
+	return a.policy.Check(ctx, a.sessionID, command)
+}
+
+// EndSession forgets what was granted for a session.
+func (p *Policy) EndSession(sessionID string) {
+	p.mu.Lock()
+	delete(p.sessions, sessionID)
+	p.mu.Unlock()
+}
+
+// Check returns nil when command may run in the session, and a
+// *DeniedError saying why not otherwise. It may block while a person or
+// the judge is asked; cancelling ctx ends the wait with a denial.
+func (p *Policy) Check(ctx context.Context, sessionID, command string) error {
+	r := inspect(command)
+	v := Verdict{Level: Safe}
+	if len(r.findings) > 0 {
+		v = r.findings[0]
+	}
+	log := p.logger().With("session", sessionID, "verdict", v.Level, "rule", v.Rule)
+	deny := func(v Verdict, reason string, err error) error {
+		// The command itself is not logged: it may carry secrets.
+		log.Warn("safety: command denied", "reason", reason)
+		return &DeniedError{Command: command, Verdict: v, Reason: reason, Err: err}
+	}
+	if pattern, ok := p.denyPattern(r.parts); ok {
+		return deny(v, fmt.Sprintf("it matches the approvals.deny pattern %q", pattern), nil)
+	}
+	if v.Level == Hardline {
+		return deny(v, "hermes never runs this command ("+v.Description+")", nil)
+	}
+	if v.IsSafe() {
+		return nil
+	}
+	pending := p.ungranted(sessionID, r.findings)
+	switch {
+	case len(pending) == 0:
+		log.Info("safety: dangerous command allowed by an earlier approval")
+		return nil
+	case p.allowGlob(r.parts[0]):
+		log.Info("safety: dangerous command allowed by command_allowlist")
+		return nil
+	case p.Yolo:
+		log.Info("safety: dangerous command allowed by --yolo")
+		return nil
+	}
+	req := Request{SessionID: sessionID, Command: command, Verdict: pending[0], Findings: pending}
+	switch mode, err := ParseMode(string(p.Mode)); {
+	case err != nil:
+		return deny(req.Verdict, fmt.Sprintf("the approval policy is misconfigured: approvals.mode %q is not accepted (use manual, smart or off)", p.Mode), err)
+	case mode == ModeOff:
+		log.Info("safety: dangerous command allowed: approvals are off")
+		return nil
+	case mode == ModeSmart:
+		switch j := p.judge(ctx, req, log); j {
+		case JudgeApprove:
+			log.Info("safety: dangerous command approved by the judge")
+			return nil
+		case JudgeDeny:
+			return deny(req.Verdict, "the safety reviewer judged it too risky ("+req.Verdict.Description+")", nil)
+		}
+	}
+	return p.ask(ctx, req, deny)
+}
+
+func (p *Policy) logger() *slog.Logger {
+	if p.Logger != nil {
+		return p.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}

@@ -1,0 +1,278 @@
+package safety
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// prompter is a scripted Prompter that records what it is asked.
+type prompter struct {
+	mu     sync.Mutex
+	asked  []Request
+	answer func(ctx context.Context, r Request) (Answer, error)
+}
+
+func (p *prompter) Prompt(ctx context.Context, r Request) (Answer, error) {
+	p.mu.Lock()
+	p.asked = append(p.asked, r)
+	p.mu.Unlock()
+	return p.answer(ctx, r)
+}
+
+func (p *prompter) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.asked)
+}
+
+// answering returns a prompter that always gives a.
+func answering(a Answer) *prompter {
+	return &prompter{answer: func(context.Context, Request) (Answer, error) { return a, nil }}
+}
+
+// blocking returns a prompter that waits for its context, as a person who
+// never answers.
+func blocking() *prompter {
+	return &prompter{answer: func(ctx context.Context, _ Request) (Answer, error) {
+		<-ctx.Done()
+		return 0, ctx.Err()
+	}}
+}
+
+// denied asserts that err is a *DeniedError whose reason contains want.
+func denied(t *testing.T, err error, level Level, want string) *DeniedError {
+	t.Helper()
+	var d *DeniedError
+	if !errors.As(err, &d) {
+		t.Fatalf("got %v, want a *DeniedError", err)
+	}
+	if d.Verdict.Level != level || !strings.Contains(d.Reason, want) {
+		t.Fatalf("denied with %s, reason %q; want %s, reason containing %q", d.Verdict, d.Reason, level, want)
+	}
+	if !strings.Contains(d.Error(), "Do not retry") {
+		t.Errorf("message %q does not tell the model not to retry", d.Error())
+	}
+	return d
+}
+
+const dangerousCmd = "rm -rf build"
+
+func TestPolicySafeCommandRuns(t *testing.T) {
+	pr := answering(Deny)
+	p := &Policy{Interactive: true, Prompter: pr}
+	if err := p.Check(context.Background(), "s", "ls -la"); err != nil {
+		t.Fatal(err)
+	}
+	if pr.count() != 0 {
+		t.Error("a safe command was put to the user")
+	}
+}
+
+func TestPolicyHardlineIsNeverAllowed(t *testing.T) {
+	for name, p := range map[string]*Policy{
+		"manual, user says always": {Interactive: true, Prompter: answering(Always)},
+		"yolo":                     {Yolo: true},
+		"mode off":                 {Mode: ModeOff},
+		"allowlisted rule":         {Mode: ModeOff, Allowlist: []string{"delete_root", "*"}},
+		"smart, judge approves":    {Mode: ModeSmart, Judge: judging(JudgeApprove, nil)},
+		"non-interactive allow":    {NonInteractive: NonInteractiveAllow},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := p.Check(context.Background(), "s", "sudo rm -rf /")
+			d := denied(t, err, Hardline, "never runs")
+			if d.Verdict.Rule != "delete_root" || !strings.Contains(d.Error(), "ask the user to run it themselves") {
+				t.Errorf("got %s: %v", d.Verdict, d)
+			}
+		})
+	}
+}
+
+func TestPolicyAnswers(t *testing.T) {
+	ctx := context.Background()
+	t.Run("once asks every time", func(t *testing.T) {
+		pr := answering(Once)
+		p := &Policy{Interactive: true, Prompter: pr}
+		for range 2 {
+			if err := p.Check(ctx, "s", dangerousCmd); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if pr.count() != 2 {
+			t.Errorf("asked %d times, want 2", pr.count())
+		}
+		if r := pr.asked[0]; r.SessionID != "s" || r.Command != dangerousCmd || r.Verdict.Rule != "recursive_delete" {
+			t.Errorf("request %+v", r)
+		}
+	})
+	t.Run("session grants the rule to that session only", func(t *testing.T) {
+		pr := answering(Session)
+		p := &Policy{Interactive: true, Prompter: pr}
+		for _, step := range []struct {
+			session, cmd string
+			asked        int
+		}{
+			{"a", "rm -rf build", 1},
+			{"a", "rm -r dist", 1}, // same rule, same session: not asked
+			{"b", "rm -rf build", 2},
+			{"a", "git reset --hard", 3}, // another rule
+		} {
+			if err := p.Check(ctx, step.session, step.cmd); err != nil {
+				t.Fatal(err)
+			}
+			if pr.count() != step.asked {
+				t.Fatalf("after %s in %s: asked %d times, want %d", step.cmd, step.session, pr.count(), step.asked)
+			}
+		}
+		p.EndSession("a")
+		_ = p.Check(ctx, "a", "rm -rf build")
+		if pr.count() != 4 {
+			t.Errorf("after EndSession the grant survived")
+		}
+	})
+	t.Run("always persists and holds in every session", func(t *testing.T) {
+		pr := answering(Always)
+		var saved []string
+		p := &Policy{Interactive: true, Prompter: pr, OnAlways: func(rule string) error {
+			saved = append(saved, rule)
+			return errors.New("disk full") // logged; the grant still holds
+		}}
+		for _, s := range []string{"a", "b", "c"} {
+			if err := p.Check(ctx, s, dangerousCmd); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if pr.count() != 1 || len(saved) != 1 || saved[0] != "recursive_delete" {
+			t.Errorf("asked %d times, saved %v", pr.count(), saved)
+		}
+	})
+	t.Run("deny", func(t *testing.T) {
+		p := &Policy{Interactive: true, Prompter: answering(Deny)}
+		denied(t, p.Check(ctx, "s", dangerousCmd), Dangerous, "the user denied it")
+	})
+	t.Run("no answer is a denial", func(t *testing.T) {
+		p := &Policy{Interactive: true, Prompter: answering(0)}
+		denied(t, p.Check(ctx, "s", dangerousCmd), Dangerous, "no valid answer")
+	})
+	t.Run("prompter error", func(t *testing.T) {
+		p := &Policy{Interactive: true, Prompter: &prompter{answer: func(context.Context, Request) (Answer, error) {
+			return Once, errors.New("terminal closed")
+		}}}
+		denied(t, p.Check(ctx, "s", dangerousCmd), Dangerous, "terminal closed")
+	})
+}
+
+func TestPolicySessionGrantCoversEveryFinding(t *testing.T) {
+	pr := answering(Session)
+	p := &Policy{Interactive: true, Prompter: pr}
+	cmd := "git reset --hard && rm -rf build"
+	if err := p.Check(context.Background(), "s", cmd); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(pr.asked[0].Findings); got != 2 {
+		t.Fatalf("request lists %d findings, want 2: %+v", got, pr.asked[0].Findings)
+	}
+	for _, c := range []string{"git reset --hard HEAD~1", "rm -r dist"} {
+		if err := p.Check(context.Background(), "s", c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pr.count() != 1 {
+		t.Errorf("asked %d times, want 1", pr.count())
+	}
+}
+
+func TestPolicyWithoutApproval(t *testing.T) {
+	for name, p := range map[string]*Policy{
+		"yolo":                  {Yolo: true, Interactive: true, Prompter: answering(Deny)},
+		"mode off":              {Mode: ModeOff, Interactive: true, Prompter: answering(Deny)},
+		"allowlist key":         {Allowlist: []string{"recursive_delete"}},
+		"allowlist description": {Allowlist: []string{"Recursive delete"}},
+		"allowlist glob":        {Allowlist: []string{"rm -rf build*"}},
+		"non-interactive allow": {NonInteractive: NonInteractiveAllow, Prompter: answering(Deny)},
+	} {
+		if err := p.Check(context.Background(), "s", dangerousCmd); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// A glob allows the command it matches, not another piece beside it.
+	p := &Policy{Allowlist: []string{"rm -rf build*"}}
+	denied(t, p.Check(context.Background(), "s", "rm -rf build; curl x | sh"), Dangerous, "nobody can be asked")
+}
+
+func TestPolicyNonInteractiveDenies(t *testing.T) {
+	for name, p := range map[string]*Policy{
+		"not interactive": {Prompter: answering(Once)},
+		"no prompter":     {Interactive: true},
+		"explicit deny":   {NonInteractive: NonInteractiveDeny},
+	} {
+		t.Run(name, func(t *testing.T) {
+			denied(t, p.Check(context.Background(), "s", dangerousCmd), Dangerous, "nobody can be asked")
+		})
+	}
+}
+
+func TestPolicyTimeout(t *testing.T) {
+	p := &Policy{Interactive: true, Prompter: blocking(), Timeout: 10 * time.Millisecond}
+	err := p.Check(context.Background(), "s", dangerousCmd)
+	denied(t, err, Dangerous, "timed out")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("%v does not wrap context.DeadlineExceeded", err)
+	}
+
+	// A prompter that ignores its context cannot hold the command past
+	// the timeout either.
+	release := make(chan struct{})
+	defer close(release)
+	p = &Policy{Interactive: true, Timeout: 10 * time.Millisecond, Prompter: &prompter{answer: func(context.Context, Request) (Answer, error) {
+		<-release
+		return Once, nil
+	}}}
+	denied(t, p.Check(context.Background(), "s", dangerousCmd), Dangerous, "timed out")
+}
+
+func TestPolicyCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr := &prompter{answer: func(pctx context.Context, _ Request) (Answer, error) {
+		cancel()
+		<-pctx.Done()
+		return 0, pctx.Err()
+	}}
+	p := &Policy{Interactive: true, Prompter: pr}
+	err := p.Check(ctx, "s", dangerousCmd)
+	denied(t, err, Dangerous, "cancelled")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("%v does not wrap context.Canceled", err)
+	}
+}
+
+func TestPolicyFor(t *testing.T) {
+	var approver interface {
+		ApproveCommand(ctx context.Context, command string) error
+	} = (&Policy{}).For("s")
+	if err := approver.ApproveCommand(context.Background(), "ls"); err != nil {
+		t.Error(err)
+	}
+	denied(t, approver.ApproveCommand(context.Background(), dangerousCmd), Dangerous, "nobody can be asked")
+}
+
+func TestPolicyConcurrent(t *testing.T) {
+	pr := answering(Session)
+	p := &Policy{Interactive: true, Prompter: pr, Allowlist: []string{"git_reset_hard"}}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			session := string(rune('a' + i%4))
+			for _, cmd := range []string{dangerousCmd, "ls", "git reset --hard", "chmod 777 x"} {
+				if err := p.Check(context.Background(), session, cmd); err != nil {
+					t.Error(err)
+				}
+			}
+			p.EndSession(session)
+		})
+	}
+	wg.Wait()
+}

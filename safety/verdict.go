@@ -1,0 +1,59 @@
+// Package safety decides whether a shell command the model asked for may run.
+//
+// It has two halves. Detection (Normalize, Classify) reads a command the way
+// a shell would — after undoing the spellings people use to hide a word from
+// a pattern (ANSI escapes, full-width letters, r"m", r\m, $IFS, line
+// continuations) — and sorts it into three levels: hardline commands that
+// hermes never runs, dangerous commands that need someone's approval, and
+// safe ones. The approval policy (Policy) turns a verdict into a decision:
+// it asks a person through a Prompter, or an auxiliary model through a
+// Judge in smart mode, remembers per-session and permanent grants, and
+// explains every refusal to the model so it does not retry the same thing.
+//
+// Detection is deliberately conservative. Words are dequoted, command
+// substitutions and shell -c payloads are read as commands in their own
+// right, and a dangerous piece anywhere in a compound command makes the
+// whole command dangerous. Quoted arguments stay data: echo "rm -rf /" is
+// safe because the shell only prints it.
+package safety
+
+// Level is how dangerous a command is.
+type Level string
+
+// The three levels, from worst to harmless.
+const (
+	// Hardline commands destroy something with no way back (the root file
+	// system, a disk, the whole process table, the running machine). hermes
+	// never runs them: not with --yolo, not with approvals off, not when a
+	// person says yes.
+	Hardline Level = "hardline"
+	// Dangerous commands may run once someone (or the smart-mode judge)
+	// approves them, or when the policy says approvals are off.
+	Dangerous Level = "dangerous"
+	// Safe commands run without asking.
+	Safe Level = "safe"
+)
+
+// Verdict is the outcome of classifying one command. Its JSON form is what
+// `hermes security check` prints: {"verdict": "dangerous", "rule":
+// "recursive_delete", "description": "recursive delete"}.
+type Verdict struct {
+	Level Level `json:"verdict"`
+	// Rule is a short stable key for the rule that matched, the name used
+	// in command_allowlist and in session grants. Empty when safe.
+	Rule string `json:"rule,omitempty"`
+	// Description says in a few words what the rule guards against.
+	Description string `json:"description,omitempty"`
+}
+
+// IsSafe reports whether the command may run without approval.
+func (v Verdict) IsSafe() bool { return v.Level == Safe || v.Level == "" }
+
+// String renders the verdict for logs and messages: "dangerous:
+// recursive delete (recursive_delete)".
+func (v Verdict) String() string {
+	if v.IsSafe() {
+		return string(Safe)
+	}
+	return string(v.Level) + ": " + v.Description + " (" + v.Rule + ")"
+}

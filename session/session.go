@@ -1,0 +1,150 @@
+// Package session defines what hermes remembers of a conversation: the
+// Session record, its stored messages, and the Store interface every
+// storage engine implements (session/sqlite is the default; the
+// session/storetest suite holds them all to the same behaviour).
+package session
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hermes-go/hermes/llm"
+)
+
+// ErrNotFound is returned when a session or message id does not exist.
+var ErrNotFound = errors.New("session: not found")
+
+// Session is one conversation's metadata. Token counts and cost are totals
+// over every model call made in the session.
+type Session struct {
+	ID     string `json:"id"`
+	Source string `json:"source"` // cli, telegram, api, cron, ...
+	Title  string `json:"title,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// ParentID links a session to the one it continues (after compression
+	// or a fork); sessions sharing a root form one lineage.
+	ParentID  string    `json:"parent_session_id,omitempty"`
+	StartedAt time.Time `json:"started_at"`
+	EndedAt   time.Time `json:"ended_at,omitzero"`
+	EndReason string    `json:"end_reason,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+
+	MessageCount  int `json:"message_count"`
+	ToolCallCount int `json:"tool_call_count"`
+
+	InputTokens      int64   `json:"input_tokens"`
+	OutputTokens     int64   `json:"output_tokens"`
+	CacheReadTokens  int64   `json:"cache_read_tokens"`
+	CacheWriteTokens int64   `json:"cache_write_tokens"`
+	ReasoningTokens  int64   `json:"reasoning_tokens"`
+	CostUSD          float64 `json:"estimated_cost_usd"`
+}
+
+// Message is a canonical message as stored, with its place and bookkeeping.
+type Message struct {
+	// ID is assigned by the store on append, increasing within a store.
+	ID        int64  `json:"id"`
+	SessionID string `json:"session_id"`
+	llm.Message
+	FinishReason string    `json:"finish_reason,omitempty"`
+	Tokens       int       `json:"token_count,omitempty"`
+	CreatedAt    time.Time `json:"timestamp"`
+}
+
+// Usage is what one model call adds to a session's totals.
+type Usage struct {
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	ReasoningTokens  int64
+	CostUSD          float64
+}
+
+// ListOptions filters List. Zero values mean no filter; Limit 0 means 20.
+type ListOptions struct {
+	Source string
+	Limit  int
+	Offset int
+}
+
+// SearchOptions narrows Search. Limit 0 means 20.
+type SearchOptions struct {
+	SessionID string
+	Source    string
+	Role      llm.Role
+	Limit     int
+}
+
+// Hit is one message matching a search, with a short snippet around the
+// match and enough of its session to show where it came from.
+type Hit struct {
+	SessionID    string    `json:"session_id"`
+	MessageID    int64     `json:"message_id"`
+	Role         llm.Role  `json:"role"`
+	ToolName     string    `json:"tool_name,omitempty"`
+	Snippet      string    `json:"snippet"`
+	CreatedAt    time.Time `json:"timestamp"`
+	SessionTitle string    `json:"session_title,omitempty"`
+	// RootID is the first session of the hit's lineage, so callers can
+	// keep one hit per lineage.
+	RootID string `json:"root_session_id"`
+}
+
+// Stats summarizes the whole store.
+type Stats struct {
+	Sessions         int64   `json:"sessions"`
+	Messages         int64   `json:"messages"`
+	ToolCalls        int64   `json:"tool_calls"`
+	InputTokens      int64   `json:"input_tokens"`
+	OutputTokens     int64   `json:"output_tokens"`
+	CacheReadTokens  int64   `json:"cache_read_tokens"`
+	CacheWriteTokens int64   `json:"cache_write_tokens"`
+	ReasoningTokens  int64   `json:"reasoning_tokens"`
+	CostUSD          float64 `json:"estimated_cost_usd"`
+	// BySource counts sessions per source.
+	BySource map[string]int64 `json:"by_source"`
+}
+
+// Store keeps sessions and their messages. Implementations must be safe
+// for concurrent use by several goroutines and, for file-backed stores,
+// by several processes.
+type Store interface {
+	// Create stores a new session. An empty ID gets a fresh one and an
+	// empty StartedAt the current time; both are written back into s.
+	Create(ctx context.Context, s *Session) error
+	// Get returns one session, or ErrNotFound.
+	Get(ctx context.Context, id string) (*Session, error)
+	// Latest returns the most recently started session, of source when
+	// source is not empty, or ErrNotFound.
+	Latest(ctx context.Context, source string) (*Session, error)
+	// List returns sessions, most recently started first.
+	List(ctx context.Context, opt ListOptions) ([]Session, error)
+	// Append adds messages to a session in one transaction, assigning
+	// their IDs (written back into msgs) and updating the session's
+	// message and tool-call counts. A tool call and its results are
+	// appended together so a crash never splits them.
+	Append(ctx context.Context, sessionID string, msgs ...*Message) error
+	// Messages returns a session's messages in order.
+	Messages(ctx context.Context, sessionID string) ([]Message, error)
+	// Around returns up to n messages before and n after message id in
+	// its session, the message itself included.
+	Around(ctx context.Context, messageID int64, n int) ([]Message, error)
+	// AddUsage adds one model call's usage to a session's totals.
+	AddUsage(ctx context.Context, sessionID string, u Usage) error
+	// SetTitle sets a session's title.
+	SetTitle(ctx context.Context, sessionID, title string) error
+	// End marks a session ended with a reason ("done", "interrupted", ...).
+	End(ctx context.Context, sessionID, reason string) error
+	// Search finds messages by full-text query: words through the
+	// unicode61 index, CJK and substrings through the trigram index, and
+	// 1–2 character CJK queries by LIKE. Best matches first.
+	Search(ctx context.Context, query string, opt SearchOptions) ([]Hit, error)
+	// Delete removes a session and its messages (and their index rows).
+	Delete(ctx context.Context, sessionID string) error
+	// Stats summarizes the store.
+	Stats(ctx context.Context) (Stats, error)
+	// Close releases the store.
+	Close() error
+}

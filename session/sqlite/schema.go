@@ -1,0 +1,199 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// The schema follows Hermes Agent's state.db so the files look familiar:
+// sessions, messages, two FTS5 indexes over the messages, state_meta and a
+// one-row schema_version. Times are INTEGER microseconds since the Unix
+// epoch in UTC: exact (a REAL of seconds cannot hold microseconds of
+// today's dates exactly), sortable, and the precision PostgreSQL keeps, so
+// every store round-trips the same values.
+
+// migrations[i] brings the schema from version i to i+1. Entries are
+// append-only: a released migration is never edited, only followed.
+var migrations = []string{
+	// 1: sessions and messages.
+	`
+CREATE TABLE sessions (
+	id                 TEXT PRIMARY KEY,
+	source             TEXT NOT NULL DEFAULT '',
+	title              TEXT,
+	model              TEXT,
+	parent_session_id  TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+	started_at         INTEGER NOT NULL,
+	ended_at           INTEGER,
+	end_reason         TEXT,
+	message_count      INTEGER NOT NULL DEFAULT 0,
+	tool_call_count    INTEGER NOT NULL DEFAULT 0,
+	input_tokens       INTEGER NOT NULL DEFAULT 0,
+	output_tokens      INTEGER NOT NULL DEFAULT 0,
+	cache_read_tokens  INTEGER NOT NULL DEFAULT 0,
+	cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+	reasoning_tokens   INTEGER NOT NULL DEFAULT 0,
+	estimated_cost_usd REAL NOT NULL DEFAULT 0,
+	cwd                TEXT
+);
+CREATE INDEX sessions_started ON sessions(started_at DESC, id DESC);
+CREATE INDEX sessions_source_started ON sessions(source, started_at DESC, id DESC);
+CREATE INDEX sessions_parent ON sessions(parent_session_id) WHERE parent_session_id IS NOT NULL;
+
+-- AUTOINCREMENT so ids keep increasing even after the newest messages
+-- are deleted; callers use them as cursors.
+CREATE TABLE messages (
+	id               INTEGER PRIMARY KEY AUTOINCREMENT,
+	session_id       TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+	role             TEXT NOT NULL,
+	content          TEXT,
+	parts            TEXT,
+	tool_calls       TEXT,
+	tool_call_id     TEXT,
+	tool_name        TEXT,
+	finish_reason    TEXT,
+	reasoning        TEXT,
+	reasoning_blocks TEXT,
+	token_count      INTEGER NOT NULL DEFAULT 0,
+	timestamp        INTEGER NOT NULL
+);
+CREATE INDEX messages_session ON messages(session_id, id);
+
+CREATE TABLE state_meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT
+);
+`,
+	// 2: full-text indexes. Both are external-content tables over
+	// messages, so the text is stored once. Triggers keep them in sync;
+	// the delete and update triggers must pass exactly the values that
+	// were indexed. columnsize=0 drops FTS5's per-row token counts, which
+	// only its bm25() reads; the store ranks by itself (search.go), and
+	// each append writes one b-tree fewer per index.
+	//
+	// The trigram index holds only rows with CJK text (search.go says
+	// why); cjkCond decides, on insert and delete alike, so the two
+	// always agree.
+	`
+CREATE VIRTUAL TABLE messages_fts USING fts5(
+	content, tool_name, tool_calls,
+	content='messages', content_rowid='id',
+	tokenize='unicode61 remove_diacritics 2', columnsize=0
+);
+-- The trigram index reads its rows through a view: the messages with
+-- CJK text, two spaces after their text columns, so every character of
+-- the text starts a trigram and a 1–2 character term has its matches
+-- listed under the trigrams it begins (see trigram.go). The triggers
+-- index exactly what the view shows, so FTS5's 'rebuild' and
+-- 'integrity-check' agree with them.
+CREATE VIEW messages_trigram_source AS
+SELECT id, content || '  ' AS content, tool_name, tool_calls || '  ' AS tool_calls
+FROM messages WHERE ` + cjkCond("messages") + `;
+CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(
+	content, tool_name, tool_calls,
+	content='messages_trigram_source', content_rowid='id',
+	tokenize='trigram', columnsize=0
+);
+
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+	INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+	VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+	INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+	VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN
+	INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+	VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+	INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+	VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+
+CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages
+WHEN ` + cjkCond("new") + ` BEGIN
+	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+	VALUES (new.id, new.content || '  ', new.tool_name, new.tool_calls || '  ');
+END;
+CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages
+WHEN ` + cjkCond("old") + ` BEGIN
+	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+	VALUES ('delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  ');
+END;
+-- One trigger, so the old row leaves the index before the new one enters.
+CREATE TRIGGER messages_fts_trigram_update AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN
+	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+	SELECT 'delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  '
+	WHERE ` + cjkCond("old") + `;
+	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+	SELECT new.id, new.content || '  ', new.tool_name, new.tool_calls || '  '
+	WHERE ` + cjkCond("new") + `;
+END;
+
+-- The trigram index's terms, to expand 1–2 character terms.
+CREATE VIRTUAL TABLE messages_fts_trigram_vocab USING fts5vocab(messages_fts_trigram, row);
+`,
+}
+
+// cjkGlob matches text holding at least one CJK character: Han
+// ideographs (with extension A and compatibility ideographs), kana, Hangul
+// and CJK or full-width punctuation. GLOB compares code points, so the
+// ranges mean what they say. query.go's isCJK covers the same ranges.
+const cjkGlob = `'*[` +
+	"\u3000-\u30ff" + // CJK punctuation, hiragana, katakana
+	"\u3400-\u4dbf" + // Han extension A
+	"\u4e00-\u9fff" + // Han
+	"\uac00-\ud7af" + // Hangul syllables
+	"\uf900-\ufaff" + // Han compatibility
+	"\uff00-\uffef" + // full-width forms
+	`]*'`
+
+// cjkCond is the trigger condition for a row (new or old) to be in the
+// trigram index.
+func cjkCond(row string) string {
+	return "(" + row + ".content GLOB " + cjkGlob + " OR " + row + ".tool_calls GLOB " + cjkGlob + ")"
+}
+
+// migrate brings the schema to len(migrations). It runs at every Open, so
+// it first reads the version without taking the write lock; only an
+// out-of-date file pays for a write transaction. Inside that transaction
+// (BEGIN IMMEDIATE) it reads the version again, so when several processes
+// open a new file at once one applies the migrations and the others find
+// nothing left to do.
+func (s *Store) migrate(ctx context.Context) error {
+	var v int
+	err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	if err == nil && v == len(migrations) {
+		return nil
+	}
+	return s.writeTx(ctx, "migrate schema", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx,
+			`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+			return fmt.Errorf("create schema_version: %w", err)
+		}
+		var v int
+		switch err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); {
+		case errors.Is(err, sql.ErrNoRows):
+			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+				return fmt.Errorf("init schema_version: %w", err)
+			}
+		case err != nil:
+			return fmt.Errorf("read schema_version: %w", err)
+		}
+		if v > len(migrations) {
+			return fmt.Errorf("schema version %d is newer than this program knows (%d): upgrade hermes",
+				v, len(migrations))
+		}
+		for ; v < len(migrations); v++ {
+			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("migrate to version %d: %w", v+1, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v); err != nil {
+			return fmt.Errorf("set schema_version: %w", err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,40 @@
+package tool
+
+import "context"
+
+// Invocation is what a tool may know about the call it is serving: whose
+// session it runs in and who approves risky actions. The agent puts it in
+// the call's context; tools read it with InvocationFrom.
+type Invocation struct {
+	// SessionID is the session the call belongs to.
+	SessionID string
+	// CallID is the model's id for this call.
+	CallID string
+	// Workdir is the directory the session works in; tools that keep
+	// their own working directory (terminal) start there.
+	Workdir string
+	// Approver decides whether a risky command may run. Nil means no one
+	// can be asked: tools must treat dangerous actions as denied.
+	Approver Approver
+}
+
+// Approver is supplied per turn by the front-end (terminal prompt, chat
+// buttons, cron policy). ApproveCommand returns nil when the shell command
+// may run, or an error saying why not, which the tool reports to the model
+// with CodeDenied.
+type Approver interface {
+	ApproveCommand(ctx context.Context, command string) error
+}
+
+type invocationKey struct{}
+
+// WithInvocation returns ctx carrying inv.
+func WithInvocation(ctx context.Context, inv Invocation) context.Context {
+	return context.WithValue(ctx, invocationKey{}, inv)
+}
+
+// InvocationFrom returns the invocation in ctx, or a zero one.
+func InvocationFrom(ctx context.Context) Invocation {
+	inv, _ := ctx.Value(invocationKey{}).(Invocation)
+	return inv
+}

@@ -1,0 +1,174 @@
+package terminal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hermes-go/hermes/tool"
+)
+
+// maxCommandBytes bounds the command text: Linux refuses a single
+// argument longer than 128 KiB, and a script that long belongs in a file.
+const maxCommandBytes = 100_000
+
+// Result is the data of a terminal call, also carried in the error of a
+// timed-out one. A non-zero exit is still an ok call: the model reads
+// ExitCode, as with Hermes Agent.
+type Result struct {
+	// Output is stdout and stderr interleaved as the command wrote them,
+	// possibly cut to its tail with a first line saying how much was cut.
+	Output string `json:"output"`
+	// ExitCode is the shell's exit status; 128+N when signal N killed it,
+	// 124 when hermes killed it on timeout.
+	ExitCode int `json:"exit_code"`
+	// Cwd is the directory the command ended in (or started in, if it
+	// left the shell early); the session's next command starts there
+	// unless this call gave a workdir.
+	Cwd string `json:"cwd"`
+	// Truncated is true when Output was cut.
+	Truncated bool `json:"truncated,omitempty"`
+	// Note tells the model about something it did not ask for, such as
+	// running in another directory because the last one was deleted.
+	Note string `json:"note,omitempty"`
+}
+
+// args are the call's arguments, already checked against the schema.
+type args struct {
+	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
+	Workdir string `json:"workdir"`
+}
+
+// stopCause says why a run ended.
+type stopCause int
+
+const (
+	exited stopCause = iota
+	timedOut
+	interrupted
+)
+
+// runResult is what one shell run produced.
+type runResult struct {
+	out      output
+	exitCode int
+	cwd      string // the shell's final directory, "" when it did not say
+	cause    stopCause
+}
+
+// Call runs one command. The order matters: arguments and directories are
+// checked before approval, so no one is asked to approve a command that
+// cannot run, and nothing runs unless approval was given.
+func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
+	if t.shellErr != nil {
+		return nil, &tool.Error{Code: tool.CodeUpstreamUnavailable, Message: t.Available().Error()}
+	}
+	var a args
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments are not a JSON object with command, timeout and workdir: %v", err)
+	}
+	timeout, err := t.checkArgs(a)
+	if err != nil {
+		return nil, err
+	}
+
+	inv := tool.InvocationFrom(ctx)
+	at, err := t.dirs.start(inv)
+	if err != nil {
+		return nil, err
+	}
+	dir := at.dir
+	if a.Workdir != "" {
+		if dir, err = resolveWorkdir(a.Workdir, at.dir); err != nil {
+			return nil, err
+		}
+	}
+
+	if err := t.approve(ctx, inv, a.Command); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("terminal: interrupted before the command ran: %w", err)
+	}
+
+	res, err := t.run(ctx, a.Command, dir, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("terminal: starting %s in %s: %w", t.shellPath, dir, err)
+	}
+	data := Result{
+		Output:    res.out.text,
+		ExitCode:  res.exitCode,
+		Cwd:       dir,
+		Truncated: res.out.truncated,
+		Note:      at.note,
+	}
+	if res.cwd != "" {
+		data.Cwd = res.cwd
+	}
+	switch res.cause {
+	case interrupted:
+		return nil, fmt.Errorf("terminal: command interrupted and its processes killed: %w", ctx.Err())
+	case timedOut:
+		return nil, &tool.Error{Code: tool.CodeTimeout, Message: t.timeoutMessage(timeout), Data: data}
+	}
+	if a.Workdir == "" && res.cwd != "" {
+		t.dirs.set(inv.SessionID, at.base, res.cwd)
+	}
+	return data, nil
+}
+
+// timeoutMessage tells the model what happened and what to try instead.
+func (t *Terminal) timeoutMessage(timeout time.Duration) string {
+	sec, maxSec := int(timeout/time.Second), int(t.opt.MaxTimeout/time.Second)
+	hint := "narrow the command (fewer files, a smaller test selection) or split it into steps that each finish within the limit"
+	if sec < maxSec {
+		hint = fmt.Sprintf("raise timeout (at most %d), %s", maxSec, hint)
+	}
+	return fmt.Sprintf("command timed out after %ds and was killed with everything it started; "+
+		"the output so far is in data. To finish it, %s", sec, hint)
+}
+
+// checkArgs validates what the schema cannot fully say and returns the
+// timeout to use.
+func (t *Terminal) checkArgs(a args) (time.Duration, error) {
+	switch {
+	case strings.TrimSpace(a.Command) == "":
+		return 0, tool.Errorf(tool.CodeInvalidArguments, "command is empty; give the bash command to run")
+	case len(a.Command) > maxCommandBytes:
+		return 0, tool.Errorf(tool.CodeInvalidArguments, "command is %d bytes; at most %d are accepted: write a longer script to a file and run the file", len(a.Command), maxCommandBytes)
+	case strings.ContainsRune(a.Command, 0):
+		return 0, tool.Errorf(tool.CodeInvalidArguments, "command contains a NUL byte, which a shell command cannot hold")
+	}
+	maxSec := int(t.opt.MaxTimeout / time.Second)
+	switch {
+	case a.Timeout == 0:
+		return t.opt.DefaultTimeout, nil
+	case a.Timeout < 0 || a.Timeout > maxSec:
+		return 0, tool.Errorf(tool.CodeInvalidArguments, "timeout %d is out of range; give seconds from 1 to %d, or omit it for the default %d", a.Timeout, maxSec, int(t.opt.DefaultTimeout/time.Second))
+	}
+	return time.Duration(a.Timeout) * time.Second, nil
+}
+
+// approve asks the invocation's Approver, or the Fallback, whether the
+// command may run. With neither there is no one to ask, and the command is
+// denied.
+func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, command string) error {
+	ap := inv.Approver
+	if ap == nil {
+		ap = t.opt.Fallback
+	}
+	if ap == nil {
+		return &tool.Error{Code: tool.CodeDenied, Message: "no one can approve shell commands in this session, so none may run"}
+	}
+	if err := ap.ApproveCommand(ctx, command); err != nil {
+		if ctx.Err() != nil {
+			// The turn was cancelled while someone was being asked.
+			return fmt.Errorf("terminal: interrupted while awaiting approval: %w", ctx.Err())
+		}
+		return &tool.Error{Code: tool.CodeDenied, Message: err.Error()}
+	}
+	return nil
+}

@@ -1,0 +1,23 @@
+//go:build !unix
+
+package terminal
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// errUnsupported explains why the tool is off outside Unix: a timed-out
+// command must be killed with everything it started, which needs process
+// groups and sessions.
+func errUnsupported() error {
+	return errors.New("the local terminal needs Unix process groups to stop commands; this platform has none")
+}
+
+func platformSupported() error { return errUnsupported() }
+
+// run never runs anything here; Available already reports why.
+func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Duration) (runResult, error) {
+	return runResult{}, errUnsupported()
+}

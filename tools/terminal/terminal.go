@@ -1,0 +1,168 @@
+// Package terminal is the built-in "terminal" tool: it runs one shell
+// command per call on the local machine, the way Hermes Agent's terminal
+// tool does, so skills and prompts written for Hermes work unchanged.
+//
+// Each call is a fresh `bash -c` in its own session and process group, so a
+// timeout or an interrupt can kill everything the command started. Only the
+// working directory carries over between calls of one session (see
+// sessionDirs); shell variables and functions do not.
+package terminal
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/hermes-go/hermes/tool"
+)
+
+//go:embed description.md
+var description string
+
+// Defaults for the zero values of Options.
+const (
+	DefaultShell          = "bash"
+	DefaultTimeout        = 180 * time.Second
+	DefaultMaxTimeout     = 600 * time.Second
+	DefaultMaxOutputBytes = 50 * 1024
+	DefaultMaxOutputLines = 2000
+)
+
+// outerSlack is how much longer the dispatcher's limit is than the longest
+// timeout a call may ask for, so the tool's own timeout, which returns the
+// partial output, always fires first.
+const outerSlack = 10 * time.Second
+
+// Options configures a Terminal. The zero value is usable but denies every
+// command, because it has no Fallback approver.
+type Options struct {
+	// Shell is the bash-compatible shell to run commands with, looked up
+	// with exec.LookPath; empty means "bash".
+	Shell string
+	// DefaultTimeout applies when a call gives no timeout (180 s if zero).
+	DefaultTimeout time.Duration
+	// MaxTimeout is the largest timeout a call may ask for (600 s if zero).
+	MaxTimeout time.Duration
+	// MaxOutputBytes and MaxOutputLines cap the output returned to the
+	// model; the tail is kept because errors and summaries come last
+	// (50 KB and 2,000 lines if zero).
+	MaxOutputBytes int
+	MaxOutputLines int
+	// ScrubNames lists environment variables commands must not see:
+	// hermes's own provider keys and tokens. Variables named
+	// HERMES_*API_KEY* are always removed as well.
+	ScrubNames []string
+	// Scrub, when set, removes every further variable it returns true for.
+	Scrub func(name string) bool
+	// Fallback approves commands for invocations that carry no Approver.
+	// When both are nil every command is denied: running unreviewed shell
+	// commands must be a choice someone made, never an omission.
+	Fallback tool.Approver
+}
+
+// Terminal is the terminal tool. It is safe for concurrent use; calls of
+// different sessions run independently.
+type Terminal struct {
+	opt       Options
+	shellPath string
+	shellErr  error
+	dirs      *sessionDirs
+}
+
+// New returns a Terminal with opt's zero fields set to their defaults. A
+// missing shell is reported by Available, not here, so hermes can still
+// list the tool with the reason it is off.
+func New(opt Options) *Terminal {
+	if opt.Shell == "" {
+		opt.Shell = DefaultShell
+	}
+	if opt.DefaultTimeout <= 0 {
+		opt.DefaultTimeout = DefaultTimeout
+	}
+	if opt.MaxTimeout <= 0 {
+		opt.MaxTimeout = DefaultMaxTimeout
+	}
+	if opt.DefaultTimeout > opt.MaxTimeout {
+		opt.DefaultTimeout = opt.MaxTimeout
+	}
+	if opt.MaxOutputBytes <= 0 {
+		opt.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if opt.MaxOutputLines <= 0 {
+		opt.MaxOutputLines = DefaultMaxOutputLines
+	}
+	t := &Terminal{opt: opt, dirs: newSessionDirs()}
+	t.shellPath, t.shellErr = exec.LookPath(opt.Shell)
+	if t.shellErr == nil {
+		t.shellErr = platformSupported()
+	}
+	return t
+}
+
+// Available reports why the tool cannot run here: the shell is missing or
+// the platform has no process groups to kill timed-out commands with.
+func (t *Terminal) Available() error {
+	if t.shellErr != nil {
+		return fmt.Errorf("terminal: shell %q unavailable: %w", t.opt.Shell, t.shellErr)
+	}
+	return nil
+}
+
+// Forget drops the remembered working directory of a session, so a
+// long-running process does not keep one entry per finished session.
+func (t *Terminal) Forget(sessionID string) { t.dirs.forget(sessionID) }
+
+// Spec describes the tool. Calls are neither parallel-safe nor idempotent
+// because a command may change anything; the dispatcher's limit sits above
+// MaxTimeout so the tool's own timeout, which keeps the partial output,
+// wins.
+func (t *Terminal) Spec() tool.Spec {
+	return tool.Spec{
+		Name:        "terminal",
+		Description: description,
+		Parameters:  t.schema(),
+		Toolset:     "terminal",
+		Timeout:     t.opt.MaxTimeout + outerSlack,
+		// JSON escaping can make the output longer than its byte cap.
+		MaxOutput: 2*t.opt.MaxOutputBytes + 4096,
+	}
+}
+
+// schema is the JSON Schema of the arguments, Hermes Agent's shape minus
+// background and pty, which come later.
+func (t *Terminal) schema() json.RawMessage {
+	maxSec := int(t.opt.MaxTimeout / time.Second)
+	defSec := int(t.opt.DefaultTimeout / time.Second)
+	s := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"command": map[string]any{
+				"type":        "string",
+				"description": "The bash command to execute.",
+			},
+			"timeout": map[string]any{
+				"type":    "integer",
+				"minimum": 1,
+				"maximum": maxSec,
+				"description": fmt.Sprintf("Max seconds to wait (default: %d, max: %d). "+
+					"The call returns as soon as the command finishes, so a generous "+
+					"timeout costs nothing.", defSec, maxSec),
+			},
+			"workdir": map[string]any{
+				"type": "string",
+				"description": "Working directory for this command only (absolute, or " +
+					"relative to the session's current directory). Defaults to the " +
+					"session's current directory.",
+			},
+		},
+		"required":             []string{"command"},
+		"additionalProperties": false,
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic("terminal: schema does not marshal: " + err.Error())
+	}
+	return b
+}
