@@ -46,6 +46,10 @@ type Dispatcher struct {
 	// Sleep waits between retries and returns early with ctx's error when
 	// ctx ends; nil means a timer. Tests inject one that does not sleep.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Redact, when set, is applied to every serialized result and error
+	// message before the model, the observer or the log sees it, so
+	// secret values a tool printed do not leave the process.
+	Redact func(string) string
 	// Logger gets one line per call (tool, duration_ms, status,
 	// error_code; never argument values, which may hold secrets). Nil
 	// means no logging.
@@ -172,8 +176,14 @@ func (d *Dispatcher) execute(ctx context.Context, j *job, o *lockedObserver) Out
 	ctx = WithInvocation(ctx, inv)
 	start := time.Now()
 	res, attempts := d.callWithRetry(ctx, j)
+	if d.Redact != nil && res.Message != "" {
+		res.Message = d.Redact(res.Message)
+	}
 	out := Outcome{Call: j.call, Name: j.name, Result: res, Duration: time.Since(start), Attempts: attempts}
 	out.Content, out.Truncated = render(res, d.maxOutput(j))
+	if d.Redact != nil {
+		out.Content = d.Redact(out.Content)
+	}
 	d.log(ctx, out)
 	o.finished(j.index, out)
 	return out

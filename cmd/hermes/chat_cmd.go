@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -77,6 +78,21 @@ truncated, interrupted or error.`,
 	return cmd
 }
 
+// openChat wires hermes for a chat and picks the session it continues
+// ("" for a new one). The caller closes the wiring.
+func openChat(cmd *cobra.Command, a *app, f *chatFlags, interactive bool, prompter safety.Prompter) (*wiring, string, error) {
+	rt, err := newRuntime(cmd, a, &f.turnFlags, interactive, prompter)
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := startSession(cmd, rt, f)
+	if err != nil {
+		rt.close()
+		return nil, "", err
+	}
+	return rt, id, nil
+}
+
 // startSession returns the session id to continue, or "" for a new one.
 func startSession(cmd *cobra.Command, rt *wiring, f *chatFlags) (string, error) {
 	switch {
@@ -104,16 +120,12 @@ func startSession(cmd *cobra.Command, rt *wiring, f *chatFlags) (string, error) 
 // chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to
 // stdout. Nobody can approve commands here.
 func chatOnce(cmd *cobra.Command, a *app, f *chatFlags) error {
-	rt, err := newRuntime(cmd, a, &f.turnFlags, false, nil)
+	rt, id, err := openChat(cmd, a, f, false, nil)
 	if err != nil {
 		return err
 	}
 	defer rt.close()
-	id, err := startSession(cmd, rt, f)
-	if err != nil {
-		return err
-	}
-	sink := &printer{info: cmd.ErrOrStderr()}
+	sink := &printer{info: cmd.ErrOrStderr(), noErrors: true}
 	if f.json {
 		sink.info = io.Discard
 	}

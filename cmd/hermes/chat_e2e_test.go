@@ -198,3 +198,25 @@ func TestChatConversation(t *testing.T) {
 		t.Errorf("the model was called %d times, want 3 (/exit must stop reading)", n)
 	}
 }
+
+func TestChatToolResultsHideSecrets(t *testing.T) {
+	h := newHome(t)
+	h.write(".env", "ACME_SERVICE_TOKEN=acme-0123456789abcdef\n")
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("cat " + filepath.Join(h.dir, ".env") + "; echo key=$OPENAI_API_KEY")}},
+		llmtest.Reply{Text: "done"},
+	)
+	h.env = append(h.env, "OPENAI_API_KEY=sk-from-the-environment-42")
+	_, r := h.chatIn(srv, t.TempDir(), "show me the env file")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	res := lastToolResult(t, srv, 1)
+	if strings.Contains(res, "acme-0123456789abcdef") || !strings.Contains(res, "[REDACTED:ACME_SERVICE_TOKEN]") {
+		t.Errorf("a secret from .env reached the model: %s", res)
+	}
+	if strings.Contains(res, "sk-from-the-environment-42") || !strings.Contains(res, `key=\n`) {
+		t.Errorf("the command saw hermes's own API key: %s", res)
+	}
+}

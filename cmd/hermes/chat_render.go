@@ -20,6 +20,9 @@ type printer struct {
 	mu   sync.Mutex
 	text io.Writer // where streamed reply text goes; nil to not stream
 	info io.Writer // where tool lines go
+	// noErrors leaves errors to the caller, which reports them once at
+	// the end (chat -q).
+	noErrors bool
 	// midLine is set while the last text written did not end a line, so a
 	// tool line starts on a fresh one.
 	midLine bool
@@ -49,6 +52,9 @@ func (p *printer) Event(e agent.Event) {
 			fmt.Fprintf(p.info, "  ✗ %s: %s: %s\n", e.Tool.Call.Name, r.ErrorCode, oneLine(r.Message, 160))
 		}
 	case agent.EventError:
+		if p.noErrors {
+			return
+		}
 		p.newline()
 		fmt.Fprintf(p.info, "  ! %v\n", e.Err)
 	case agent.EventDone:

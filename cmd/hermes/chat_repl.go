@@ -54,15 +54,11 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	lines := newLineSource(cmd.InOrStdin())
 	interactive := interactiveInput(cmd)
-	rt, err := newRuntime(cmd, a, &f.turnFlags, interactive, &consolePrompter{out: out, lines: lines})
+	rt, id, err := openChat(cmd, a, f, interactive, &consolePrompter{out: out, lines: lines})
 	if err != nil {
 		return err
 	}
 	defer rt.close()
-	id, err := startSession(cmd, rt, f)
-	if err != nil {
-		return err
-	}
 	// The chat handles Ctrl-C itself: the first interrupts the running
 	// turn, a second one (or one at the prompt) quits.
 	if a.stopSignals != nil {

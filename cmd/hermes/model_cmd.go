@@ -29,9 +29,11 @@ type modelFlags struct {
 	api, baseURL, model, apiKey, provider string
 }
 
-func (f *modelFlags) register(cmd *cobra.Command) {
+// register adds the flags; apiFlag names the wire-protocol flag ("api" for
+// model call, "api-mode" for chat, after the config key).
+func (f *modelFlags) register(cmd *cobra.Command, apiFlag string) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.api, "api", "", "wire protocol: chat_completions, responses or anthropic_messages")
+	fl.StringVar(&f.api, apiFlag, "", "wire protocol: chat_completions, responses or anthropic_messages")
 	fl.StringVar(&f.baseURL, "base-url", "", "API root, e.g. http://localhost:11434/v1")
 	fl.StringVar(&f.model, "model", "", "model name")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (prefer the provider's variable in .env)")
@@ -97,7 +99,7 @@ also when the error arrived inside a streamed 200 response), canceled
 			return err
 		},
 	}
-	f.register(cmd)
+	f.register(cmd, "api")
 	fl := cmd.Flags()
 	fl.BoolVar(&f.stream, "stream", false, "stream the reply (SSE) instead of one JSON response")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
@@ -252,7 +254,7 @@ func newModelListCmd(a *app) *cobra.Command {
 			return nil
 		},
 	}
-	f.register(cmd)
+	f.register(cmd, "api")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	return cmd
 }

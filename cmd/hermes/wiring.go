@@ -92,12 +92,8 @@ type turnFlags struct {
 }
 
 func (f *turnFlags) register(cmd *cobra.Command) {
+	f.modelFlags.register(cmd, "api-mode")
 	fl := cmd.Flags()
-	fl.StringVar(&f.api, "api-mode", "", "wire protocol: chat_completions, responses or anthropic_messages")
-	fl.StringVar(&f.baseURL, "base-url", "", "API root, e.g. http://localhost:11434/v1")
-	fl.StringVar(&f.model, "model", "", "model name")
-	fl.StringVar(&f.apiKey, "api-key", "", "API key (prefer the provider's variable in .env)")
-	fl.StringVar(&f.provider, "provider", "", "a built-in or configured provider name")
 	fl.StringVar(&f.toolsets, "toolsets", "", "comma-separated toolsets to offer (default: config toolsets, else all)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "iteration budget of a turn (default: agent.max_turns)")
 	fl.BoolVar(&f.yolo, "yolo", false, "run dangerous commands without asking (hardline commands and approvals.deny still never run)")
@@ -155,7 +151,7 @@ func newRuntime(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, prom
 	if f.maxTurns > 0 {
 		maxTurns = f.maxTurns
 	}
-	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: toolOverrides(l), Logger: log}
+	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: toolOverrides(l), Logger: log, Redact: newRedactor(l, main).Redact}
 	rt.engine = engine.New(engine.Options{
 		Store:     store,
 		Provider:  provider,
@@ -170,6 +166,21 @@ func newRuntime(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, prom
 		Logger:  log,
 	})
 	return rt, nil
+}
+
+// newRedactor knows the values of every secret hermes holds, from the
+// environment and .env, so tool results can be cleaned of them.
+func newRedactor(l *config.Loaded, main config.Resolved) *safety.Redactor {
+	secrets := map[string]string{}
+	for _, name := range l.SecretNames(os.Environ()) {
+		if v, ok := l.Env(name); ok {
+			secrets[name] = v
+		}
+	}
+	if k := string(main.APIKey); k != "" {
+		secrets["api_key"] = k
+	}
+	return safety.NewRedactor(secrets)
 }
 
 // toolbox joins the selected tools and their dispatcher into what the

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/safety"
+)
+
+func TestAppendAllowlistKeepsTheFile(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, "config.yaml")
+	orig := "# my settings\nmodel:\n  provider: ollama   # local\n"
+	if err := os.WriteFile(file, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, rule := range []string{"recursive_delete", `git "force" push`, "recursive_delete"} {
+		if err := appendAllowlist(home, rule); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(file)
+	got := string(data)
+	for _, keep := range []string{"# my settings", "provider: ollama", "# local"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("%q was lost:\n%s", keep, got)
+		}
+	}
+	if strings.Count(got, "recursive_delete") != 1 || !strings.Contains(got, `git \"force\" push`) {
+		t.Errorf("allowlist written as:\n%s", got)
+	}
+}
+
+func TestConsolePrompterAsksUntilAnswered(t *testing.T) {
+	cases := []struct {
+		input string
+		want  safety.Answer
+	}{
+		{"o\n", safety.Once},
+		{"maybe\nS\n", safety.Session},
+		{"always\n", safety.Always},
+		{"\n", safety.Deny},
+	}
+	for _, c := range cases {
+		var out strings.Builder
+		p := &consolePrompter{out: &out, lines: newLineSource(strings.NewReader(c.input))}
+		got, err := p.Prompt(context.Background(), safety.Request{Command: "rm -rf build",
+			Verdict: safety.Verdict{Level: safety.Dangerous, Rule: "recursive_delete", Description: "recursive delete"}})
+		if err != nil || got != c.want {
+			t.Errorf("input %q: answer %v, %v; want %v", c.input, got, err, c.want)
+		}
+		if !strings.Contains(out.String(), "rm -rf build") || !strings.Contains(out.String(), "recursive delete") {
+			t.Errorf("the question does not show the command and the rule:\n%s", out.String())
+		}
+	}
+	// End of input is a denial, not a hang.
+	p := &consolePrompter{out: io.Discard, lines: newLineSource(strings.NewReader(""))}
+	if got, err := p.Prompt(context.Background(), safety.Request{Command: "x"}); got != safety.Deny || err == nil {
+		t.Errorf("at end of input: %v, %v", got, err)
+	}
+}

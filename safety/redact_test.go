@@ -1,0 +1,27 @@
+package safety
+
+import "testing"
+
+func TestRedactor(t *testing.T) {
+	r := NewRedactor(map[string]string{
+		"OPENAI_API_KEY": "sk-abcdefghijklmnop",
+		"LONG_TOKEN":     "sk-abcdefghijklmnop-extended",
+		"PORT":           "8080",
+	})
+	cases := map[string]string{
+		"key=sk-abcdefghijklmnop end":         "key=[REDACTED:OPENAI_API_KEY] end",
+		"t=sk-abcdefghijklmnop-extended":      "t=[REDACTED:LONG_TOKEN]",
+		"listening on 8080":                   "listening on 8080",
+		`{"output":"sk-abcdefghijklmnop\n"}`:  `{"output":"[REDACTED:OPENAI_API_KEY]\n"}`,
+		"nothing secret here, 数据库迁移 included": "nothing secret here, 数据库迁移 included",
+	}
+	for in, want := range cases {
+		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var none *Redactor = NewRedactor(map[string]string{"X": "short"})
+	if got := none.Redact("short"); got != "short" {
+		t.Errorf("a redactor without secrets changed text: %q", got)
+	}
+}
