@@ -21,3 +21,7 @@ go test -run '^$' -bench 'LoopIteration' -benchtime "${BENCHTIME:-2s}" ./agent |
 echo
 echo "== a 1,000-iteration turn of the real binary (go run ./bench/session)"
 go run ./bench/session -iterations "${ITERATIONS:-1000}"
+
+echo
+echo "== session store: appends and search latency (go run ./bench/store; STORE_MESSAGES=1000000 for the 1M figure)"
+go run ./bench/store -n "${STORE_MESSAGES:-100000}"
