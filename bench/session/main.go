@@ -1,10 +1,10 @@
 // Command session measures a long turn of the real hermes binary: it
-// scripts a model (llm/llmtest) that calls the terminal tool N times with
-// different commands and then answers, runs `hermes chat -q` against it
-// in a fresh home, and reports the wall time, the time per iteration and
+// scripts a model (llm/llmtest) that calls a tool N times with different
+// arguments and then answers, runs `hermes chat -q` against it in a fresh
+// home, and reports the wall time, hermes's CPU time per iteration and
 // the process's peak RSS.
 //
-//	go run ./bench/session [-iterations 1000]
+//	go run ./bench/session [-iterations 1000] [-tool terminal|todo]
 package main
 
 import (
@@ -23,14 +23,15 @@ import (
 
 func main() {
 	n := flag.Int("iterations", 1000, "tool-calling iterations in the turn")
+	toolName := flag.String("tool", "terminal", "the tool each iteration calls: terminal (runs bash) or todo (in-process)")
 	flag.Parse()
-	if err := run(*n); err != nil {
+	if err := run(*n, *toolName); err != nil {
 		fmt.Fprintln(os.Stderr, "session:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int) error {
+func run(n int, toolName string) error {
 	dir, err := os.MkdirTemp("", "hermes-bench-session-")
 	if err != nil {
 		return err
@@ -46,9 +47,17 @@ func run(n int) error {
 	srv := llmtest.NewServer()
 	defer srv.Close()
 	for i := range n {
-		args, _ := json.Marshal(map[string]string{"command": fmt.Sprintf("echo step %d", i)})
+		var args []byte
+		switch toolName {
+		case "terminal":
+			args, _ = json.Marshal(map[string]string{"command": fmt.Sprintf("echo step %d", i)})
+		case "todo":
+			args, _ = json.Marshal(map[string]any{"merge": true, "todos": []map[string]string{{"id": fmt.Sprint(i % 50), "content": fmt.Sprintf("step %d", i)}}})
+		default:
+			return fmt.Errorf("-tool %q is not accepted; use terminal or todo", toolName)
+		}
 		srv.Enqueue(llmtest.Reply{Text: fmt.Sprintf("Step %d.", i),
-			ToolCalls: []llm.ToolCall{{Name: "terminal", Arguments: string(args)}}})
+			ToolCalls: []llm.ToolCall{{Name: toolName, Arguments: string(args)}}})
 	}
 	srv.Enqueue(llmtest.Reply{Text: "All steps done."})
 
@@ -73,9 +82,9 @@ func run(n int) error {
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	db, _ := os.Stat(filepath.Join(home, "state.db"))
 	fmt.Printf("iterations          %d (stopped: %s)\n", res.Iterations, res.Stopped)
-	fmt.Printf("wall time           %s (%.2f ms per iteration, each running bash once)\n", wall.Round(time.Millisecond), float64(wall.Microseconds())/1000/float64(res.Iterations))
+	fmt.Printf("wall time           %s (%.2f ms per iteration, each calling %s once)\n", wall.Round(time.Millisecond), float64(wall.Microseconds())/1000/float64(res.Iterations), toolName)
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	fmt.Printf("hermes CPU          %s (%.2f ms per iteration; the rest is the scripted model and bash)\n",
+	fmt.Printf("hermes CPU          %s (%.2f ms per iteration, bash included; the rest is the scripted model)\n",
 		cpu.Round(time.Millisecond), float64(cpu.Microseconds())/1000/float64(res.Iterations))
 	fmt.Printf("peak RSS            %.1f MB\n", float64(ru.Maxrss)/1024)
 	if db != nil {
