@@ -53,11 +53,25 @@ type Options struct {
 type Engine struct {
 	opt Options
 	mu  sync.Mutex
-	// locks serializes turns per session; prompts caches each session's
-	// system prompt so it stays byte-identical across its turns.
-	locks   map[string]chan struct{}
+	// locks serializes turns per session; an entry lives while a turn
+	// runs or waits, so the map does not grow with every session ever
+	// seen. prompts caches each session's system prompt so it stays
+	// byte-identical across its turns; it is bounded by maxPrompts.
+	locks   map[string]*turnLock
 	prompts map[string]string
 }
+
+// turnLock is one session's turn lock and how many turns hold or wait
+// for it.
+type turnLock struct {
+	ch   chan struct{}
+	refs int
+}
+
+// maxPrompts bounds the cached system prompts of a long-running process.
+// When it is reached the cache starts over; a session whose prompt was
+// dropped gets it rebuilt, which costs one prompt-cache miss.
+const maxPrompts = 4096
 
 // New returns an Engine.
 func New(opt Options) *Engine {
@@ -67,7 +81,7 @@ func New(opt Options) *Engine {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{opt: opt, locks: map[string]chan struct{}{}, prompts: map[string]string{}}
+	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{}}
 }
 
 // Input is one turn's request.
@@ -179,16 +193,25 @@ func (e *Engine) session(ctx context.Context, id string, in Input) (*session.Ses
 // lock waits until no other turn runs in the session.
 func (e *Engine) lock(ctx context.Context, id string) (func(), error) {
 	e.mu.Lock()
-	ch, ok := e.locks[id]
+	l, ok := e.locks[id]
 	if !ok {
-		ch = make(chan struct{}, 1)
-		e.locks[id] = ch
+		l = &turnLock{ch: make(chan struct{}, 1)}
+		e.locks[id] = l
 	}
+	l.refs++
 	e.mu.Unlock()
+	release := func() {
+		e.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(e.locks, id)
+		}
+		e.mu.Unlock()
+	}
 	select {
-	case ch <- struct{}{}:
-		return func() { <-ch }, nil
+	case l.ch <- struct{}{}:
+		return func() { <-l.ch; release() }, nil
 	case <-ctx.Done():
+		release()
 		return nil, fmt.Errorf("waiting for the running turn of session %s: %w", id, ctx.Err())
 	}
 }
@@ -208,6 +231,9 @@ func (e *Engine) systemPrompt(s *session.Session, stored []session.Message) stri
 		e.opt.Resumed(s.ID, stored)
 	}
 	e.mu.Lock()
+	if len(e.prompts) >= maxPrompts {
+		clear(e.prompts)
+	}
 	e.prompts[s.ID] = p
 	e.mu.Unlock()
 	return p
