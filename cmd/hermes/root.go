@@ -81,6 +81,7 @@ settings, .env for secrets. Start by pointing it at a model:
   echo 'OPENROUTER_API_KEY=sk-or-...' >> ~/.hermes/.env
   hermes config set model.default anthropic/claude-sonnet-4.5
   hermes model call "Say hello"
+  hermes chat
 
 or, for a local Ollama server:
 
@@ -125,6 +126,6 @@ func status(cmd *cobra.Command, a *app) error {
 		return nil
 	}
 	fmt.Fprintf(out, "hermes %s: model %s via %s (%s, %s)\n", version, r.Model, r.Provider, r.APIMode, r.BaseURL)
-	fmt.Fprintln(out, "Try `hermes model call \"hello\"` to check the connection; `hermes --help` lists the commands.")
+	fmt.Fprintln(out, "Talk to it with `hermes chat`; `hermes model call \"hello\"` checks the connection; `hermes --help` lists the commands.")
 	return nil
 }
