@@ -81,7 +81,7 @@ truncated, interrupted or error.`,
 // openChat wires hermes for a chat and picks the session it continues
 // ("" for a new one). The caller closes the wiring.
 func openChat(cmd *cobra.Command, a *app, f *chatFlags, interactive bool, prompter safety.Prompter) (*wiring, string, error) {
-	rt, err := newRuntime(cmd, a, &f.turnFlags, interactive, prompter)
+	rt, err := newWiring(cmd, a, &f.turnFlags, interactive, prompter)
 	if err != nil {
 		return nil, "", err
 	}

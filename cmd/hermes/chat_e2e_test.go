@@ -220,3 +220,16 @@ func TestChatToolResultsHideSecrets(t *testing.T) {
 		t.Errorf("the command saw hermes's own API key: %s", res)
 	}
 }
+
+func TestChatRejectsUnknownToolTimeout(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "agent:\n  tool_timeouts:\n    termnal: 5m\n")
+	srv := llmtest.New(t)
+	r := h.hermes("chat", "--api-mode", "chat_completions", "--base-url", srv.URL()+"/v1", "--model", "m", "--api-key", "k", "-q", "hi")
+	if r.code != 1 || !strings.Contains(r.stderr, `agent.tool_timeouts: there is no tool named "termnal"`) || !strings.Contains(r.stderr, "terminal") {
+		t.Errorf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("the model was called despite the bad configuration")
+	}
+}

@@ -114,10 +114,10 @@ func (r *wiring) close() {
 	}
 }
 
-// newRuntime wires the engine for a command: model chain, store, tools,
+// newWiring wires the engine for a command: model chain, store, tools,
 // approval policy. interactive says whether a person can answer approval
 // prompts through prompter.
-func newRuntime(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, prompter safety.Prompter) (*wiring, error) {
+func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, prompter safety.Prompter) (*wiring, error) {
 	l, main, err := f.resolve(cmd, a)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,12 @@ func newRuntime(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, prom
 	if f.maxTurns > 0 {
 		maxTurns = f.maxTurns
 	}
-	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: toolOverrides(l), Logger: log, Redact: newRedactor(l, main).Redact}
+	overrides, err := toolOverrides(l, tools.registry)
+	if err != nil {
+		rt.close()
+		return nil, err
+	}
+	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: overrides, Logger: log, Redact: newRedactor(l, main).Redact}
 	rt.engine = engine.New(engine.Options{
 		Store:     store,
 		Provider:  provider,
@@ -190,12 +195,22 @@ type toolbox struct {
 	*tool.Dispatcher
 }
 
-func toolOverrides(l *config.Loaded) map[string]tool.Override {
+// toolOverrides turns agent.tool_timeouts into dispatcher overrides. A
+// name that is no tool is an error, since the timeout the user meant to
+// set would otherwise silently not apply.
+func toolOverrides(l *config.Loaded, reg *tool.Registry) (map[string]tool.Override, error) {
 	out := map[string]tool.Override{}
 	for name, d := range l.Config.Agent.ToolTimeouts {
+		if _, ok := reg.Get(name); !ok {
+			var names []string
+			for _, t := range reg.All() {
+				names = append(names, t.Spec().Name)
+			}
+			return nil, fmt.Errorf("config.yaml: agent.tool_timeouts: there is no tool named %q; the tools are %s", name, strings.Join(names, ", "))
+		}
 		out[name] = tool.Override{Timeout: d}
 	}
-	return out
+	return out, nil
 }
 
 // restoreTodo gives the todo tool back the list of a resumed session: the
