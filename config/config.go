@@ -51,6 +51,31 @@ type Config struct {
 	CommandAllowlist []string `yaml:"command_allowlist"`
 	// Terminal configures the terminal tool.
 	Terminal Terminal `yaml:"terminal"`
+	// Web configures web_search and web_extract.
+	Web Web `yaml:"web"`
+	// Security configures the guards of tools that reach the network.
+	Security Security `yaml:"security"`
+}
+
+// Web is the web section.
+type Web struct {
+	// SearchBackend is searxng, brave or tavily; empty leaves web_search
+	// unavailable. Brave and Tavily read BRAVE_API_KEY and TAVILY_API_KEY.
+	SearchBackend SearchBackend `yaml:"search_backend"`
+	// SearxngURL is the root of a SearXNG instance with the JSON format on.
+	SearxngURL string `yaml:"searxng_url" check:"url"`
+	// ExtractCharLimit caps the text web_extract returns per page.
+	ExtractCharLimit int `yaml:"extract_char_limit"`
+}
+
+// Security is the security section.
+type Security struct {
+	// AllowPrivateURLs lets URL-taking tools reach loopback, private and
+	// link-local addresses (a local service); off by default, so a page or
+	// a model cannot make hermes probe the network it runs in.
+	AllowPrivateURLs bool `yaml:"allow_private_urls"`
+	// WebsiteBlocklist lists host globs (*.example.com) tools never fetch.
+	WebsiteBlocklist []string `yaml:"website_blocklist"`
 }
 
 // Approvals is the approvals section.
@@ -73,6 +98,9 @@ type Terminal struct {
 	Timeout time.Duration `yaml:"timeout"`
 	// MaxTimeout is the most the model may ask for.
 	MaxTimeout time.Duration `yaml:"max_timeout"`
+	// EnvPassthrough names variables commands keep even though their
+	// names look secret (KEY, TOKEN, ...), for tools that need them.
+	EnvPassthrough []string `yaml:"env_passthrough"`
 }
 
 // Model is the model section: which provider and model the agent talks to.
@@ -166,6 +194,7 @@ func Defaults() Config {
 		},
 		Approvals: Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny},
 		Terminal:  Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
+		Web:       Web{ExtractCharLimit: 15000},
 	}
 }
 
@@ -189,43 +218,4 @@ func (m *APIMode) UnmarshalText(text []byte) error {
 		return nil
 	}
 	return problem("is not accepted; use one of chat_completions, responses, anthropic_messages")
-}
-
-// ApprovalMode is how dangerous commands are approved.
-type ApprovalMode string
-
-// The approval modes.
-const (
-	ApprovalManual ApprovalMode = "manual"
-	ApprovalSmart  ApprovalMode = "smart"
-	ApprovalOff    ApprovalMode = "off"
-)
-
-// UnmarshalText accepts the three approval modes.
-func (m *ApprovalMode) UnmarshalText(text []byte) error {
-	switch v := ApprovalMode(text); v {
-	case ApprovalManual, ApprovalSmart, ApprovalOff:
-		*m = v
-		return nil
-	}
-	return problem("is not accepted; use one of manual, smart, off")
-}
-
-// NonInteractive is what happens to a dangerous command nobody can approve.
-type NonInteractive string
-
-// The non-interactive approval policies.
-const (
-	NonInteractiveDeny  NonInteractive = "deny"
-	NonInteractiveAllow NonInteractive = "allow"
-)
-
-// UnmarshalText accepts deny or allow.
-func (n *NonInteractive) UnmarshalText(text []byte) error {
-	switch v := NonInteractive(text); v {
-	case NonInteractiveDeny, NonInteractiveAllow:
-		*n = v
-		return nil
-	}
-	return problem("is not accepted; use one of deny, allow")
 }
