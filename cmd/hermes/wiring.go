@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -12,14 +11,11 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
-	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/prompt"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/tool"
-	"github.com/hermes-go/hermes/tools/terminal"
-	"github.com/hermes-go/hermes/tools/todo"
 )
 
 // openStore opens the profile's state.db, creating the home directory on
@@ -29,31 +25,6 @@ func openStore(l *config.Loaded, log *slog.Logger) (*sqlite.Store, error) {
 		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
 	}
 	return sqlite.Open(l.Paths.StateDB, sqlite.Options{Logger: log})
-}
-
-// builtinTools is every tool hermes has, before toolset selection.
-type builtinTools struct {
-	registry *tool.Registry
-	todo     *todo.Todo
-}
-
-// newTools registers the built-in tools. fallback approves commands when a
-// turn brings no approver of its own.
-func newTools(l *config.Loaded, store session.Store, fallback tool.Approver) (*builtinTools, error) {
-	reg := tool.NewRegistry()
-	td := todo.New()
-	term := terminal.New(terminal.Options{
-		DefaultTimeout: l.Config.Terminal.Timeout,
-		MaxTimeout:     l.Config.Terminal.MaxTimeout,
-		ScrubNames:     l.SecretNames(os.Environ()),
-		Fallback:       fallback,
-	})
-	for _, t := range []tool.Tool{term, td, session.NewSearchTool(store)} {
-		if err := reg.Register(t); err != nil {
-			return nil, err
-		}
-	}
-	return &builtinTools{registry: reg, todo: td}, nil
 }
 
 // selectToolsets applies config toolsets, agent.disabled_toolsets and the
@@ -103,12 +74,18 @@ func (f *turnFlags) register(cmd *cobra.Command) {
 type wiring struct {
 	loaded *config.Loaded
 	store  *sqlite.Store
+	tools  *builtinTools
 	engine *engine.Engine
 	policy *safety.Policy
 	model  config.Resolved
 }
 
+// close ends what the command started: background processes, then the
+// store.
 func (r *wiring) close() {
+	if r.tools != nil {
+		r.tools.close()
+	}
 	if r.store != nil {
 		r.store.Close()
 	}
@@ -142,6 +119,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		rt.close()
 		return nil, err
 	}
+	rt.tools = tools
 	sel, err := selectToolsets(l, tools.registry, f.toolsets)
 	if err != nil {
 		rt.close()
@@ -211,23 +189,4 @@ func toolOverrides(l *config.Loaded, reg *tool.Registry) (map[string]tool.Overri
 		out[name] = tool.Override{Timeout: d}
 	}
 	return out, nil
-}
-
-// restoreTodo gives the todo tool back the list of a resumed session: the
-// data of the last successful todo result in its history.
-func restoreTodo(t *todo.Todo, sessionID string, history []session.Message) {
-	for i := len(history) - 1; i >= 0; i-- {
-		m := history[i]
-		if m.Role != llm.RoleTool || m.Name != "todo" {
-			continue
-		}
-		var env struct {
-			Status string      `json:"status"`
-			Data   todo.Result `json:"data"`
-		}
-		if json.Unmarshal([]byte(m.Text()), &env) == nil && env.Status == "ok" {
-			t.Load(sessionID, env.Data.Todos)
-			return
-		}
-	}
 }

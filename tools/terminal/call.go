@@ -40,6 +40,9 @@ type args struct {
 	Command string `json:"command"`
 	Timeout int    `json:"timeout"`
 	Workdir string `json:"workdir"`
+	// Background starts the command and returns at once; the process
+	// tool manages it from then on.
+	Background bool `json:"background"`
 }
 
 // stopCause says why a run ended.
@@ -68,7 +71,7 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	var a args
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments are not a JSON object with command, timeout and workdir: %v", err)
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments are not a JSON object with command, background, timeout and workdir: %v", err)
 	}
 	timeout, err := t.checkArgs(a)
 	if err != nil {
@@ -87,11 +90,20 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 	}
 
+	if a.Background {
+		if err := t.procs.checkRoom(inv.SessionID); err != nil {
+			return nil, err
+		}
+	}
+
 	if err := t.approve(ctx, inv, a.Command); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("terminal: interrupted before the command ran: %w", err)
+	}
+	if a.Background {
+		return t.startBackground(inv, a.Command, dir, at.note)
 	}
 
 	res, err := t.run(ctx, a.Command, dir, timeout)

@@ -83,6 +83,12 @@ func (c *capture) snapshot(maxLines int) output {
 // newline characters) to whole lines, at most maxLines of them, and adds
 // the truncation notice.
 func cut(tail []byte, total, newlines int64, last byte, maxLines int) output {
+	return cutWithHint(tail, total, newlines, last, maxLines,
+		"narrow the command or redirect its output to a file and read the parts you need")
+}
+
+// cutWithHint is cut with the advice the notice ends with.
+func cutWithHint(tail []byte, total, newlines int64, last byte, maxLines int, hint string) output {
 	totalLines := newlines
 	if total > 0 && last != '\n' {
 		totalLines++
@@ -118,9 +124,8 @@ func cut(tail []byte, total, newlines int64, last byte, maxLines int) output {
 	if int64(len(tail)) == total {
 		return output{text: text}
 	}
-	notice := fmt.Sprintf("[output truncated: showing the last %d of %d lines (%s of %s); "+
-		"narrow the command or redirect its output to a file and read the parts you need]\n",
-		shownLines, totalLines, sizeString(int64(len(tail))), sizeString(total))
+	notice := fmt.Sprintf("[output truncated: showing the last %d of %d lines (%s of %s); %s]\n",
+		shownLines, totalLines, sizeString(int64(len(tail))), sizeString(total), hint)
 	return output{text: notice + text, truncated: true}
 }
 

@@ -15,9 +15,23 @@ func errUnsupported() error {
 	return errors.New("the local terminal needs Unix process groups to stop commands; this platform has none")
 }
 
+// Grace periods, as on Unix; nothing waits for them here.
+const (
+	killGrace  = 2 * time.Second
+	drainGrace = 250 * time.Millisecond
+)
+
 func platformSupported() error { return errUnsupported() }
 
 // run never runs anything here; Available already reports why.
 func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Duration) (runResult, error) {
 	return runResult{}, errUnsupported()
 }
+
+// spawn never starts anything here; Available already reports why.
+func (t *Terminal) spawn(command, dir string) (*bgProc, error) {
+	return nil, errUnsupported()
+}
+
+func termGroup(pid int) {}
+func killGroup(pid int) {}

@@ -60,6 +60,21 @@ type Options struct {
 	// When both are nil every command is denied: running unreviewed shell
 	// commands must be a choice someone made, never an omission.
 	Fallback tool.Approver
+
+	// MaxProcesses caps the background processes tracked at once, running
+	// or recently exited (64 if zero). When it is reached the process that
+	// exited first is forgotten; with every slot running, starting another
+	// fails.
+	MaxProcesses int
+	// ProcessOutputBytes is how much of a background process's output is
+	// kept, its tail (200 KB if zero).
+	ProcessOutputBytes int
+	// ProcessRetention is how long an exited background process stays
+	// visible to the process tool (30 minutes if zero).
+	ProcessRetention time.Duration
+	// Now is the clock for process start, end and retention times;
+	// nil means time.Now.
+	Now func() time.Time
 }
 
 // Terminal is the terminal tool. It is safe for concurrent use; calls of
@@ -69,6 +84,7 @@ type Terminal struct {
 	shellPath string
 	shellErr  error
 	dirs      *sessionDirs
+	procs     *registry
 }
 
 // New returns a Terminal with opt's zero fields set to their defaults. A
@@ -93,7 +109,23 @@ func New(opt Options) *Terminal {
 	if opt.MaxOutputLines <= 0 {
 		opt.MaxOutputLines = DefaultMaxOutputLines
 	}
-	t := &Terminal{opt: opt, dirs: newSessionDirs()}
+	if opt.MaxProcesses <= 0 {
+		opt.MaxProcesses = DefaultMaxProcesses
+	}
+	if opt.ProcessOutputBytes <= 0 {
+		opt.ProcessOutputBytes = DefaultProcessOutputBytes
+	}
+	if opt.ProcessRetention <= 0 {
+		opt.ProcessRetention = DefaultProcessRetention
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	t := &Terminal{
+		opt:   opt,
+		dirs:  newSessionDirs(),
+		procs: newRegistry(opt.MaxProcesses, opt.ProcessRetention, opt.Now),
+	}
 	t.shellPath, t.shellErr = exec.LookPath(opt.Shell)
 	if t.shellErr == nil {
 		t.shellErr = platformSupported()
@@ -111,8 +143,13 @@ func (t *Terminal) Available() error {
 }
 
 // Forget drops the remembered working directory of a session, so a
-// long-running process does not keep one entry per finished session.
-func (t *Terminal) Forget(sessionID string) { t.dirs.forget(sessionID) }
+// long-running process does not keep one entry per finished session, and
+// kills the session's background processes (with everything they
+// started), waiting a few seconds at most.
+func (t *Terminal) Forget(sessionID string) {
+	t.dirs.forget(sessionID)
+	t.procs.stop(t.procs.remove(sessionID, false))
+}
 
 // Spec describes the tool. Calls are neither parallel-safe nor idempotent
 // because a command may change anything; the dispatcher's limit sits above
@@ -131,7 +168,7 @@ func (t *Terminal) Spec() tool.Spec {
 }
 
 // schema is the JSON Schema of the arguments, Hermes Agent's shape minus
-// background and pty, which come later.
+// pty, which comes later.
 func (t *Terminal) schema() json.RawMessage {
 	maxSec := int(t.opt.MaxTimeout / time.Second)
 	defSec := int(t.opt.DefaultTimeout / time.Second)
@@ -149,6 +186,12 @@ func (t *Terminal) schema() json.RawMessage {
 				"description": fmt.Sprintf("Max seconds to wait (default: %d, max: %d). "+
 					"The call returns as soon as the command finishes, so a generous "+
 					"timeout costs nothing.", defSec, maxSec),
+			},
+			"background": map[string]any{
+				"type": "boolean",
+				"description": "Run the command in the background and return at once with a " +
+					"process_id, for servers, watchers and long jobs. Manage it with the process " +
+					"tool (poll, log, wait, kill, write). timeout does not apply.",
 			},
 			"workdir": map[string]any{
 				"type": "string",

@@ -211,7 +211,7 @@ func TestSpec(t *testing.T) {
 	if err := json.Unmarshal(s.Parameters, &schema); err != nil {
 		t.Fatal(err)
 	}
-	if len(schema.Properties) != 3 || schema.Properties["timeout"].Maximum != 100 ||
+	if len(schema.Properties) != 4 || schema.Properties["timeout"].Maximum != 100 ||
 		len(schema.Required) != 1 || schema.Required[0] != "command" {
 		t.Errorf("schema = %s", s.Parameters)
 	}

@@ -1,0 +1,86 @@
+//go:build unix
+
+package terminal
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// spawn starts command in dir in the background, the way run starts a
+// foreground one (same wrapper, environment, and a session of its own so
+// kill reaches everything it starts), except that stdin is a pipe kept
+// open for the process tool's write, and the directory report on fd 3
+// goes to /dev/null: a background command does not move the session.
+// The returned process is not yet registered and nothing reaps it; the
+// caller starts reap.
+func (t *Terminal) spawn(command, dir string) (*bgProc, error) {
+	var toClose []*os.File
+	defer func() {
+		for _, f := range toClose {
+			f.Close()
+		}
+	}()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	toClose = append(toClose, outW)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		return nil, err
+	}
+	toClose = append(toClose, inR)
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		outR.Close()
+		inW.Close()
+		return nil, err
+	}
+	toClose = append(toClose, null)
+
+	cmd := exec.Command(t.shellPath, "-c", wrapCommand(command))
+	cmd.Dir = dir
+	cmd.Env = t.environ()
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	cmd.Stderr = outW
+	cmd.ExtraFiles = []*os.File{null}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		outR.Close()
+		inW.Close()
+		return nil, err
+	}
+
+	p := &bgProc{
+		command: command,
+		cwd:     dir,
+		pid:     cmd.Process.Pid,
+		out:     newRing(t.opt.ProcessOutputBytes),
+		stdin:   inW,
+		done:    make(chan struct{}),
+		drained: make(chan struct{}),
+	}
+	p.wait = func() int {
+		_ = cmd.Wait()
+		return exitCode(cmd.ProcessState)
+	}
+	go func() {
+		// Runs until every holder of the pipe is gone, which may be
+		// after the shell exited (a process it left running).
+		_, _ = io.Copy(p.out, outR)
+		outR.Close()
+		close(p.drained)
+	}()
+	return p, nil
+}
+
+// signalGroup sends sig to the process group led by pid.
+func signalGroup(pid int, sig syscall.Signal) { _ = syscall.Kill(-pid, sig) }
+
+func termGroup(pid int) { signalGroup(pid, syscall.SIGTERM) }
+func killGroup(pid int) { signalGroup(pid, syscall.SIGKILL) }
