@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/session"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -31,7 +33,7 @@ is selected (toolsets and agent.disabled_toolsets in config.yaml, or
 				return err
 			}
 			defer st.Close()
-			tools, err := newTools(l, st, nil)
+			tools, err := newTools(l, toolsListDeps(cmd, a, l, st))
 			if err != nil {
 				return err
 			}
@@ -66,4 +68,16 @@ is selected (toolsets and agent.disabled_toolsets in config.yaml, or
 	list.Flags().StringVar(&toolsets, "toolsets", "", "show the selection these comma-separated toolsets would make")
 	cmd.AddCommand(list)
 	return cmd
+}
+
+// toolsListDeps gives the tools what they need to report their
+// availability honestly: the configured model, when there is one.
+func toolsListDeps(cmd *cobra.Command, a *app, l *config.Loaded, st session.Store) toolDeps {
+	d := toolDeps{store: st}
+	if r, err := l.ResolveModel(config.ModelOverride{}); err == nil {
+		if p, err := newProvider(r); err == nil {
+			d.provider, d.model = p, r.Model
+		}
+	}
+	return d
 }

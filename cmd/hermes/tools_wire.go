@@ -1,15 +1,23 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"sync/atomic"
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/code"
+	"github.com/hermes-go/hermes/tools/files"
 	"github.com/hermes-go/hermes/tools/terminal"
 	"github.com/hermes-go/hermes/tools/todo"
+	"github.com/hermes-go/hermes/tools/vision"
+	"github.com/hermes-go/hermes/tools/web"
 )
 
 // builtinTools is every tool hermes has, before toolset selection, and
@@ -18,7 +26,12 @@ type builtinTools struct {
 	registry *tool.Registry
 	todo     *todo.Todo
 	terminal *terminal.Terminal
+	// caller is bound to the dispatcher once it exists (bind).
+	caller *lateCaller
 }
+
+// bind gives execute_code the dispatcher its programs call tools through.
+func (b *builtinTools) bind(d *tool.Dispatcher) { b.caller.d = d }
 
 // close kills the background processes the model started; a process
 // outlives hermes only under a future ` + "`hermes serve`" + ` that keeps it.
@@ -26,23 +39,84 @@ func (b *builtinTools) close() {
 	b.terminal.Close()
 }
 
-// newTools registers the built-in tools. fallback approves commands when a
-// turn brings no approver of its own.
-func newTools(l *config.Loaded, store session.Store, fallback tool.Approver) (*builtinTools, error) {
+// toolDeps is what some tools need from the rest of hermes. Provider may
+// be nil (no model configured), which leaves vision_analyze unavailable.
+type toolDeps struct {
+	store    session.Store
+	fallback tool.Approver // approves commands when a turn brings no approver
+	provider llm.Provider
+	model    string
+}
+
+// newTools registers the built-in tools.
+func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
+	c := l.Config
 	reg := tool.NewRegistry()
 	td := todo.New()
 	term := terminal.New(terminal.Options{
-		DefaultTimeout: l.Config.Terminal.Timeout,
-		MaxTimeout:     l.Config.Terminal.MaxTimeout,
+		DefaultTimeout: c.Terminal.Timeout,
+		MaxTimeout:     c.Terminal.MaxTimeout,
 		ScrubNames:     l.SecretNames(os.Environ()),
-		Fallback:       fallback,
+		Fallback:       d.fallback,
 	})
-	for _, t := range []tool.Tool{term, terminal.NewProcessTool(term), td, session.NewSearchTool(store)} {
+	guard := &safety.URLGuard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
+	webOpts := web.Options{
+		Backend:          string(c.Web.SearchBackend),
+		SearxURL:         c.Web.SearxngURL,
+		BraveKey:         envValue(l, "BRAVE_API_KEY"),
+		TavilyKey:        envValue(l, "TAVILY_API_KEY"),
+		Client:           guard.Client(0),
+		ExtractCharLimit: c.Web.ExtractCharLimit,
+	}
+	b := &builtinTools{registry: reg, todo: td, terminal: term, caller: &lateCaller{}}
+	tools := []tool.Tool{
+		term, terminal.NewProcessTool(term), td, session.NewSearchTool(d.store),
+		web.NewSearch(webOpts), web.NewExtract(webOpts),
+		code.New(code.Options{Caller: b.caller, Tools: b.caller.names}),
+		vision.New(vision.Options{Provider: d.provider, Model: d.model}),
+	}
+	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home)})...)
+	for _, t := range tools {
 		if err := reg.Register(t); err != nil {
 			return nil, err
 		}
 	}
-	return &builtinTools{registry: reg, todo: td, terminal: term}, nil
+	return b, nil
+}
+
+// envValue reads a variable from the environment or .env.
+func envValue(l *config.Loaded, name string) string {
+	v, _ := l.Env(name)
+	return v
+}
+
+// lateCaller lets execute_code's programs call the other tools through
+// the dispatcher, which is built only after the tools are registered and
+// selected. Each call is a batch of one, so approval, validation and
+// timeouts apply as to the model's own calls.
+type lateCaller struct {
+	d *tool.Dispatcher
+	n atomic.Int64
+}
+
+func (c *lateCaller) CallTool(ctx context.Context, name string, args json.RawMessage) tool.Result {
+	if c.d == nil {
+		return tool.Fail(tool.CodeInternal, "tools cannot be called from code here")
+	}
+	id := fmt.Sprintf("code_%d", c.n.Add(1))
+	return c.d.Run(ctx, []llm.ToolCall{{ID: id, Name: name, Arguments: string(args)}}, nil)[0].Result
+}
+
+// names lists the tools a program may call: the selected ones.
+func (c *lateCaller) names() []string {
+	if c.d == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range c.d.Registry.Specs() {
+		out = append(out, s.Name)
+	}
+	return out
 }
 
 // restoreTodo gives the todo tool back the list of a resumed session: the

@@ -114,7 +114,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		judge = safety.NewModelJudge(provider, main.Model)
 	}
 	rt.policy = newPolicy(l, f.yolo, interactive, prompter, judge, log)
-	tools, err := newTools(l, store, rt.policy.For(""))
+	tools, err := newTools(l, toolDeps{store: store, fallback: rt.policy.For(""), provider: provider, model: main.Model})
 	if err != nil {
 		rt.close()
 		return nil, err
@@ -135,6 +135,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		return nil, err
 	}
 	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: overrides, Logger: log, Redact: newRedactor(l, main).Redact}
+	tools.bind(dispatcher)
 	rt.engine = engine.New(engine.Options{
 		Store:     store,
 		Provider:  provider,

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+func TestChatFileTools(t *testing.T) {
+	h := newHome(t)
+	work := t.TempDir()
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "write_file", Arguments: `{"path":"notes/plan.md","content":"# Plan\nstep one\nstep two\n"}`}}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "patch", Arguments: `{"path":"notes/plan.md","old_string":"step two","new_string":"step 2 (数据库迁移)"}`}}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{
+			{Name: "read_file", Arguments: `{"path":"notes/plan.md"}`},
+			{Name: "search_files", Arguments: `{"pattern":"step \\d","path":"."}`},
+		}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "write_file", Arguments: fmt.Sprintf(`{"path":%q,"content":"x"}`, filepath.Join(h.dir, ".env"))}}},
+		llmtest.Reply{Text: "Plan written."},
+	)
+	out, r := h.chatIn(srv, work, "write a plan")
+	if r.code != 0 || out.Final != "Plan written." {
+		t.Fatalf("exit %d, %+v\n%s", r.code, out, r.stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(work, "notes", "plan.md"))
+	if err != nil || string(data) != "# Plan\nstep one\nstep 2 (数据库迁移)\n" {
+		t.Fatalf("plan.md = %q, %v", data, err)
+	}
+	reqs := srv.Requests()
+	if patch := lastToolResult(t, srv, 2); !strings.Contains(patch, `+step 2 (数据库迁移)`) {
+		t.Errorf("patch did not return a diff: %s", patch)
+	}
+	msgs := reqs[3].Messages
+	read, search := msgs[len(msgs)-2].Text(), msgs[len(msgs)-1].Text()
+	if !strings.Contains(read, `3|step 2 (数据库迁移)`) {
+		t.Errorf("read_file: %s", read)
+	}
+	if !strings.Contains(search, "plan.md:3: step 2") || strings.Contains(search, "step one") {
+		t.Errorf("search_files: %s", search)
+	}
+	if res := lastToolResult(t, srv, 4); !strings.Contains(res, `"error_code":"denied"`) {
+		t.Errorf("writing hermes's own .env was not denied: %s", res)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, ".env")); err == nil {
+		t.Error("the guarded .env was written")
+	}
+}
+
+func TestChatWebExtractAndURLGuard(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html><head><title>Release notes</title></head><body>
+<nav><a href="/">Home</a> <a href="/pricing">Pricing nav link</a></nav>
+<article><h1>Release notes</h1><p>Version 2 ships the zebra scheduler, which plans jobs across regions and retries failed runs with backoff.</p>
+<p>It also adds a dashboard for operators, with per-job history and alerts delivered to chat groups.</p>
+<p>Upgrading needs no migration: existing jobs keep their schedules and their run history.</p></article>
+<footer>Copyright footer text</footer></body></html>`)
+	}))
+	defer page.Close()
+	extract := llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "web_extract", Arguments: fmt.Sprintf(`{"urls":[%q]}`, page.URL)}}}
+
+	// By default a local address is refused.
+	h := newHome(t)
+	srv := llmtest.New(t)
+	srv.Enqueue(extract, llmtest.Reply{Text: "blocked"})
+	if _, r := h.chatIn(srv, t.TempDir(), "read it"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if res := lastToolResult(t, srv, 1); !strings.Contains(res, "denied") || strings.Contains(res, "zebra") {
+		t.Errorf("a 127.0.0.1 URL was fetched: %s", res)
+	}
+
+	// With security.allow_private_urls the article comes back as markdown.
+	h.write("config.yaml", "security:\n  allow_private_urls: true\n")
+	srv.Enqueue(extract, llmtest.Reply{Text: "read"})
+	if _, r := h.chatIn(srv, t.TempDir(), "read it"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	res := lastToolResult(t, srv, 3)
+	if !strings.Contains(res, "zebra scheduler") || strings.Contains(res, "Pricing nav link") || strings.Contains(res, "Copyright footer") {
+		t.Errorf("web_extract: %s", res)
+	}
+}
+
+func TestChatExecuteCodeCallsTools(t *testing.T) {
+	h := newHome(t)
+	work := t.TempDir()
+	os.WriteFile(filepath.Join(work, "a.txt"), []byte("alpha\nbeta\n"), 0o644)
+	program := `const f = await tools.read_file({path: "a.txt"});
+const s = await tools.terminal({command: "echo from-shell"});
+print("lines:", f.total_lines, "shell:", s.output.trim());`
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "execute_code", Arguments: fmt.Sprintf(`{"code":%q}`, program)}}},
+		llmtest.Reply{Text: "summarized"},
+	)
+	out, r := h.chatIn(srv, work, "summarize with code")
+	if r.code != 0 || out.Final != "summarized" || len(out.ToolCalls) != 1 || out.ToolCalls[0].Status != "ok" {
+		t.Fatalf("exit %d, %+v\n%s", r.code, out, r.stderr)
+	}
+	res := lastToolResult(t, srv, 1)
+	if !strings.Contains(res, `lines: 2 shell: from-shell`) || !strings.Contains(res, `"tool_calls":2`) {
+		t.Errorf("execute_code: %s", res)
+	}
+	if strings.Contains(res, "alpha") {
+		t.Errorf("intermediate results reached the model: %s", res)
+	}
+}
+
+func TestChatVisionAnalyze(t *testing.T) {
+	h := newHome(t)
+	work := t.TempDir()
+	// A 1×1 PNG.
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
+	os.WriteFile(filepath.Join(work, "dot.png"), png, 0o644)
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "vision_analyze", Arguments: `{"image":"dot.png","question":"What colour is the dot?"}`}}},
+		llmtest.Reply{Text: "A single white pixel."},
+		llmtest.Reply{Text: "It is white."},
+	)
+	out, r := h.chatIn(srv, work, "look at dot.png")
+	if r.code != 0 || out.Final != "It is white." {
+		t.Fatalf("exit %d, %+v\n%s", r.code, out, r.stderr)
+	}
+	seen := srv.Requests()[1].Messages
+	last := seen[len(seen)-1]
+	if !last.HasImages() || !strings.Contains(last.Text(), "What colour is the dot?") || !strings.HasPrefix(last.Content[0].ImageURL, "data:image/png;base64,") {
+		t.Errorf("the vision call sent %+v", last)
+	}
+	if res := lastToolResult(t, srv, 2); !strings.Contains(res, "A single white pixel.") {
+		t.Errorf("vision_analyze: %s", res)
+	}
+}

@@ -1,0 +1,280 @@
+package files
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-go/hermes/tool"
+)
+
+//go:embed search.md
+var searchDescription string
+
+// maxCounted bounds how many results past the shown ones a search keeps
+// counting, so a broad pattern over a huge tree still answers in time.
+const maxCounted = 10_000
+
+// maxSearchLine cuts long lines in search results; read_file shows them
+// in full.
+const maxSearchLine = 500
+
+// SearchFiles is the search_files tool.
+type SearchFiles struct{ o Options }
+
+type searchArgs struct {
+	Pattern  string `json:"pattern"`
+	Target   string `json:"target"`
+	Path     string `json:"path"`
+	FileGlob string `json:"file_glob"`
+	Limit    int    `json:"limit"`
+	Context  int    `json:"context"`
+}
+
+// SearchResult is search_files' data. Results holds one result per line:
+// "path:line: text" for content matches (context lines "path-line- text"),
+// or a path for file matches. Total counts every match found, shown or
+// not; Note says what was left out and how to narrow the search.
+type SearchResult struct {
+	Results string `json:"results"`
+	Shown   int    `json:"shown"`
+	Total   int    `json:"total"`
+	Note    string `json:"note,omitempty"`
+}
+
+// Spec describes search_files. It only reads, so calls may run side by
+// side and be retried.
+func (s *SearchFiles) Spec() tool.Spec {
+	return tool.Spec{
+		Name:        "search_files",
+		Description: searchDescription,
+		Parameters: json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "pattern": {"type": "string", "description": "Regex (Go RE2 syntax) for content search, or glob for file search (e.g. '*.py', 'src/**/*.ts')."},
+    "target": {"type": "string", "enum": ["content", "files"], "default": "content", "description": "'content' searches inside files; 'files' finds files by name."},
+    "path": {"type": "string", "description": "Directory or file to search in (default: the working directory)."},
+    "file_glob": {"type": "string", "description": "Only search files whose name matches this glob, e.g. '*.go' (content search)."},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": ` + strconv.Itoa(DefaultSearchLimit) + `, "description": "Maximum number of results to return."},
+    "context": {"type": "integer", "minimum": 0, "maximum": 20, "default": 0, "description": "Lines of context before and after each match (content search)."}
+  },
+  "required": ["pattern"]
+}`),
+		Toolset:      Toolset,
+		ParallelSafe: true,
+		Idempotent:   true,
+	}
+}
+
+// search is the state of one call.
+type search struct {
+	ctx     context.Context
+	o       Options
+	root    string
+	re      *regexp.Regexp // content search
+	name    glob           // files search
+	nameRel bool           // name glob holds "/": match the path, not the base name
+	filter  *glob          // file_glob
+	fRel    bool
+	limit   int
+	context int
+	out     []string
+	shown   int
+	total   int
+}
+
+// Call walks the tree under path, honouring .gitignore files, and returns
+// the first limit results in path order.
+func (s *SearchFiles) Call(ctx context.Context, raw json.RawMessage) (any, error) {
+	var a searchArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments must be {pattern, target?, path?, file_glob?, limit?, context?}: %v", err)
+	}
+	if a.Pattern == "" {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern is empty")
+	}
+	if a.Path == "" {
+		a.Path = "."
+	}
+	root, err := s.o.resolve(ctx, a.Path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, statError(root, err)
+	}
+	st := &search{ctx: ctx, o: s.o, root: root, limit: a.Limit, context: max(0, a.Context)}
+	if st.limit <= 0 {
+		st.limit = DefaultSearchLimit
+	}
+	switch a.Target {
+	case "", "content":
+		if st.re, err = regexp.Compile(a.Pattern); err != nil {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern is not a valid regular expression (Go RE2 syntax; escape literal characters like ( [ . with \\): %v", err)
+		}
+	case "files":
+		if st.name, err = compileGlob(a.Pattern); err != nil {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern %q is not a valid glob: %v", a.Pattern, err)
+		}
+		st.nameRel = strings.Contains(strings.Trim(a.Pattern, "/"), "/")
+	default:
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "target must be \"content\" or \"files\", not %q", a.Target)
+	}
+	if a.FileGlob != "" {
+		g, err := compileGlob(a.FileGlob)
+		if err != nil {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "file_glob %q is not a valid glob: %v", a.FileGlob, err)
+		}
+		st.filter, st.fRel = &g, strings.Contains(strings.Trim(a.FileGlob, "/"), "/")
+	}
+
+	if fi.IsDir() {
+		st.walk(root, ancestorIgnores(root))
+	} else {
+		st.visit(root, fi.Size())
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := SearchResult{Results: strings.Join(st.out, "\n"), Shown: st.shown, Total: st.total}
+	switch {
+	case st.total > st.shown:
+		more := strconv.Itoa(st.total - st.shown)
+		if st.total >= st.limit+maxCounted {
+			more = "at least " + more
+		}
+		res.Note = more + " more matches not shown; narrow the pattern, path or file_glob, or raise limit"
+	case st.total == 0:
+		res.Note = "no matches"
+	}
+	return res, nil
+}
+
+// full reports whether the search has counted enough to stop.
+func (st *search) full() bool {
+	return st.total >= st.limit+maxCounted || st.ctx.Err() != nil
+}
+
+// walk visits dir's entries in name order. stack holds the .gitignore
+// files governing dir, outermost first.
+func (st *search) walk(dir string, stack []*ignoreFile) {
+	if ig := loadIgnore(dir); ig != nil {
+		stack = append(stack[:len(stack):len(stack)], ig)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if st.full() {
+			return
+		}
+		if e.Name() == ".git" {
+			continue
+		}
+		abs := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if !ignored(stack, abs, true) {
+				st.walk(abs, stack)
+			}
+			continue
+		}
+		// Regular files and links to them; links to directories are not
+		// followed, so a loop cannot trap the walk.
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.Mode().IsRegular() || ignored(stack, abs, false) {
+			continue
+		}
+		st.visit(abs, fi.Size())
+	}
+}
+
+// visit searches one file.
+func (st *search) visit(abs string, size int64) {
+	rel, err := filepath.Rel(st.root, abs)
+	if err != nil || rel == "." {
+		rel = filepath.Base(abs)
+	}
+	rel = filepath.ToSlash(rel)
+	if st.re == nil {
+		if st.matchName(st.name, st.nameRel, rel) {
+			st.add(display(st.ctx, abs))
+		}
+		return
+	}
+	if st.filter != nil && !st.matchName(*st.filter, st.fRel, rel) {
+		return
+	}
+	if size > st.o.MaxSearchBytes {
+		return
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil || isBinary(data[:min(len(data), sniffLen)]) {
+		return
+	}
+	st.grep(display(st.ctx, abs), string(data))
+}
+
+func (st *search) matchName(g glob, byPath bool, rel string) bool {
+	if byPath {
+		return g.match(rel)
+	}
+	return g.match(rel[strings.LastIndexByte(rel, '/')+1:])
+}
+
+// add records one result, shown while under the limit.
+func (st *search) add(line string) {
+	st.total++
+	if st.shown < st.limit {
+		st.shown++
+		st.out = append(st.out, line)
+	}
+}
+
+// grep adds the matching lines of one file, with context lines around the
+// shown ones.
+func (st *search) grep(name, text string) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	printed := -1 // index of the last line written for this file
+	for i, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		if !st.re.MatchString(l) {
+			continue
+		}
+		if st.shown >= st.limit {
+			st.total++
+			if st.full() {
+				return
+			}
+			continue
+		}
+		from := max(0, i-st.context, printed+1)
+		if st.context > 0 && printed >= 0 && from > printed+1 {
+			st.out = append(st.out, "--")
+		} else if st.context > 0 && printed < 0 && len(st.out) > 0 {
+			st.out = append(st.out, "--")
+		}
+		for j := from; j < i; j++ {
+			st.out = append(st.out, st.format(name, j, lines[j], '-'))
+		}
+		st.add(st.format(name, i, l, ':'))
+		printed = i
+		// Trailing context stops at the next match, which prints itself.
+		for j := i + 1; j <= min(len(lines)-1, i+st.context) && !st.re.MatchString(strings.TrimSuffix(lines[j], "\r")); j++ {
+			st.out = append(st.out, st.format(name, j, lines[j], '-'))
+			printed = j
+		}
+	}
+}
+
+func (st *search) format(name string, i int, line string, sep byte) string {
+	line = cutLine(strings.TrimSuffix(line, "\r"), maxSearchLine)
+	return fmt.Sprintf("%s%c%d%c %s", name, sep, i+1, sep, line)
+}
