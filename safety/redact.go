@@ -18,8 +18,8 @@ type Redactor struct {
 }
 
 // NewRedactor returns a Redactor for the given variables (name → value).
-// Values shorter than 8 characters are ignored. A nil *Redactor, or one
-// with no secrets, returns text unchanged.
+// Values shorter than 8 characters are ignored. With no secrets it
+// returns nil, which still redacts by format (see Redact).
 func NewRedactor(secrets map[string]string) *Redactor {
 	names := make([]string, 0, len(secrets))
 	for name, v := range secrets {
@@ -46,10 +46,13 @@ func NewRedactor(secrets map[string]string) *Redactor {
 	return &Redactor{r: strings.NewReplacer(pairs...)}
 }
 
-// Redact returns text with every known secret value replaced.
+// Redact returns text with every known secret value replaced, then every
+// secret recognized by its format (see RedactSecrets). Known values go
+// first so their markers name the variable. A nil *Redactor redacts by
+// format only.
 func (r *Redactor) Redact(text string) string {
-	if r == nil {
-		return text
+	if r != nil {
+		text = r.r.Replace(text)
 	}
-	return r.r.Replace(text)
+	return RedactSecrets(text)
 }

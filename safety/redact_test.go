@@ -25,3 +25,22 @@ func TestRedactor(t *testing.T) {
 		t.Errorf("a redactor without secrets changed text: %q", got)
 	}
 }
+
+func TestRedactorAppliesFormats(t *testing.T) {
+	gh := "ghp_" + fake(alnum, 36)
+	r := NewRedactor(map[string]string{"MY_SERVICE": "plain-value-123"})
+	in := "svc=plain-value-123 gh=" + gh + " DB_PASSWORD=hunter2x"
+	want := "svc=[REDACTED:MY_SERVICE] gh=[REDACTED:github_token] DB_PASSWORD=[REDACTED:password]"
+	if got := r.Redact(in); got != want {
+		t.Errorf("Redact = %q, want %q", got, want)
+	}
+	var none *Redactor
+	if got := none.Redact("gh=" + gh); got != "gh=[REDACTED:github_token]" {
+		t.Errorf("nil Redactor: %q", got)
+	}
+	// A known value that also has a known format keeps its variable name.
+	r = NewRedactor(map[string]string{"GITHUB_TOKEN": gh})
+	if got := r.Redact("GITHUB_TOKEN=" + gh); got != "GITHUB_TOKEN=[REDACTED:GITHUB_TOKEN]" {
+		t.Errorf("known value: %q", got)
+	}
+}
