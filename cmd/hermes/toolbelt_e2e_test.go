@@ -141,3 +141,53 @@ func TestChatVisionAnalyze(t *testing.T) {
 		t.Errorf("vision_analyze: %s", res)
 	}
 }
+
+func TestChatHTTPRequest(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"method":%q,"user":%q,"items":[1,2,3]}`, r.Method, r.URL.Query().Get("user"))
+	}))
+	defer api.Close()
+	h := newHome(t)
+	h.write("config.yaml", "security:\n  allow_private_urls: true\n")
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "http_request", Arguments: fmt.Sprintf(`{"method":"POST","url":%q,"query":{"user":"ada"},"json":{"a":1}}`, api.URL+"/orders")}}},
+		llmtest.Reply{Text: "three items"},
+	)
+	if _, r := h.chatIn(srv, t.TempDir(), "call the API"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	res := lastToolResult(t, srv, 1)
+	for _, want := range []string{`"status":200`, `"method":"POST"`, `"user":"ada"`, `"items":[1,2,3]`} {
+		if !strings.Contains(res, want) {
+			t.Errorf("http_request result lacks %s: %s", want, res)
+		}
+	}
+}
+
+func TestChatScrubsAndRedactsSecrets(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "terminal:\n  env_passthrough: [DEPLOY_TOKEN]\n")
+	h.env = append(h.env, "DEPLOY_TOKEN=passed-through-value", "OTHER_SECRET=hidden-value-123")
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall(`echo "deploy=$DEPLOY_TOKEN other=$OTHER_SECRET"; echo ghp_abcdefghijklmnopqrstuvwxyz0123456789`)}},
+		llmtest.Reply{Text: "ok"},
+	)
+	if _, r := h.chatIn(srv, t.TempDir(), "show env"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	res := lastToolResult(t, srv, 1)
+	// The command got the passed-through value; the model still sees
+	// only its name.
+	if !strings.Contains(res, "deploy=[REDACTED:DEPLOY_TOKEN]") {
+		t.Errorf("terminal.env_passthrough did not pass DEPLOY_TOKEN, or its value reached the model: %s", res)
+	}
+	if strings.Contains(res, "hidden-value-123") || !strings.Contains(res, `other=\n`) {
+		t.Errorf("OTHER_SECRET reached the command: %s", res)
+	}
+	if strings.Contains(res, "ghp_abcdefghijklmnopqrstuvwxyz0123456789") || !strings.Contains(res, "[REDACTED:") {
+		t.Errorf("a GitHub token in the output was not redacted: %s", res)
+	}
+}

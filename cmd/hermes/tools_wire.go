@@ -14,6 +14,7 @@ import (
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/code"
 	"github.com/hermes-go/hermes/tools/files"
+	"github.com/hermes-go/hermes/tools/httpreq"
 	"github.com/hermes-go/hermes/tools/terminal"
 	"github.com/hermes-go/hermes/tools/todo"
 	"github.com/hermes-go/hermes/tools/vision"
@@ -53,10 +54,18 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	c := l.Config
 	reg := tool.NewRegistry()
 	td := todo.New()
+	pass := c.Terminal.EnvPassthrough
+	var scrub []string
+	for _, name := range l.SecretNames(os.Environ()) {
+		if !safety.EnvPassed(name, pass) {
+			scrub = append(scrub, name)
+		}
+	}
 	term := terminal.New(terminal.Options{
 		DefaultTimeout: c.Terminal.Timeout,
 		MaxTimeout:     c.Terminal.MaxTimeout,
-		ScrubNames:     l.SecretNames(os.Environ()),
+		ScrubNames:     scrub,
+		Scrub:          func(name string) bool { return safety.SecretEnvName(name) && !safety.EnvPassed(name, pass) },
 		Fallback:       d.fallback,
 	})
 	guard := &safety.URLGuard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
@@ -71,7 +80,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	b := &builtinTools{registry: reg, todo: td, terminal: term, caller: &lateCaller{}}
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), td, session.NewSearchTool(d.store),
-		web.NewSearch(webOpts), web.NewExtract(webOpts),
+		web.NewSearch(webOpts), web.NewExtract(webOpts), httpreq.New(guard),
 		code.New(code.Options{Caller: b.caller, Tools: b.caller.names}),
 		vision.New(vision.Options{Provider: d.provider, Model: d.model}),
 	}
