@@ -55,3 +55,16 @@ func (b *SearchBackend) UnmarshalText(text []byte) error {
 	}
 	return problem("is not accepted; use one of searxng, brave, tavily")
 }
+
+// TerminalBackend is where the terminal tool runs commands.
+type TerminalBackend string
+
+// UnmarshalText accepts local or ssh, or nothing (local).
+func (b *TerminalBackend) UnmarshalText(text []byte) error {
+	switch v := TerminalBackend(text); v {
+	case "", "local", "ssh":
+		*b = v
+		return nil
+	}
+	return problem("is not accepted; use one of local, ssh")
+}

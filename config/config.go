@@ -55,6 +55,16 @@ type Config struct {
 	Web Web `yaml:"web"`
 	// Security configures the guards of tools that reach the network.
 	Security Security `yaml:"security"`
+	// Browser configures the browser tools.
+	Browser Browser `yaml:"browser"`
+}
+
+// Browser is the browser section.
+type Browser struct {
+	// Executable is Chromium's path; empty finds chromium or chrome in PATH.
+	Executable string `yaml:"executable"`
+	// InactivityTimeout closes the browser after this long without a call.
+	InactivityTimeout time.Duration `yaml:"inactivity_timeout"`
 }
 
 // Web is the web section.
@@ -101,6 +111,24 @@ type Terminal struct {
 	// EnvPassthrough names variables commands keep even though their
 	// names look secret (KEY, TOKEN, ...), for tools that need them.
 	EnvPassthrough []string `yaml:"env_passthrough"`
+	// Backend is where commands run: local (default) or ssh.
+	Backend TerminalBackend `yaml:"backend"`
+	// SSH is the remote host for the ssh backend.
+	SSH SSH `yaml:"ssh"`
+}
+
+// SSH is terminal.ssh: one persistent connection to a remote host.
+type SSH struct {
+	Host string `yaml:"host"`
+	Port int    `yaml:"port"`
+	User string `yaml:"user"`
+	// KeyFile is the private key; ~ is the user's home.
+	KeyFile string `yaml:"key_file"`
+	// KnownHostsFile must list the host's key (default ~/.ssh/known_hosts).
+	KnownHostsFile string `yaml:"known_hosts_file"`
+	// InsecureIgnoreHostKey skips the host-key check; only for throwaway
+	// machines, since anyone on the path could then read every command.
+	InsecureIgnoreHostKey bool `yaml:"insecure_ignore_host_key"`
 }
 
 // Model is the model section: which provider and model the agent talks to.
@@ -195,6 +223,7 @@ func Defaults() Config {
 		Approvals: Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny},
 		Terminal:  Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
 		Web:       Web{ExtractCharLimit: 15000},
+		Browser:   Browser{InactivityTimeout: 5 * time.Minute},
 	}
 }
 
