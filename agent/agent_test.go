@@ -292,3 +292,33 @@ func TestRepair(t *testing.T) {
 		t.Error("Repair modified its input")
 	}
 }
+
+// shotTool returns a screenshot the way browser_screenshot does.
+type shotTool struct{}
+
+func (shotTool) Spec() tool.Spec {
+	return tool.Spec{Name: "browser_screenshot", Description: "Takes a screenshot.", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (shotTool) Call(context.Context, json.RawMessage) (any, error) {
+	return map[string]any{"path": "/tmp/s.png", "width": 1, "image_data_url": "data:image/png;base64,iVBORw0KGgo="}, nil
+}
+
+func TestToolImagesReachTheModelAsImages(t *testing.T) {
+	h := newHarness(t, shotTool{})
+	h.srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{call("browser_screenshot", `{}`)}}, llmtest.Reply{Text: "I see it."})
+	if res := h.run(t, "look"); res.Stopped != agent.StopDone {
+		t.Fatalf("result %+v", res)
+	}
+	msgs := h.srv.Requests()[1].Messages
+	result, shown := msgs[len(msgs)-2], msgs[len(msgs)-1]
+	if result.Role != llm.RoleTool || strings.Contains(result.Text(), "base64") || !strings.Contains(result.Text(), `"path":"/tmp/s.png"`) {
+		t.Errorf("tool result = %s", result.Text())
+	}
+	if shown.Role != llm.RoleUser || !shown.HasImages() || shown.Content[1].ImageURL != "data:image/png;base64,iVBORw0KGgo=" {
+		t.Errorf("image message = %+v", shown)
+	}
+	if got := h.rec.messages(); got[len(got)-2].Role != llm.RoleUser || !got[len(got)-2].HasImages() {
+		t.Errorf("the image message was not recorded: %+v", got[len(got)-2])
+	}
+}

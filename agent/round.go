@@ -92,9 +92,10 @@ func (r *run) toolRound(ctx context.Context, resp *llm.Response) (Stop, error) {
 			}
 		}
 	}
-	recs := make([]Recorded, 0, len(slots)+1)
+	recs := make([]Recorded, 0, len(slots)+2)
 	recs = append(recs, Recorded{Message: msg, FinishReason: string(resp.FinishReason)})
 	allInvalid := true
+	var imageTools, images []string
 	for i := range slots {
 		s := &slots[i]
 		if s.dupOf >= 0 {
@@ -104,7 +105,14 @@ func (r *run) toolRound(ctx context.Context, resp *llm.Response) (Stop, error) {
 			allInvalid = false
 		}
 		r.res.ToolCalls = append(r.res.ToolCalls, CallSummary{Name: s.call.Name, Status: s.result.Status, Code: s.result.ErrorCode})
-		recs = append(recs, Recorded{Message: llm.ToolResultMessage(s.call.ID, s.call.Name, s.content)})
+		content, image := takeImage(s.content)
+		if image != "" && s.dupOf < 0 {
+			imageTools, images = append(imageTools, s.call.Name), append(images, image)
+		}
+		recs = append(recs, Recorded{Message: llm.ToolResultMessage(s.call.ID, s.call.Name, content)})
+	}
+	if len(images) > 0 {
+		recs = append(recs, Recorded{Message: imageMessage(imageTools, images)})
 	}
 	// The reply and its results are recorded even when the turn was
 	// interrupted, so the stored conversation never has an unanswered call.

@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/browser"
 	"github.com/hermes-go/hermes/tools/code"
 	"github.com/hermes-go/hermes/tools/files"
 	"github.com/hermes-go/hermes/tools/httpreq"
@@ -27,6 +28,7 @@ type builtinTools struct {
 	registry *tool.Registry
 	todo     *todo.Todo
 	terminal *terminal.Terminal
+	browser  *browser.Manager
 	// caller is bound to the dispatcher once it exists (bind).
 	caller *lateCaller
 }
@@ -38,6 +40,7 @@ func (b *builtinTools) bind(d *tool.Dispatcher) { b.caller.d = d }
 // outlives hermes only under a future ` + "`hermes serve`" + ` that keeps it.
 func (b *builtinTools) close() {
 	b.terminal.Close()
+	b.browser.Close()
 }
 
 // toolDeps is what some tools need from the rest of hermes. Provider may
@@ -77,7 +80,8 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		Client:           guard.Client(0),
 		ExtractCharLimit: c.Web.ExtractCharLimit,
 	}
-	b := &builtinTools{registry: reg, todo: td, terminal: term, caller: &lateCaller{}}
+	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout})
+	b := &builtinTools{registry: reg, todo: td, terminal: term, browser: br, caller: &lateCaller{}}
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), td, session.NewSearchTool(d.store),
 		web.NewSearch(webOpts), web.NewExtract(webOpts), httpreq.New(guard),
@@ -85,6 +89,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		vision.New(vision.Options{Provider: d.provider, Model: d.model}),
 	}
 	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home)})...)
+	tools = append(tools, br.Tools()...)
 	for _, t := range tools {
 		if err := reg.Register(t); err != nil {
 			return nil, err

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# install-test-deps.sh installs the system packages hermes's integration
+# tests need: Chromium for the browser tools and openssh-server for the
+# remote terminal tests. It is idempotent: packages already present are left
+# alone. When it cannot install (no apt-get, not root and no sudo), it says
+# so and exits 0; the tests that need the missing packages then skip with a
+# message naming what to install.
+set -u
+
+log() { printf 'install-test-deps: %s\n' "$*"; }
+
+# have_chromium reports whether any Chromium or Chrome binary is on PATH.
+have_chromium() {
+	command -v chromium >/dev/null 2>&1 ||
+		command -v chromium-browser >/dev/null 2>&1 ||
+		command -v google-chrome >/dev/null 2>&1 ||
+		command -v google-chrome-stable >/dev/null 2>&1
+}
+
+have_sshd() {
+	command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ]
+}
+
+missing=()
+if have_chromium; then
+	log "chromium already installed"
+else
+	missing+=(chromium)
+fi
+if have_sshd; then
+	log "openssh-server already installed"
+else
+	missing+=(openssh-server)
+fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+	log "nothing to do"
+	exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	log "apt-get not found; cannot install ${missing[*]} (install them by hand; the tests that need them will skip)"
+	exit 0
+fi
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		SUDO=(sudo -n)
+	else
+		log "not root and no password-less sudo; cannot install ${missing[*]} (the tests that need them will skip)"
+		exit 0
+	fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+log "installing ${missing[*]}"
+if ! "${SUDO[@]}" apt-get update -q; then
+	log "apt-get update failed; trying the install anyway"
+fi
+if "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+	log "installed ${missing[*]}"
+else
+	log "apt-get install ${missing[*]} failed (the tests that need them will skip)"
+fi
+exit 0
