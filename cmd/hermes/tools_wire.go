@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 
 	"github.com/hermes-go/hermes/config"
@@ -80,7 +81,8 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		Client:           guard.Client(0),
 		ExtractCharLimit: c.Web.ExtractCharLimit,
 	}
-	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout})
+	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout,
+		ScreenshotDir: filepath.Join(l.Paths.Home, "cache", "screenshots")})
 	b := &builtinTools{registry: reg, todo: td, terminal: term, browser: br, caller: &lateCaller{}}
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), td, session.NewSearchTool(d.store),

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+func TestChatBrowser(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("SKIPPED: the browser test needs Chromium, which is missing: run scripts/install-test-deps.sh (or apt-get install chromium)")
+	}
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>Greeter</title></head><body><h1>Greeter</h1>
+<input id="name" placeholder="Your name"><button onclick="document.getElementById('out').textContent='Hello, '+document.getElementById('name').value">Greet</button>
+<p id="out">nobody greeted yet</p></body></html>`)
+	}))
+	defer site.Close()
+	h := newHome(t)
+	h.write("config.yaml", "security:\n  allow_private_urls: true\n")
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_navigate", Arguments: fmt.Sprintf(`{"url":%q}`, site.URL)}}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_type", Arguments: `{"ref":"@e1","text":"Ada"}`}}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_click", Arguments: `{"ref":"@e2"}`}}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_screenshot", Arguments: `{}`}}},
+		llmtest.Reply{Text: "Greeted Ada."},
+	)
+	out, r := h.chatIn(srv, t.TempDir(), "greet Ada on the page")
+	if r.code != 0 || out.Final != "Greeted Ada." {
+		t.Fatalf("exit %d, %+v\n%s", r.code, out, r.stderr)
+	}
+	if nav := lastToolResult(t, srv, 1); !strings.Contains(nav, `placeholder=\"Your name\"`) || !strings.Contains(nav, "[ref=@e1]") {
+		t.Errorf("navigate snapshot: %s", nav)
+	}
+	if click := lastToolResult(t, srv, 3); !strings.Contains(click, "Hello, Ada") {
+		t.Errorf("after the click the page does not greet Ada: %s", click)
+	}
+	msgs := srv.Requests()[4].Messages
+	shot, image := msgs[len(msgs)-2], msgs[len(msgs)-1]
+	if shot.Role != llm.RoleTool || !strings.Contains(shot.Text(), `"status":"ok"`) || strings.Contains(shot.Text(), "base64") {
+		t.Errorf("the screenshot result is wrong or carries the image as text: %.300s", shot.Text())
+	}
+	if image.Role != llm.RoleUser || !image.HasImages() {
+		t.Errorf("the screenshot did not reach the model as an image: %+v", image.Role)
+	}
+}
