@@ -129,6 +129,11 @@ type SSH struct {
 	// InsecureIgnoreHostKey skips the host-key check; only for throwaway
 	// machines, since anyone on the path could then read every command.
 	InsecureIgnoreHostKey bool `yaml:"insecure_ignore_host_key"`
+	// Dir is the remote directory sessions start in (absolute); empty is
+	// the login directory.
+	Dir string `yaml:"dir"`
+	// ConnectTimeout bounds dialing and the SSH handshake.
+	ConnectTimeout time.Duration `yaml:"connect_timeout"`
 }
 
 // Model is the model section: which provider and model the agent talks to.

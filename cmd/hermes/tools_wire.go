@@ -71,6 +71,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		ScrubNames:     scrub,
 		Scrub:          func(name string) bool { return safety.SecretEnvName(name) && !safety.EnvPassed(name, pass) },
 		Fallback:       d.fallback,
+		SSH:            sshConfig(c.Terminal),
 	})
 	guard := &safety.URLGuard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{
@@ -98,6 +99,19 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		}
 	}
 	return b, nil
+}
+
+// sshConfig is the ssh backend's settings when terminal.backend is ssh,
+// else nil (commands run locally).
+func sshConfig(t config.Terminal) *terminal.SSHConfig {
+	if t.Backend != "ssh" {
+		return nil
+	}
+	return &terminal.SSHConfig{
+		Host: t.SSH.Host, Port: t.SSH.Port, User: t.SSH.User, KeyFile: t.SSH.KeyFile,
+		KnownHostsFile: t.SSH.KnownHostsFile, InsecureIgnoreHostKey: t.SSH.InsecureIgnoreHostKey,
+		Dir: t.SSH.Dir, ConnectTimeout: t.SSH.ConnectTimeout,
+	}
 }
 
 // envValue reads a variable from the environment or .env.

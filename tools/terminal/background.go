@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -40,6 +41,11 @@ type bgProc struct {
 	// drained once nothing holds the output pipe any more.
 	done    chan struct{}
 	drained chan struct{}
+
+	// signal, when set, replaces signalling the local process group pid:
+	// it sends SIGKILL when kill is set, else SIGTERM (the ssh backend's
+	// processes run on another host).
+	signal func(kill bool)
 
 	stdinMu sync.Mutex
 	stdin   interface {
@@ -143,7 +149,7 @@ func (r *registry) add(p *bgProc, session string) error {
 	r.mu.Unlock()
 	go r.reap(p)
 	if err != nil {
-		killGroup(p.pid)
+		p.killGroup()
 		return err
 	}
 	return nil
@@ -270,7 +276,7 @@ func (r *registry) stop(ps []*bgProc) {
 	}
 	r.mu.Unlock()
 	for _, p := range running {
-		termGroup(p.pid)
+		p.termGroup()
 	}
 	grace := time.NewTimer(killGrace)
 	defer grace.Stop()
@@ -292,7 +298,7 @@ wait:
 			}
 		default:
 		}
-		killGroup(p.pid)
+		p.killGroup()
 	}
 	deadline := time.NewTimer(stopWait)
 	defer deadline.Stop()
@@ -303,6 +309,24 @@ wait:
 			return
 		}
 	}
+}
+
+// termGroup sends SIGTERM to the process's group.
+func (p *bgProc) termGroup() {
+	if p.signal != nil {
+		p.signal(false)
+		return
+	}
+	termGroup(p.pid)
+}
+
+// killGroup sends SIGKILL to the process's group.
+func (p *bgProc) killGroup() {
+	if p.signal != nil {
+		p.signal(true)
+		return
+	}
+	killGroup(p.pid)
 }
 
 // remove drops processes of session (all sessions when all is set) from
@@ -322,20 +346,28 @@ func (r *registry) remove(session string, all bool) []*bgProc {
 
 // Close kills every background process still running, with everything it
 // started, and refuses new ones. Call it when hermes exits. It returns
-// once the processes are gone (a few seconds at most) and always nil.
+// once the processes are gone (a few seconds at most) and always nil. On
+// the ssh backend it also closes the connection.
 func (t *Terminal) Close() error {
 	t.procs.mu.Lock()
 	t.procs.closed = true
 	t.procs.mu.Unlock()
 	t.procs.stop(t.procs.remove("", true))
+	_ = t.backend.close()
 	return nil
 }
 
-// startBackground runs command in dir in the background for the session
-// and returns at once.
-func (t *Terminal) startBackground(inv tool.Invocation, command, dir, note string) (any, error) {
-	p, err := t.spawn(command, dir)
-	if err != nil {
+// startBackground runs command at the place in the background for the
+// session and returns at once.
+func (t *Terminal) startBackground(ctx context.Context, inv tool.Invocation, command string, at place) (any, error) {
+	dir, note := at.dir, at.note
+	var p *bgProc
+	var err error
+	if t.ssh != nil {
+		if p, dir, note, err = t.ssh.spawn(ctx, command, at); err != nil {
+			return nil, err
+		}
+	} else if p, err = t.spawn(command, dir); err != nil {
 		return nil, fmt.Errorf("terminal: starting %s in %s: %w", t.shellPath, dir, err)
 	}
 	if err := t.procs.add(p, inv.SessionID); err != nil {

@@ -60,14 +60,16 @@ type runResult struct {
 	exitCode int
 	cwd      string // the shell's final directory, "" when it did not say
 	cause    stopCause
+	start    string // where the command started, when the backend found out itself ("" = the place's dir)
+	note     string // replaces the place's note when set
 }
 
 // Call runs one command. The order matters: arguments and directories are
 // checked before approval, so no one is asked to approve a command that
 // cannot run, and nothing runs unless approval was given.
 func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
-	if t.shellErr != nil {
-		return nil, &tool.Error{Code: tool.CodeUpstreamUnavailable, Message: t.Available().Error()}
+	if err := t.Available(); err != nil {
+		return nil, &tool.Error{Code: tool.CodeUpstreamUnavailable, Message: err.Error()}
 	}
 	var a args
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -77,18 +79,12 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-
 	inv := tool.InvocationFrom(ctx)
-	at, err := t.dirs.start(inv)
+	at, err := t.backend.where(inv, a.Workdir)
 	if err != nil {
 		return nil, err
 	}
 	dir := at.dir
-	if a.Workdir != "" {
-		if dir, err = resolveWorkdir(a.Workdir, at.dir); err != nil {
-			return nil, err
-		}
-	}
 
 	if a.Background {
 		if err := t.procs.checkRoom(inv.SessionID); err != nil {
@@ -103,19 +99,32 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, fmt.Errorf("terminal: interrupted before the command ran: %w", err)
 	}
 	if a.Background {
-		return t.startBackground(inv, a.Command, dir, at.note)
+		return t.startBackground(ctx, inv, a.Command, at)
 	}
 
-	res, err := t.run(ctx, a.Command, dir, timeout)
+	res, err := t.backend.run(ctx, a.Command, at, timeout)
 	if err != nil {
-		return nil, fmt.Errorf("terminal: starting %s in %s: %w", t.shellPath, dir, err)
+		if _, ok := tool.AsError(err); ok {
+			return nil, err
+		}
+		if dir == "" {
+			dir = "the login directory"
+		}
+		return nil, fmt.Errorf("terminal: starting %s in %s: %w", t.backend.name(), dir, err)
+	}
+	if res.start != "" {
+		dir = res.start
+	}
+	note := at.note
+	if res.note != "" {
+		note = res.note
 	}
 	data := Result{
 		Output:    res.out.text,
 		ExitCode:  res.exitCode,
 		Cwd:       dir,
 		Truncated: res.out.truncated,
-		Note:      at.note,
+		Note:      note,
 	}
 	if res.cwd != "" {
 		data.Cwd = res.cwd

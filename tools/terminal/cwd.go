@@ -41,6 +41,9 @@ type place struct {
 	base string // the session's Workdir, made absolute
 	dir  string // the directory the command starts in
 	note string // set when dir is not the remembered one because it vanished
+	// workdir is the call's workdir argument, still to be resolved where
+	// the command runs (ssh only; the local backend resolves it into dir).
+	workdir string
 }
 
 // start returns where a call of the session starts.
@@ -68,6 +71,14 @@ func (d *sessionDirs) set(sessionID, base, cwd string) {
 	d.mu.Lock()
 	d.dirs[sessionID] = sessionDir{base: base, cwd: cwd}
 	d.mu.Unlock()
+}
+
+// lookup returns the session's remembered entry.
+func (d *sessionDirs) lookup(sessionID string) (sessionDir, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, ok := d.dirs[sessionID]
+	return e, ok
 }
 
 func (d *sessionDirs) forget(sessionID string) {

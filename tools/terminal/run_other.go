@@ -21,6 +21,10 @@ const (
 	drainGrace = 250 * time.Millisecond
 )
 
+// exitTimeout is the exit code reported for a command killed on timeout
+// (the ssh backend runs here too).
+const exitTimeout = 124
+
 func platformSupported() error { return errUnsupported() }
 
 // run never runs anything here; Available already reports why.

@@ -6,6 +6,9 @@
 // timeout or an interrupt can kill everything the command started. Only the
 // working directory carries over between calls of one session (see
 // sessionDirs); shell variables and functions do not.
+//
+// With Options.SSH set, commands run on a remote host instead, over one
+// persistent SSH connection (see SSHConfig and backend).
 package terminal
 
 import (
@@ -13,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/hermes-go/hermes/tool"
@@ -72,6 +76,11 @@ type Options struct {
 	// ProcessRetention is how long an exited background process stays
 	// visible to the process tool (30 minutes if zero).
 	ProcessRetention time.Duration
+	// SSH, when set, makes commands, foreground and background, run on a
+	// remote host over one persistent SSH connection instead of locally
+	// (see SSHConfig). Shell, ScrubNames and Scrub do not apply there.
+	SSH *SSHConfig
+
 	// Now is the clock for process start, end and retention times;
 	// nil means time.Now.
 	Now func() time.Time
@@ -85,6 +94,8 @@ type Terminal struct {
 	shellErr  error
 	dirs      *sessionDirs
 	procs     *registry
+	backend   backend
+	ssh       *sshBackend // the backend when it is remote, else nil
 }
 
 // New returns a Terminal with opt's zero fields set to their defaults. A
@@ -130,12 +141,23 @@ func New(opt Options) *Terminal {
 	if t.shellErr == nil {
 		t.shellErr = platformSupported()
 	}
+	t.backend = localBackend{t}
+	if opt.SSH != nil {
+		t.ssh = newSSHBackend(t, *opt.SSH)
+		t.backend = t.ssh
+	}
 	return t
 }
 
 // Available reports why the tool cannot run here: the shell is missing or
-// the platform has no process groups to kill timed-out commands with.
+// the platform has no process groups to kill timed-out commands with; on
+// the ssh backend, the configuration is incomplete or the key file or
+// known_hosts file is unreadable (the host itself is reached only when a
+// command runs).
 func (t *Terminal) Available() error {
+	if t.ssh != nil {
+		return t.ssh.available()
+	}
 	if t.shellErr != nil {
 		return fmt.Errorf("terminal: shell %q unavailable: %w", t.opt.Shell, t.shellErr)
 	}
@@ -156,9 +178,14 @@ func (t *Terminal) Forget(sessionID string) {
 // MaxTimeout so the tool's own timeout, which keeps the partial output,
 // wins.
 func (t *Terminal) Spec() tool.Spec {
+	desc := description
+	if t.ssh != nil {
+		desc = strings.Replace(desc, "on the user's machine", "on the remote host "+t.ssh.cfg.Host+
+			" over SSH (its files, not those of the machine hermes runs on)", 1)
+	}
 	return tool.Spec{
 		Name:        "terminal",
-		Description: description,
+		Description: desc,
 		Parameters:  t.schema(),
 		Toolset:     "terminal",
 		Timeout:     t.opt.MaxTimeout + outerSlack,
