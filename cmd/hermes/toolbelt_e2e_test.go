@@ -191,3 +191,29 @@ func TestChatScrubsAndRedactsSecrets(t *testing.T) {
 		t.Errorf("a GitHub token in the output was not redacted: %s", res)
 	}
 }
+
+func TestChatWebSearchSearxng(t *testing.T) {
+	searx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/search" || r.URL.Query().Get("format") != "json" {
+			http.Error(w, "bad request", 400)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"results":[{"title":"Zebra scheduler 2.0","url":"https://example.com/zebra","content":"Release notes for %s"},{"title":"Other","url":"https://example.com/o","content":"x"}]}`, r.URL.Query().Get("q"))
+	}))
+	defer searx.Close()
+	h := newHome(t)
+	h.write("config.yaml", fmt.Sprintf("web:\n  search_backend: searxng\n  searxng_url: %s\nsecurity:\n  allow_private_urls: true\n", searx.URL))
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "web_search", Arguments: `{"query":"zebra scheduler"}`}}},
+		llmtest.Reply{Text: "found"},
+	)
+	if _, r := h.chatIn(srv, t.TempDir(), "search"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	res := lastToolResult(t, srv, 1)
+	if !strings.Contains(res, `"title":"Zebra scheduler 2.0"`) || !strings.Contains(res, "Release notes for zebra scheduler") {
+		t.Errorf("web_search: %s", res)
+	}
+}
