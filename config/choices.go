@@ -1,8 +1,32 @@
 package config
 
+import "strings"
+
 // The settings below accept one of a few words; each type checks its word
 // when the file is read, so a typo is reported with its line rather than
 // when the feature is first used.
+
+// oneOf sets *dst to the word in text when it is one of accepted (the
+// empty word included when emptyOK), and otherwise returns the message
+// every such setting gives.
+func oneOf[T ~string](dst *T, text []byte, emptyOK bool, accepted ...T) error {
+	v := T(text)
+	if v == "" && emptyOK {
+		*dst = v
+		return nil
+	}
+	for _, a := range accepted {
+		if v == a {
+			*dst = v
+			return nil
+		}
+	}
+	words := make([]string, len(accepted))
+	for i, a := range accepted {
+		words[i] = string(a)
+	}
+	return problem("is not accepted; use one of " + strings.Join(words, ", "))
+}
 
 // ApprovalMode is how dangerous commands are approved.
 type ApprovalMode string
@@ -16,12 +40,7 @@ const (
 
 // UnmarshalText accepts the three approval modes.
 func (m *ApprovalMode) UnmarshalText(text []byte) error {
-	switch v := ApprovalMode(text); v {
-	case ApprovalManual, ApprovalSmart, ApprovalOff:
-		*m = v
-		return nil
-	}
-	return problem("is not accepted; use one of manual, smart, off")
+	return oneOf(m, text, false, ApprovalManual, ApprovalSmart, ApprovalOff)
 }
 
 // NonInteractive is what happens to a dangerous command nobody can approve.
@@ -35,12 +54,7 @@ const (
 
 // UnmarshalText accepts deny or allow.
 func (n *NonInteractive) UnmarshalText(text []byte) error {
-	switch v := NonInteractive(text); v {
-	case NonInteractiveDeny, NonInteractiveAllow:
-		*n = v
-		return nil
-	}
-	return problem("is not accepted; use one of deny, allow")
+	return oneOf(n, text, false, NonInteractiveDeny, NonInteractiveAllow)
 }
 
 // SearchBackend is the web search service.
@@ -48,12 +62,7 @@ type SearchBackend string
 
 // UnmarshalText accepts the three search backends, or nothing.
 func (b *SearchBackend) UnmarshalText(text []byte) error {
-	switch v := SearchBackend(text); v {
-	case "", "searxng", "brave", "tavily":
-		*b = v
-		return nil
-	}
-	return problem("is not accepted; use one of searxng, brave, tavily")
+	return oneOf(b, text, true, "searxng", "brave", "tavily")
 }
 
 // TerminalBackend is where the terminal tool runs commands.
@@ -61,10 +70,5 @@ type TerminalBackend string
 
 // UnmarshalText accepts local or ssh, or nothing (local).
 func (b *TerminalBackend) UnmarshalText(text []byte) error {
-	switch v := TerminalBackend(text); v {
-	case "", "local", "ssh":
-		*b = v
-		return nil
-	}
-	return problem("is not accepted; use one of local, ssh")
+	return oneOf(b, text, true, "local", "ssh")
 }

@@ -246,10 +246,5 @@ const (
 // provider's own), so that a typo is caught when the file is read rather
 // than when the first request fails.
 func (m *APIMode) UnmarshalText(text []byte) error {
-	switch v := APIMode(text); v {
-	case "", ChatCompletions, Responses, AnthropicMessages:
-		*m = v
-		return nil
-	}
-	return problem("is not accepted; use one of chat_completions, responses, anthropic_messages")
+	return oneOf(m, text, true, ChatCompletions, Responses, AnthropicMessages)
 }
