@@ -91,7 +91,9 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		code.New(code.Options{Caller: b.caller, Tools: b.caller.names}),
 		vision.New(vision.Options{Provider: d.provider, Model: d.model}),
 	}
-	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home)})...)
+	// Over the ssh backend the file tools act on the remote host too
+	// (FileSystem is nil for the local backend).
+	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
 	tools = append(tools, br.Tools()...)
 	for _, t := range tools {
 		if err := reg.Register(t); err != nil {

@@ -7,6 +7,9 @@
 // safety.WriteGuard and are atomic: the new content is written to a
 // temporary file beside the target and renamed over it, so a crash or a
 // full disk never leaves a half-written file.
+//
+// With Options.FS set, the tools work on that filesystem instead, such as
+// the remote host the terminal's ssh backend runs commands on (see FS).
 package files
 
 import (
@@ -48,6 +51,10 @@ type Options struct {
 	// MaxSearchBytes is the largest file search_files reads; 0 means
 	// DefaultMaxSearchBytes.
 	MaxSearchBytes int64
+	// FS, when set, is the filesystem the tools read and write instead
+	// of the local one, such as a remote host's (see FS). Home is then
+	// ignored, and Guard applies with the FS's home directory.
+	FS FS
 }
 
 func (o Options) withDefaults() Options {
@@ -98,6 +105,38 @@ func (o Options) resolve(ctx context.Context, p string) (string, error) {
 		p = filepath.Join(base, p)
 	}
 	return filepath.Clean(p), nil
+}
+
+// abs is resolve, on o.FS when it is set.
+func (o Options) abs(ctx context.Context, p string) (string, error) {
+	if o.FS != nil {
+		return o.resolveFS(ctx, p)
+	}
+	return o.resolve(ctx, p)
+}
+
+// check is guard, on o.FS when it is set.
+func (o Options) check(ctx context.Context, abs string) error {
+	if o.FS != nil {
+		return o.guardFS(ctx, abs)
+	}
+	return o.guard(abs)
+}
+
+// display is the name of abs in results, relative to o.FS's workdir when
+// it is set.
+func (o Options) display(ctx context.Context, abs string) string {
+	if o.FS == nil {
+		return display(ctx, abs)
+	}
+	wd, err := o.FS.Workdir(ctx)
+	if err != nil || wd == "" {
+		return abs
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return filepath.ToSlash(rel)
+	}
+	return abs
 }
 
 // display is how a result names abs: relative to the workdir when under

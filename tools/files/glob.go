@@ -2,6 +2,7 @@ package files
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -107,8 +108,13 @@ func loadIgnore(dir string) *ignoreFile {
 		return nil
 	}
 	defer f.Close()
+	return parseIgnore(dir, f)
+}
+
+// parseIgnore parses the .gitignore of dir read from r; see loadIgnore.
+func parseIgnore(dir string, r io.Reader) *ignoreFile {
 	ig := &ignoreFile{dir: dir}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		line := strings.TrimRight(strings.TrimSuffix(sc.Text(), "\r"), " \t")
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -168,13 +174,24 @@ func ignored(stack []*ignoreFile, abs string, isDir bool) bool {
 // its git repository, so searching a subdirectory honours the project's
 // rules. Outside a repository it returns nil.
 func ancestorIgnores(root string) []*ignoreFile {
-	if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
+	exists := func(p string) bool {
+		_, err := os.Stat(p)
+		return err == nil
+	}
+	return ancestorIgnoresWith(root, exists, loadIgnore)
+}
+
+// ancestorIgnoresWith is ancestorIgnores with the filesystem given as
+// functions: exists reports whether a path exists and load reads the
+// .gitignore of a directory.
+func ancestorIgnoresWith(root string, exists func(string) bool, load func(string) *ignoreFile) []*ignoreFile {
+	if exists(filepath.Join(root, ".git")) {
 		return nil // root is the repository itself
 	}
 	var dirs []string
 	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
 		dirs = append(dirs, d)
-		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+		if exists(filepath.Join(d, ".git")) {
 			break
 		}
 		if filepath.Dir(d) == d {
@@ -183,7 +200,7 @@ func ancestorIgnores(root string) []*ignoreFile {
 	}
 	var stack []*ignoreFile
 	for i := len(dirs) - 1; i >= 0; i-- {
-		if ig := loadIgnore(dirs[i]); ig != nil {
+		if ig := load(dirs[i]); ig != nil {
 			stack = append(stack, ig)
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/hermes-go/hermes/tool"
 )
@@ -77,12 +79,53 @@ func (p *Patch) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	case *a.OldString == *a.NewString:
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "old_string and new_string are identical; nothing would change")
 	}
-	abs, err := p.o.resolve(ctx, a.Path)
+	abs, err := p.o.abs(ctx, a.Path)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.o.guard(abs); err != nil {
+	if err := p.o.check(ctx, abs); err != nil {
 		return nil, err
+	}
+	data, err := p.o.readPatched(ctx, abs)
+	if err != nil {
+		return nil, err
+	}
+	if isBinary(data[:min(len(data), sniffLen)]) {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a binary file; patch edits text only", abs)
+	}
+	old := string(data)
+	next, n, how, err := replace(old, *a.OldString, *a.NewString, a.ReplaceAll)
+	if err != nil {
+		return nil, err
+	}
+	if next == old {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "the replacement leaves %s unchanged", abs)
+	}
+	if _, err := p.o.write(ctx, abs, []byte(next)); err != nil {
+		return nil, err
+	}
+	name := p.o.display(ctx, abs)
+	diff := unifiedDiff(strings.TrimPrefix(name, "/"), old, next, 3)
+	if len(diff) > maxDiffChars {
+		diff = diff[:maxDiffChars] + fmt.Sprintf("\n… [diff cut at %d of %d characters; read the file to see the rest]", maxDiffChars, len(diff))
+	}
+	return PatchResult{Path: name, Replacements: n, Match: how, Diff: diff}, nil
+}
+
+// readPatched reads the file patch edits: a regular file of at most
+// maxPatchBytes. On an FS that is one request.
+func (o Options) readPatched(ctx context.Context, abs string) ([]byte, error) {
+	if o.FS != nil {
+		data, err := o.FS.ReadFile(ctx, abs, maxPatchBytes)
+		switch {
+		case errors.Is(err, syscall.EISDIR):
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a directory; give a file path", abs)
+		case errors.Is(err, ErrTooLarge):
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is over %d bytes; patch edits files up to %d bytes", abs, maxPatchBytes, maxPatchBytes)
+		case err != nil:
+			return nil, o.statErrorFS(ctx, abs, err)
+		}
+		return data, nil
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
@@ -98,26 +141,7 @@ func (p *Patch) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, statError(abs, err)
 	}
-	if isBinary(data[:min(len(data), sniffLen)]) {
-		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a binary file; patch edits text only", abs)
-	}
-	old := string(data)
-	next, n, how, err := replace(old, *a.OldString, *a.NewString, a.ReplaceAll)
-	if err != nil {
-		return nil, err
-	}
-	if next == old {
-		return nil, tool.Errorf(tool.CodeInvalidArguments, "the replacement leaves %s unchanged", abs)
-	}
-	if _, err := writeAtomic(abs, []byte(next)); err != nil {
-		return nil, err
-	}
-	name := display(ctx, abs)
-	diff := unifiedDiff(strings.TrimPrefix(name, "/"), old, next, 3)
-	if len(diff) > maxDiffChars {
-		diff = diff[:maxDiffChars] + fmt.Sprintf("\n… [diff cut at %d of %d characters; read the file to see the rest]", maxDiffChars, len(diff))
-	}
-	return PatchResult{Path: name, Replacements: n, Match: how, Diff: diff}, nil
+	return data, nil
 }
 
 // replace applies the edit to content: an exact match first, then the same

@@ -2,6 +2,7 @@ package files
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/tool"
@@ -89,29 +91,38 @@ func (r *ReadFile) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if a.Limit <= 0 {
 		a.Limit = DefaultReadLimit
 	}
-	abs, err := r.o.resolve(ctx, a.Path)
+	abs, err := r.o.abs(ctx, a.Path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, statError(abs, err)
+	var src io.Reader
+	var fsize int64
+	if r.o.FS != nil {
+		if src, fsize, err = r.openFS(ctx, abs, a.Path); err != nil {
+			return nil, err
+		}
+	} else {
+		f, err := os.Open(abs)
+		if err != nil {
+			return nil, statError(abs, err)
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, statError(abs, err)
+		}
+		if fi.IsDir() {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a directory, not a file; list it with search_files (target \"files\", path %q)", abs, a.Path)
+		}
+		src, fsize = f, fi.Size()
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, statError(abs, err)
-	}
-	if fi.IsDir() {
-		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a directory, not a file; list it with search_files (target \"files\", path %q)", abs, a.Path)
-	}
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(src, 64<<10)
 	head, _ := br.Peek(sniffLen)
 	if isBinary(head) {
-		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a binary file (%d bytes, %s); read_file shows text only. Inspect it with the terminal tool (file, xxd, or a program that understands the format)", abs, fi.Size(), guessMIME(abs, head))
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a binary file (%d bytes, %s); read_file shows text only. Inspect it with the terminal tool (file, xxd, or a program that understands the format)", abs, fsize, guessMIME(abs, head))
 	}
 
-	res := ReadResult{Path: display(ctx, abs)}
+	res := ReadResult{Path: r.o.display(ctx, abs)}
 	var b strings.Builder
 	size := 0 // of the content as JSON, which the output cap measures
 	last := a.Offset + a.Limit - 1
@@ -158,6 +169,22 @@ func (r *ReadFile) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		res.Note = fmt.Sprintf("showing lines %d-%d of %d; continue with offset=%d", a.Offset, last, n, last+1)
 	}
 	return res, nil
+}
+
+// openFS reads the file abs of r.o.FS whole, as it has no streaming
+// read; arg is the path as given, for messages.
+func (r *ReadFile) openFS(ctx context.Context, abs, arg string) (io.Reader, int64, error) {
+	data, err := r.o.FS.ReadFile(ctx, abs, maxRemoteRead)
+	if errors.Is(err, syscall.EISDIR) {
+		return nil, 0, tool.Errorf(tool.CodeInvalidArguments, "%s is a directory, not a file; list it with search_files (target \"files\", path %q)", abs, arg)
+	}
+	if errors.Is(err, ErrTooLarge) {
+		return nil, 0, tool.Errorf(tool.CodeInvalidArguments, "%s is larger than %d bytes, the most read_file reads from this host; read parts of it with the terminal tool (sed -n 'FROM,TOp' FILE)", abs, maxRemoteRead)
+	}
+	if err != nil {
+		return nil, 0, r.o.statErrorFS(ctx, abs, err)
+	}
+	return bytes.NewReader(data), int64(len(data)), nil
 }
 
 // cutLine shortens a line longer than max characters, saying how long it

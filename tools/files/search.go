@@ -1,11 +1,14 @@
 package files
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -24,6 +27,9 @@ const maxCounted = 10_000
 // maxSearchLine cuts long lines in search results; read_file shows them
 // in full.
 const maxSearchLine = 500
+
+// maxIgnoreBytes is the largest .gitignore read through an FS.
+const maxIgnoreBytes = 1 << 20
 
 // SearchFiles is the search_files tool.
 type SearchFiles struct{ o Options }
@@ -87,6 +93,10 @@ type search struct {
 	out     []string
 	shown   int
 	total   int
+	// cache holds files walkBatch read ahead; err is the failure that
+	// stopped a search on an FS.
+	cache map[string][]byte
+	err   error
 }
 
 // Call walks the tree under path, honouring .gitignore files, and returns
@@ -102,13 +112,13 @@ func (s *SearchFiles) Call(ctx context.Context, raw json.RawMessage) (any, error
 	if a.Path == "" {
 		a.Path = "."
 	}
-	root, err := s.o.resolve(ctx, a.Path)
+	root, err := s.o.abs(ctx, a.Path)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(root)
+	fi, err := s.o.stat(ctx, root)
 	if err != nil {
-		return nil, statError(root, err)
+		return nil, err
 	}
 	st := &search{ctx: ctx, o: s.o, root: root, limit: a.Limit, context: max(0, a.Context)}
 	if st.limit <= 0 {
@@ -135,13 +145,20 @@ func (s *SearchFiles) Call(ctx context.Context, raw json.RawMessage) (any, error
 		st.filter, st.fRel = &g, strings.Contains(strings.Trim(a.FileGlob, "/"), "/")
 	}
 
-	if fi.IsDir() {
-		st.walk(root, ancestorIgnores(root))
-	} else {
-		st.visit(root, fi.Size())
+	bfs, batch := s.o.FS.(BatchFS)
+	switch {
+	case fi.IsDir && batch:
+		st.walkBatch(bfs, root, st.ancestorIgnores(root))
+	case fi.IsDir:
+		st.walk(root, st.ancestorIgnores(root))
+	default:
+		st.visit(root, fi.Size)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if st.err != nil {
+		return nil, fsError(st.err)
 	}
 	res := SearchResult{Results: strings.Join(st.out, "\n"), Shown: st.shown, Total: st.total}
 	switch {
@@ -165,8 +182,12 @@ func (st *search) full() bool {
 // walk visits dir's entries in name order. stack holds the .gitignore
 // files governing dir, outermost first.
 func (st *search) walk(dir string, stack []*ignoreFile) {
-	if ig := loadIgnore(dir); ig != nil {
+	if ig := st.loadIgnore(dir); ig != nil {
 		stack = append(stack[:len(stack):len(stack)], ig)
+	}
+	if st.o.FS != nil {
+		st.walkFS(dir, stack)
+		return
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -196,16 +217,80 @@ func (st *search) walk(dir string, stack []*ignoreFile) {
 	}
 }
 
+// walkFS is the loop of walk over the entries of dir on o.FS.
+func (st *search) walkFS(dir string, stack []*ignoreFile) {
+	entries, err := st.o.FS.ReadDir(st.ctx, dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if st.full() {
+			return
+		}
+		if e.Name == ".git" {
+			continue
+		}
+		abs := path.Join(dir, e.Name)
+		if e.Info.IsDir && !e.Link {
+			if !ignored(stack, abs, true) {
+				st.walk(abs, stack)
+			}
+			continue
+		}
+		if !e.Info.Regular || ignored(stack, abs, false) {
+			continue
+		}
+		st.visit(abs, e.Info.Size)
+	}
+}
+
+// loadIgnore reads the .gitignore of dir, on o.FS when it is set.
+func (st *search) loadIgnore(dir string) *ignoreFile {
+	if st.o.FS == nil {
+		return loadIgnore(dir)
+	}
+	data, err := st.o.FS.ReadFile(st.ctx, path.Join(dir, ".gitignore"), maxIgnoreBytes)
+	if err != nil {
+		return nil
+	}
+	return parseIgnore(dir, bytes.NewReader(data))
+}
+
+// ancestorIgnores is ancestorIgnores, on o.FS when it is set.
+func (st *search) ancestorIgnores(root string) []*ignoreFile {
+	if st.o.FS == nil {
+		return ancestorIgnores(root)
+	}
+	if bfs, ok := st.o.FS.(BatchFS); ok {
+		return st.ancestorIgnoresBatch(bfs, root)
+	}
+	exists := func(p string) bool {
+		_, err := st.o.FS.Stat(st.ctx, p)
+		return err == nil
+	}
+	return ancestorIgnoresWith(root, exists, st.loadIgnore)
+}
+
+// readFile reads a file to search, on o.FS when it is set.
+func (st *search) readFile(abs string) ([]byte, error) {
+	if st.o.FS == nil {
+		return os.ReadFile(abs)
+	}
+	if st.cache != nil {
+		if data, ok := st.cache[abs]; ok {
+			return data, nil
+		}
+		return nil, fs.ErrNotExist // unreadable, or grew past the limit
+	}
+	return st.o.FS.ReadFile(st.ctx, abs, st.o.MaxSearchBytes)
+}
+
 // visit searches one file.
 func (st *search) visit(abs string, size int64) {
-	rel, err := filepath.Rel(st.root, abs)
-	if err != nil || rel == "." {
-		rel = filepath.Base(abs)
-	}
-	rel = filepath.ToSlash(rel)
+	rel := st.rel(abs)
 	if st.re == nil {
 		if st.matchName(st.name, st.nameRel, rel) {
-			st.add(display(st.ctx, abs))
+			st.add(st.o.display(st.ctx, abs))
 		}
 		return
 	}
@@ -215,11 +300,21 @@ func (st *search) visit(abs string, size int64) {
 	if size > st.o.MaxSearchBytes {
 		return
 	}
-	data, err := os.ReadFile(abs)
+	data, err := st.readFile(abs)
 	if err != nil || isBinary(data[:min(len(data), sniffLen)]) {
 		return
 	}
-	st.grep(display(st.ctx, abs), string(data))
+	st.grep(st.o.display(st.ctx, abs), string(data))
+}
+
+// rel is abs relative to the search root, slash-separated; the base name
+// when abs is the root.
+func (st *search) rel(abs string) string {
+	rel, err := filepath.Rel(st.root, abs)
+	if err != nil || rel == "." {
+		rel = filepath.Base(abs)
+	}
+	return filepath.ToSlash(rel)
 }
 
 func (st *search) matchName(g glob, byPath bool, rel string) bool {

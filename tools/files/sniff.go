@@ -50,19 +50,30 @@ func guessMIME(p string, head []byte) string {
 // in the same directory that look like the one asked for, since a wrong
 // case or a typo is the usual cause.
 func notFound(p string) error {
-	dir, base := filepath.Dir(p), filepath.Base(p)
+	dir := filepath.Dir(p)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return tool.Errorf(tool.CodeNotFound, "%s does not exist (nor does its directory %s); search for the file with search_files (target \"files\")", p, dir)
 	}
+	names := make([]string, len(entries))
+	dirs := make([]bool, len(entries))
+	for i, e := range entries {
+		names[i], dirs[i] = e.Name(), e.IsDir()
+	}
+	return suggest(p, dir, names, dirs)
+}
+
+// suggest is the not-found error for p given the entries of its directory
+// dir (names, and whether each is a directory).
+func suggest(p, dir string, names []string, dirs []bool) error {
+	base := filepath.Base(p)
 	type cand struct {
 		name string
 		dist int
 	}
 	var cands []cand
 	lb := strings.ToLower(base)
-	for _, e := range entries {
-		name := e.Name()
+	for i, name := range names {
 		ln := strings.ToLower(name)
 		d := editDistance(lb, ln)
 		switch {
@@ -74,7 +85,7 @@ func notFound(p string) error {
 			d = min(d, 2)
 		}
 		if d <= max(2, len([]rune(lb))/3) {
-			if e.IsDir() {
+			if dirs[i] {
 				name += "/"
 			}
 			cands = append(cands, cand{name, d})
@@ -89,11 +100,11 @@ func notFound(p string) error {
 	if len(cands) == 0 {
 		return tool.Errorf(tool.CodeNotFound, "%s does not exist; nothing similar is in %s. Search for it with search_files (target \"files\")", p, dir)
 	}
-	var names []string
+	var similar []string
 	for i := 0; i < len(cands) && i < 3; i++ {
-		names = append(names, filepath.Join(dir, cands[i].name))
+		similar = append(similar, filepath.Join(dir, cands[i].name))
 	}
-	return tool.Errorf(tool.CodeNotFound, "%s does not exist. Did you mean: %s", p, strings.Join(names, ", "))
+	return tool.Errorf(tool.CodeNotFound, "%s does not exist. Did you mean: %s", p, strings.Join(similar, ", "))
 }
 
 // editDistance is the Levenshtein distance between a and b, in runes.

@@ -57,18 +57,18 @@ func (w *WriteFile) Call(ctx context.Context, raw json.RawMessage) (any, error) 
 	if a.Content == nil {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "content is missing; give the complete file content (an empty string for an empty file)")
 	}
-	abs, err := w.o.resolve(ctx, a.Path)
+	abs, err := w.o.abs(ctx, a.Path)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.o.guard(abs); err != nil {
+	if err := w.o.check(ctx, abs); err != nil {
 		return nil, err
 	}
-	created, err := writeAtomic(abs, []byte(*a.Content))
+	created, err := w.o.write(ctx, abs, []byte(*a.Content))
 	if err != nil {
 		return nil, err
 	}
-	res := WriteResult{Path: display(ctx, abs), BytesWritten: len(*a.Content), Action: "replaced"}
+	res := WriteResult{Path: w.o.display(ctx, abs), BytesWritten: len(*a.Content), Action: "replaced"}
 	if created {
 		res.Action = "created"
 	}

@@ -96,6 +96,7 @@ type Terminal struct {
 	procs     *registry
 	backend   backend
 	ssh       *sshBackend // the backend when it is remote, else nil
+	rfs       *remoteFS   // the remote filesystem when ssh is set
 }
 
 // New returns a Terminal with opt's zero fields set to their defaults. A
@@ -145,6 +146,7 @@ func New(opt Options) *Terminal {
 	if opt.SSH != nil {
 		t.ssh = newSSHBackend(t, *opt.SSH)
 		t.backend = t.ssh
+		t.rfs = &remoteFS{b: t.ssh}
 	}
 	return t
 }
