@@ -13,6 +13,7 @@ import (
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/files"
+	"github.com/hermes-go/hermes/tools/terminal/sshtest"
 )
 
 // fileTools returns the file tools by name, working on fsys.
@@ -62,7 +63,7 @@ func TestFileSystemLocalIsNil(t *testing.T) {
 }
 
 func TestSSHFileTools(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	base := realDir(t, t.TempDir())
 	for _, d := range []string{"sub", "src", "ignored", "bin"} {
 		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {

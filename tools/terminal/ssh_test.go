@@ -5,15 +5,11 @@ package terminal
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,174 +18,23 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/terminal/sshtest"
 )
 
-const sshdPath = "/usr/sbin/sshd"
-
-// testSSHD is an sshd of its own on a loopback port, with a host key, a
-// user key and a known_hosts file for it in a temporary directory.
-type testSSHD struct {
-	dir        string
-	port       int
-	user       string
-	keyFile    string
-	knownHosts string
-}
-
-// lockedBuffer collects sshd's log, written by exec's copier.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// writeKey writes a new ed25519 private key in OpenSSH format to path
-// and returns its public key.
-func writeKey(t *testing.T, path string) ssh.PublicKey {
-	t.Helper()
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, err := ssh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sshPub, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sshPub
-}
-
-// startSSHD starts sshd for the test, skipping it when sshd is not
-// installed; it is stopped when the test ends.
-func startSSHD(t *testing.T) *testSSHD {
-	t.Helper()
-	if _, err := os.Stat(sshdPath); err != nil {
-		t.Skipf("ssh backend tests need a real sshd at %s (apt-get install openssh-server): %v", sshdPath, err)
-	}
-	for _, prog := range []string{"bash", "setsid"} {
-		if _, err := exec.LookPath(prog); err != nil {
-			t.Skipf("ssh backend tests need %s on the host: %v", prog, err)
-		}
-	}
-	u, err := user.Current()
-	if err != nil {
-		t.Skipf("no current user: %v", err)
-	}
-	// sshd refuses to start without its privilege separation directory.
-	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
-		t.Skipf("sshd needs /run/sshd, which cannot be made: %v", err)
-	}
-	dir := t.TempDir()
-	s := &testSSHD{dir: dir, user: u.Username, keyFile: filepath.Join(dir, "id_ed25519"),
-		knownHosts: filepath.Join(dir, "known_hosts")}
-	hostKey := filepath.Join(dir, "host_ed25519")
-	hostPub := writeKey(t, hostKey)
-	userPub := writeKey(t, s.keyFile)
-	authKeys := filepath.Join(dir, "authorized_keys")
-	if err := os.WriteFile(authKeys, ssh.MarshalAuthorizedKey(userPub), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.port = l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	config := filepath.Join(dir, "sshd_config")
-	conf := fmt.Sprintf(`Port %d
-ListenAddress 127.0.0.1
-HostKey %s
-AuthorizedKeysFile %s
-PidFile %s
-UsePAM no
-StrictModes no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-PermitRootLogin prohibit-password
-MaxSessions 50
-MaxStartups 50
-`, s.port, hostKey, authKeys, filepath.Join(dir, "sshd.pid"))
-	if err := os.WriteFile(config, []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	var log lockedBuffer
-	cmd := exec.Command(sshdPath, "-D", "-e", "-f", config)
-	cmd.Stdout = &log
-	cmd.Stderr = &log
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting sshd: %v", err)
-	}
-	exited := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-exited
-		if t.Failed() {
-			t.Logf("sshd log:\n%s", log.String())
-		}
-	})
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port))
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		select {
-		case <-exited:
-			t.Fatalf("sshd exited at start:\n%s", log.String())
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sshd does not accept connections on %s:\n%s", addr, log.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	line := knownhosts.Line([]string{knownhosts.Normalize(addr)}, hostPub) + "\n"
-	if err := os.WriteFile(s.knownHosts, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // config is an SSHConfig for the server, starting in dir.
-func (s *testSSHD) config(dir string) *SSHConfig {
-	return &SSHConfig{Host: "127.0.0.1", Port: s.port, User: s.user, KeyFile: s.keyFile,
-		KnownHostsFile: s.knownHosts, ConnectTimeout: 5 * time.Second, Dir: dir}
+func sshConfigFor(s *sshtest.Server, dir string) *SSHConfig {
+	return &SSHConfig{Host: "127.0.0.1", Port: s.Port, User: s.User, KeyFile: s.KeyFile,
+		KnownHostsFile: s.KnownHosts, ConnectTimeout: 5 * time.Second, Dir: dir}
 }
 
 // newSSHTerminal returns a Terminal on the server that approves
 // everything, closed when the test ends.
-func newSSHTerminal(t *testing.T, s *testSSHD, opt Options, dir string) *Terminal {
+func newSSHTerminal(t *testing.T, s *sshtest.Server, opt Options, dir string) *Terminal {
 	t.Helper()
-	opt.SSH = s.config(dir)
+	opt.SSH = sshConfigFor(s, dir)
 	if opt.Fallback == nil {
 		opt.Fallback = approveAll{}
 	}
@@ -216,7 +61,7 @@ func gone(t *testing.T, marker string) bool {
 }
 
 func TestSSHOutputAndExitCode(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	dir := realDir(t, t.TempDir())
 	tr := newSSHTerminal(t, s, Options{}, dir)
 	for _, tc := range []struct {
@@ -250,7 +95,7 @@ func TestSSHOutputAndExitCode(t *testing.T) {
 }
 
 func TestSSHCwdPersistsPerSession(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	base := realDir(t, t.TempDir())
 	if err := os.MkdirAll(filepath.Join(base, "a b", "c"), 0o755); err != nil {
 		t.Fatal(err)
@@ -295,7 +140,7 @@ func TestSSHCwdPersistsPerSession(t *testing.T) {
 }
 
 func TestSSHTimeoutKillsRemoteCommand(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	dir := t.TempDir()
 	tr := newSSHTerminal(t, s, Options{}, dir)
 	marker := filepath.Join(dir, "written")
@@ -324,7 +169,7 @@ func TestSSHTimeoutKillsRemoteCommand(t *testing.T) {
 }
 
 func TestSSHInterrupt(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	dir := t.TempDir()
 	tr := newSSHTerminal(t, s, Options{}, dir)
 	marker := filepath.Join(dir, "written")
@@ -347,7 +192,7 @@ func TestSSHInterrupt(t *testing.T) {
 }
 
 func TestSSHOutputCap(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	tr := newSSHTerminal(t, s, Options{MaxOutputBytes: 1000, MaxOutputLines: 50}, t.TempDir())
 	res := mustRun(t, tr, "s", "", "seq 1 100000")
 	if !res.Truncated || !strings.HasSuffix(res.Output, "\n100000\n") ||
@@ -360,10 +205,10 @@ func TestSSHOutputCap(t *testing.T) {
 }
 
 func TestSSHUnknownHostKeyRefused(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	other := filepath.Join(t.TempDir(), "known_hosts")
-	otherKey := writeKey(t, filepath.Join(t.TempDir(), "k"))
-	addr := knownhosts.Normalize(net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port)))
+	otherKey := sshtest.WriteKey(t, filepath.Join(t.TempDir(), "k"))
+	addr := knownhosts.Normalize(net.JoinHostPort("127.0.0.1", strconv.Itoa(s.Port)))
 
 	for _, tc := range []struct {
 		name, content, want string
@@ -375,7 +220,7 @@ func TestSSHUnknownHostKeyRefused(t *testing.T) {
 			if err := os.WriteFile(other, []byte(tc.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			cfg := s.config("")
+			cfg := sshConfigFor(s, "")
 			cfg.KnownHostsFile = other
 			tr := New(Options{SSH: cfg, Fallback: approveAll{}})
 			defer tr.Close()
@@ -384,14 +229,14 @@ func TestSSHUnknownHostKeyRefused(t *testing.T) {
 			}
 			_, err := invoke(context.Background(), tr, "s", "", map[string]any{"command": "echo hi"})
 			te := wantCode(t, err, tool.CodeDenied)
-			if !strings.Contains(te.Message, tc.want) || !strings.Contains(te.Message, "ssh-keyscan -p "+strconv.Itoa(s.port)) {
+			if !strings.Contains(te.Message, tc.want) || !strings.Contains(te.Message, "ssh-keyscan -p "+strconv.Itoa(s.Port)) {
 				t.Fatalf("message = %q", te.Message)
 			}
 		})
 	}
 
 	// The explicit opt-out connects anyway.
-	cfg := s.config("")
+	cfg := sshConfigFor(s, "")
 	cfg.KnownHostsFile = filepath.Join(t.TempDir(), "missing")
 	cfg.InsecureIgnoreHostKey = true
 	tr := New(Options{SSH: cfg, Fallback: approveAll{}})
@@ -418,7 +263,7 @@ func TestSSHAvailable(t *testing.T) {
 		}
 	}
 	key := filepath.Join(dir, "key")
-	writeKey(t, key)
+	sshtest.WriteKey(t, key)
 	err := New(Options{SSH: &SSHConfig{Host: "h", KeyFile: key, KnownHostsFile: filepath.Join(dir, "none")}}).Available()
 	if err == nil || !strings.Contains(err.Error(), "ssh-keyscan -p 22 h >>") {
 		t.Errorf("missing known_hosts: %v", err)
@@ -432,7 +277,7 @@ func TestSSHAvailable(t *testing.T) {
 }
 
 func TestSSHBackground(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	base := realDir(t, t.TempDir())
 	tr := newSSHTerminal(t, s, Options{}, base)
 	pt := NewProcessTool(tr)
@@ -481,7 +326,7 @@ func TestSSHBackground(t *testing.T) {
 }
 
 func TestSSHRedialsDroppedConnection(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	tr := newSSHTerminal(t, s, Options{}, t.TempDir())
 	mustRun(t, tr, "s", "", "cd /")
 	tr.ssh.mu.Lock()
@@ -505,7 +350,7 @@ func TestSSHRedialsDroppedConnection(t *testing.T) {
 }
 
 func TestSSHConcurrentSessions(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	base := realDir(t, t.TempDir())
 	tr := newSSHTerminal(t, s, Options{}, base)
 	var wg sync.WaitGroup
@@ -538,7 +383,7 @@ func TestSSHConcurrentSessions(t *testing.T) {
 }
 
 func TestSSHConnectionLostMidCommand(t *testing.T) {
-	s := startSSHD(t)
+	s := sshtest.Start(t)
 	tr := newSSHTerminal(t, s, Options{}, t.TempDir())
 	mustRun(t, tr, "s", "", "true")
 	tr.ssh.mu.Lock()
