@@ -57,6 +57,15 @@ type Config struct {
 	Security Security `yaml:"security"`
 	// Browser configures the browser tools.
 	Browser Browser `yaml:"browser"`
+	// Auxiliary names models used for side jobs instead of the main one.
+	Auxiliary Auxiliary `yaml:"auxiliary"`
+}
+
+// Auxiliary is the auxiliary section.
+type Auxiliary struct {
+	// Vision is the model vision_analyze asks, for a main model that
+	// cannot see images; empty uses the main model.
+	Vision Fallback `yaml:"vision"`
 }
 
 // Browser is the browser section.

@@ -59,13 +59,13 @@ func (a *app) load(cmd *cobra.Command) (*config.Loaded, error) {
 }
 
 // logger writes structured logs to stderr: warnings by default, everything
-// with --debug or HERMES_LOG_LEVEL=debug.
+// with --debug or HERMES_LOG_LEVEL=debug; secrets are redacted from them.
 func (a *app) logger(cmd *cobra.Command) *slog.Logger {
 	level := slog.LevelWarn
 	if v, _ := a.env("HERMES_LOG_LEVEL"); a.debug || strings.EqualFold(v, "debug") {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+	return slog.New(redactingHandler{slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})})
 }
 
 func newRootCmd(a *app) *cobra.Command {

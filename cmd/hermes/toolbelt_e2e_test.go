@@ -217,3 +217,37 @@ func TestChatWebSearchSearxng(t *testing.T) {
 		t.Errorf("web_search: %s", res)
 	}
 }
+
+func TestChatVisionUsesAuxiliaryModel(t *testing.T) {
+	h := newHome(t)
+	work := t.TempDir()
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
+	os.WriteFile(filepath.Join(work, "dot.png"), png, 0o644)
+	eye := llmtest.New(t)
+	eye.Enqueue(llmtest.Reply{Text: "A white dot."})
+	h.write("config.yaml", fmt.Sprintf(`providers:
+  eyes:
+    base_url: %s/v1
+    api_mode: chat_completions
+    api_key: sk-eyes-0000
+auxiliary:
+  vision: {provider: eyes, model: eye-1}
+`, eye.URL()))
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "vision_analyze", Arguments: `{"image":"dot.png"}`}}},
+		llmtest.Reply{Text: "It is a dot."},
+	)
+	if out, r := h.chatIn(srv, work, "look"); r.code != 0 || out.Final != "It is a dot." {
+		t.Fatalf("exit %d, %+v\n%s", r.code, out, r.stderr)
+	}
+	if n := len(eye.Requests()); n != 1 || eye.Requests()[0].Model != "eye-1" {
+		t.Fatalf("the auxiliary vision model got %d requests", n)
+	}
+	if len(srv.Requests()) != 2 {
+		t.Errorf("the main model got %d requests, want 2 (the image went to the auxiliary one)", len(srv.Requests()))
+	}
+	if res := lastToolResult(t, srv, 1); !strings.Contains(res, "A white dot.") {
+		t.Errorf("vision_analyze: %s", res)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/prompt"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
@@ -114,7 +115,12 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		judge = safety.NewModelJudge(provider, main.Model)
 	}
 	rt.policy = newPolicy(l, f.yolo, interactive, prompter, judge, log)
-	tools, err := newTools(l, toolDeps{store: store, fallback: rt.policy.For(""), provider: provider, model: main.Model})
+	vision, visionModel, err := visionModel(l, provider, main, log)
+	if err != nil {
+		rt.close()
+		return nil, err
+	}
+	tools, err := newTools(l, toolDeps{store: store, fallback: rt.policy.For(""), provider: vision, model: visionModel})
 	if err != nil {
 		rt.close()
 		return nil, err
@@ -190,4 +196,22 @@ func toolOverrides(l *config.Loaded, reg *tool.Registry) (map[string]tool.Overri
 		out[name] = tool.Override{Timeout: d}
 	}
 	return out, nil
+}
+
+// visionModel is the model vision_analyze asks: auxiliary.vision when it
+// is set, else the main one.
+func visionModel(l *config.Loaded, main llm.Provider, r config.Resolved, log *slog.Logger) (llm.Provider, string, error) {
+	v := l.Config.Auxiliary.Vision
+	if v.Provider == "" && v.Model == "" {
+		return main, r.Model, nil
+	}
+	vr, err := l.ResolveModel(config.ModelOverride{Provider: v.Provider, Model: v.Model})
+	if err != nil {
+		return nil, "", fmt.Errorf("config.yaml: auxiliary.vision: %w", err)
+	}
+	p, err := newProvider(vr)
+	if err != nil {
+		return nil, "", fmt.Errorf("config.yaml: auxiliary.vision: %w", err)
+	}
+	return llm.WithRetry(p, retryPolicy(&l.Config, l.Config.Agent.APIMaxRetries, log)), vr.Model, nil
 }
