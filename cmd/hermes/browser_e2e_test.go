@@ -17,7 +17,11 @@ func TestChatBrowser(t *testing.T) {
 		t.Skip("SKIPPED: the browser test needs Chromium, which is missing: run scripts/install-test-deps.sh (or apt-get install chromium)")
 	}
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `<html><head><title>Greeter</title></head><body><h1>Greeter</h1>
+		if r.URL.Path == "/second" {
+			fmt.Fprint(w, `<html><head><title>Second</title></head><body><p>second page</p></body></html>`)
+			return
+		}
+		fmt.Fprint(w, `<html><head><title>Greeter</title></head><body><h1>Greeter</h1><script>console.log("greeter ready")</script>
 <input id="name" placeholder="Your name"><button onclick="document.getElementById('out').textContent='Hello, '+document.getElementById('name').value">Greet</button>
 <p id="out">nobody greeted yet</p></body></html>`)
 	}))
@@ -30,6 +34,14 @@ func TestChatBrowser(t *testing.T) {
 		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_type", Arguments: `{"ref":"@e1","text":"Ada"}`}}},
 		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_click", Arguments: `{"ref":"@e2"}`}}},
 		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_screenshot", Arguments: `{}`}}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{
+			{Name: "browser_press", Arguments: `{"key":"Tab"}`},
+			{Name: "browser_scroll", Arguments: `{"direction":"down"}`},
+			{Name: "browser_console", Arguments: `{}`},
+			{Name: "browser_navigate", Arguments: fmt.Sprintf(`{"url":%q}`, site.URL+"/second")},
+		}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_back", Arguments: `{}`}}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "browser_snapshot", Arguments: `{}`}}},
 		llmtest.Reply{Text: "Greeted Ada."},
 	)
 	out, r := h.chatIn(srv, t.TempDir(), "greet Ada on the page")
@@ -49,5 +61,20 @@ func TestChatBrowser(t *testing.T) {
 	}
 	if image.Role != llm.RoleUser || !image.HasImages() {
 		t.Errorf("the screenshot did not reach the model as an image: %+v", image.Role)
+	}
+	for i, c := range out.ToolCalls {
+		if c.Status != "ok" {
+			t.Errorf("call %d (%s) failed: %s", i, c.Name, c.Code)
+		}
+	}
+	batch := srv.Requests()[5].Messages
+	if console := batch[len(batch)-2].Text(); !strings.Contains(console, "greeter ready") {
+		t.Errorf("browser_console: %s", console)
+	}
+	if back := lastToolResult(t, srv, 6); !strings.Contains(back, `"title":"Greeter"`) {
+		t.Errorf("browser_back did not return to the greeter: %s", back)
+	}
+	if snap := lastToolResult(t, srv, 7); !strings.Contains(snap, "button") {
+		t.Errorf("browser_snapshot: %s", snap)
 	}
 }
