@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -87,7 +88,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	b := &builtinTools{registry: reg, todo: td, terminal: term, browser: br, caller: &lateCaller{}}
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), td, session.NewSearchTool(d.store),
-		web.NewSearch(webOpts), web.NewExtract(webOpts), httpreq.New(guard),
+		web.NewSearch(searchOpts(webOpts)), web.NewExtract(webOpts), httpreq.New(guard),
 		code.New(code.Options{Caller: b.caller, Tools: b.caller.names}),
 		vision.New(vision.Options{Provider: d.provider, Model: d.model}),
 	}
@@ -114,6 +115,15 @@ func sshConfig(t config.Terminal) *terminal.SSHConfig {
 		KnownHostsFile: t.SSH.KnownHostsFile, InsecureIgnoreHostKey: t.SSH.InsecureIgnoreHostKey,
 		Dir: t.SSH.Dir, ConnectTimeout: t.SSH.ConnectTimeout,
 	}
+}
+
+// searchOpts gives web_search a client without the URL guard: it only
+// reaches the search service the user configured (often a SearXNG on
+// localhost, which the guard would refuse) and the fixed Brave and Tavily
+// APIs, never a URL the model chose.
+func searchOpts(o web.Options) web.Options {
+	o.Client = &http.Client{}
+	return o
 }
 
 // envValue reads a variable from the environment or .env.
