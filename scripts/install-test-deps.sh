@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# install-test-deps.sh installs the system packages hermes's integration
-# tests need: Chromium for the browser tools and openssh-server for the
-# remote terminal tests. It is idempotent: packages already present are left
+# install-test-deps.sh installs the programs hermes's integration tests
+# run against: Chromium for the browser tools, openssh-server for the remote
+# terminal tests, PostgreSQL for declared sql tools (apt), and the MCP
+# servers and client from npm (scripts/npm/package.json, pinned by its
+# package-lock.json, into scripts/npm/node_modules). It is idempotent: packages already present are left
 # alone. When it cannot install (no apt-get, not root and no sudo), it says
 # so and exits 0; the tests that need the missing packages then skip with a
 # message naming what to install.
@@ -21,7 +23,40 @@ have_sshd() {
 	command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ]
 }
 
+# install_npm installs the MCP test programs; npm ci is skipped when the
+# installed tree is already the locked one.
+install_npm() {
+	local dir
+	dir="$(cd "$(dirname "$0")" && pwd)/npm"
+	if ! command -v npm >/dev/null 2>&1; then
+		log "npm not found; the MCP tests will skip (install Node.js 18 or later)"
+		return
+	fi
+	# The stamp is the lock file the tree was installed from.
+	if cmp -s "$dir/package-lock.json" "$dir/node_modules/.hermes-installed-lock" 2>/dev/null; then
+		log "npm test programs already installed"
+		return
+	fi
+	log "installing npm test programs into $dir/node_modules"
+	if (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error); then
+		cp "$dir/package-lock.json" "$dir/node_modules/.hermes-installed-lock"
+		log "installed npm test programs"
+	else
+		log "npm ci failed; the MCP tests will skip"
+	fi
+}
+install_npm
+
+have_postgres() {
+	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1
+}
+
 missing=()
+if have_postgres; then
+	log "postgresql already installed"
+else
+	missing+=(postgresql)
+fi
 if have_chromium; then
 	log "chromium already installed"
 else
