@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -19,11 +20,24 @@ const DefaultToolset = "general"
 // init side effect) and is safe for concurrent use; the per-iteration
 // queries the agent loop makes (Specs, Resolve, Prepare) read an immutable
 // snapshot and take no lock.
+//
+// Tools may come and go while hermes runs (a declared tools file edited, an
+// MCP server that died or came back): Swap changes the set atomically, and
+// every registry made by Select from this one sees the change at its next
+// query, since they share one table of tools.
 type Registry struct {
+	tab  *table
+	sel  selection
+	bmu  sync.Mutex // serializes snapshot builds of this view
+	snap atomic.Pointer[snapshot]
+}
+
+// table is the set of tools shared by a registry and the views Select made
+// of it. gen counts changes; a snapshot built at an older gen is stale.
+type table struct {
 	mu      sync.RWMutex
 	entries map[string]*entry
-	sel     selection
-	snap    atomic.Pointer[snapshot]
+	gen     atomic.Uint64
 }
 
 // entry is a registered tool with what registration computed once: its
@@ -37,7 +51,7 @@ type entry struct {
 
 // NewRegistry returns an empty registry with every toolset selected.
 func NewRegistry() *Registry {
-	return &Registry{entries: map[string]*entry{}, sel: selection{all: true}}
+	return &Registry{tab: &table{entries: map[string]*entry{}}, sel: selection{all: true}}
 }
 
 // Register adds a tool. Its Spec is read once, here, so a tool's spec must
@@ -47,44 +61,112 @@ func NewRegistry() *Registry {
 // the schema does not declare, and negative limits; the error names the
 // tool and the problem.
 func (r *Registry) Register(t Tool) error {
+	return r.Swap(nil, []Tool{t})
+}
+
+// Swap removes the tools named in remove and registers add, all at once:
+// when any tool in add is refused (see Register), or a name in remove is
+// not registered, nothing changes and the error names every problem.
+// Queries running meanwhile see either the old set or the new one.
+func (r *Registry) Swap(remove []string, add []Tool) error {
+	var errs []error
+	fresh := make([]*entry, 0, len(add))
+	for _, t := range add {
+		e, err := newEntry(t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		fresh = append(fresh, e)
+	}
+	tab := r.tab
+	tab.mu.Lock()
+	defer tab.mu.Unlock()
+	gone := map[string]bool{}
+	for _, name := range remove {
+		if _, ok := tab.entries[name]; !ok {
+			errs = append(errs, fmt.Errorf("tool %q is not registered, so it cannot be removed", name))
+		}
+		gone[name] = true
+	}
+	seen := map[string]bool{}
+	for _, e := range fresh {
+		name := e.spec.Name
+		if old, ok := tab.entries[name]; (ok && !gone[name]) || seen[name] {
+			toolset := e.spec.Toolset
+			if ok {
+				toolset = old.spec.Toolset
+			}
+			errs = append(errs, fmt.Errorf("tool %q is already registered (toolset %q); tool names must be unique", name, toolset))
+		}
+		seen[name] = true
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	for name := range gone {
+		delete(tab.entries, name)
+	}
+	for _, e := range fresh {
+		tab.entries[e.spec.Name] = e
+	}
+	tab.gen.Add(1)
+	return nil
+}
+
+// Unregister removes the named tools; names not registered are ignored.
+// It reports how many were removed.
+func (r *Registry) Unregister(names ...string) int {
+	tab := r.tab
+	tab.mu.Lock()
+	defer tab.mu.Unlock()
+	n := 0
+	for _, name := range names {
+		if _, ok := tab.entries[name]; ok {
+			delete(tab.entries, name)
+			n++
+		}
+	}
+	if n > 0 {
+		tab.gen.Add(1)
+	}
+	return n
+}
+
+// newEntry checks a tool's spec and compiles what registration computes
+// once.
+func newEntry(t Tool) (*entry, error) {
 	if t == nil {
-		return fmt.Errorf("tool: Register called with a nil tool")
+		return nil, fmt.Errorf("tool: Register called with a nil tool")
 	}
 	spec := t.Spec()
 	if err := checkName(spec.Name); err != nil {
-		return fmt.Errorf("tool: %v", err)
+		return nil, fmt.Errorf("tool: %v", err)
 	}
 	if spec.Toolset == "" {
 		spec.Toolset = DefaultToolset
 	}
 	if err := checkLimits(spec); err != nil {
-		return err
+		return nil, err
 	}
 	schema, err := CompileSchema(spec.Name, spec.Parameters)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if spec.PathArg != "" {
 		if _, ok := schema.root.Properties[spec.PathArg]; !ok {
-			return fmt.Errorf("tool %q: PathArg %q is not a property of its parameters schema", spec.Name, spec.PathArg)
+			return nil, fmt.Errorf("tool %q: PathArg %q is not a property of its parameters schema", spec.Name, spec.PathArg)
 		}
 	}
 	params := emptyParameters
 	if len(bytes.TrimSpace(spec.Parameters)) > 0 {
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, spec.Parameters); err != nil {
-			return fmt.Errorf("tool %q: parameters schema is not valid JSON: %v", spec.Name, err)
+			return nil, fmt.Errorf("tool %q: parameters schema is not valid JSON: %v", spec.Name, err)
 		}
 		params = buf.Bytes()
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if old, ok := r.entries[spec.Name]; ok {
-		return fmt.Errorf("tool %q is already registered (toolset %q); tool names must be unique", spec.Name, old.spec.Toolset)
-	}
-	r.entries[spec.Name] = &entry{tool: t, spec: spec, schema: schema, params: params}
-	r.snap.Store(nil)
-	return nil
+	return &entry{tool: t, spec: spec, schema: schema, params: params}, nil
 }
 
 // checkLimits rejects negative durations and counts in a spec.
@@ -108,9 +190,9 @@ func checkLimits(s Spec) error {
 // Get returns the registered tool with exactly this name, whether or not
 // it is selected or available.
 func (r *Registry) Get(name string) (Tool, bool) {
-	r.mu.RLock()
-	e, ok := r.entries[name]
-	r.mu.RUnlock()
+	r.tab.mu.RLock()
+	e, ok := r.tab.entries[name]
+	r.tab.mu.RUnlock()
 	if !ok {
 		return nil, false
 	}
@@ -138,9 +220,9 @@ func (r *Registry) Specs() []llm.ToolSpec {
 // Prepare parses, coerces and validates raw arguments for the named tool
 // with the schema compiled at registration (see Schema.Prepare).
 func (r *Registry) Prepare(name, raw string) (json.RawMessage, *Error) {
-	r.mu.RLock()
-	e, ok := r.entries[name]
-	r.mu.RUnlock()
+	r.tab.mu.RLock()
+	e, ok := r.tab.entries[name]
+	r.tab.mu.RUnlock()
 	if !ok {
 		return nil, Errorf(CodeNotFound, "there is no tool named %q", name)
 	}
@@ -149,11 +231,10 @@ func (r *Registry) Prepare(name, raw string) (json.RawMessage, *Error) {
 
 // Refresh forgets the cached availability of every tool, so the next query
 // asks each Availability tool again (after the configuration or the
-// environment changed).
+// environment changed, or an MCP server went away or came back). Every
+// view made by Select refreshes too.
 func (r *Registry) Refresh() {
-	r.mu.Lock()
-	r.snap.Store(nil)
-	r.mu.Unlock()
+	r.tab.gen.Add(1)
 }
 
 // lookup returns the entry of an offered tool (selected and available).

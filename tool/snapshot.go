@@ -11,6 +11,8 @@ import (
 // snapshot is everything the per-iteration queries need, computed once
 // after each change of the registry and then only read.
 type snapshot struct {
+	// gen is the table generation the snapshot was built from.
+	gen uint64
 	// all lists every registered entry sorted by name.
 	all []*entry
 	// infos parallels all with selection and availability.
@@ -31,20 +33,25 @@ type snapshot struct {
 // snapshot returns the current snapshot, building it when the registry
 // changed since the last one.
 func (r *Registry) snapshot() *snapshot {
-	if s := r.snap.Load(); s != nil {
+	gen := r.tab.gen.Load()
+	if s := r.snap.Load(); s != nil && s.gen == gen {
 		return s
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if s := r.snap.Load(); s != nil {
+	r.bmu.Lock()
+	defer r.bmu.Unlock()
+	r.tab.mu.RLock()
+	defer r.tab.mu.RUnlock()
+	gen = r.tab.gen.Load() // changes hold tab.mu, so gen is stable now
+	if s := r.snap.Load(); s != nil && s.gen == gen {
 		return s
 	}
 	s := r.build()
+	s.gen = gen
 	r.snap.Store(s)
 	return s
 }
 
-// build computes a snapshot; r.mu is held. Availability is asked here, once
+// build computes a snapshot; r.tab.mu is held for reading. Availability is asked here, once
 // per snapshot, because Available may look for binaries or keys and the
 // loop must not pay for that on every iteration.
 func (r *Registry) build() *snapshot {
@@ -54,7 +61,7 @@ func (r *Registry) build() *snapshot {
 		normalized:  map[string][]string{},
 		unavailable: map[string]string{},
 	}
-	for _, e := range r.entries {
+	for _, e := range r.tab.entries {
 		s.all = append(s.all, e)
 	}
 	slices.SortFunc(s.all, func(a, b *entry) int { return strings.Compare(a.spec.Name, b.spec.Name) })

@@ -62,14 +62,14 @@ func (r *Registry) List(enabled, disabled []string) ([]Info, error) {
 // Toolsets returns the names of the toolsets registered tools belong to,
 // sorted.
 func (r *Registry) Toolsets() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.tab.mu.RLock()
+	defer r.tab.mu.RUnlock()
 	return r.toolsetsLocked()
 }
 
 func (r *Registry) toolsetsLocked() []string {
 	set := map[string]bool{}
-	for _, e := range r.entries {
+	for _, e := range r.tab.entries {
 		set[e.spec.Toolset] = true
 	}
 	return slices.Sorted(maps.Keys(set))
@@ -80,11 +80,11 @@ func (r *Registry) toolsetsLocked() []string {
 // enables every toolset; a toolset in disabled is off even when enabled
 // names it. Naming a toolset no registered tool belongs to is an error
 // that lists the known ones, since it is almost always a typo in the
-// configuration. The receiver is not changed; tools registered later on
-// one registry are not seen by the other.
+// configuration. The receiver's selection is not changed; the two share
+// their tools, so a tool registered or swapped on either is seen by both.
 func (r *Registry) Select(enabled, disabled []string) (*Registry, error) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.tab.mu.RLock()
+	defer r.tab.mu.RUnlock()
 	known := r.toolsetsLocked()
 	sel := selection{enabled: map[string]bool{}, disabled: map[string]bool{}}
 	var unknown []string
@@ -114,7 +114,7 @@ func (r *Registry) Select(enabled, disabled []string) (*Registry, error) {
 		return nil, fmt.Errorf("unknown toolset %s; known toolsets: %s (or %q for every toolset)",
 			quoteList(unknown), strings.Join(known, ", "), AllToolsets)
 	}
-	return &Registry{entries: maps.Clone(r.entries), sel: sel}, nil
+	return &Registry{tab: r.tab, sel: sel}, nil
 }
 
 // quoteList renders names as "a", "b".
