@@ -141,13 +141,19 @@ func (p *Policy) Check(ctx context.Context, sessionID, command string) error {
 	if v.IsSafe() {
 		return nil
 	}
-	pending := p.ungranted(sessionID, r.findings)
+	if p.allowGlob(r.parts[0]) && len(p.ungranted(sessionID, r.findings)) > 0 {
+		log.Info("safety: dangerous command allowed by command_allowlist")
+		return nil
+	}
+	return p.decide(ctx, sessionID, command, r.findings, log, deny)
+}
+
+// decide runs steps 4 to 8 of the Policy for dangerous findings.
+func (p *Policy) decide(ctx context.Context, sessionID, command string, findings []Verdict, log *slog.Logger, deny denyFunc) error {
+	pending := p.ungranted(sessionID, findings)
 	switch {
 	case len(pending) == 0:
 		log.Info("safety: dangerous command allowed by an earlier approval")
-		return nil
-	case p.allowGlob(r.parts[0]):
-		log.Info("safety: dangerous command allowed by command_allowlist")
 		return nil
 	case p.Yolo:
 		log.Info("safety: dangerous command allowed by --yolo")

@@ -1,0 +1,43 @@
+package safety
+
+import (
+	"context"
+	"testing"
+)
+
+func TestCheckAction(t *testing.T) {
+	ctx := context.Background()
+	const rule, desc, detail = "tool:refund", "declared tool refund needs approval", `refund {"order":"A1"}`
+
+	// Nobody to ask: denied, naming why.
+	p := &Policy{}
+	denied(t, p.CheckAction(ctx, "s1", rule, desc, detail), Dangerous, "nobody can be asked")
+
+	// A person answers: once allows this call only, session the session.
+	pr := answering(Session)
+	p = &Policy{Interactive: true, Prompter: pr}
+	if err := p.CheckAction(ctx, "s1", rule, desc, detail); err != nil {
+		t.Fatalf("session answer: %v", err)
+	}
+	if err := p.For("s1").ApproveAction(ctx, rule, desc, detail); err != nil || pr.count() != 1 {
+		t.Errorf("second call in the session: err %v, asked %d times, want nil and 1", err, pr.count())
+	}
+	if err := p.CheckAction(ctx, "s2", rule, desc, detail); err != nil || pr.count() != 2 {
+		t.Errorf("another session: err %v, asked %d times, want asked again", err, pr.count())
+	}
+	// A Deny answer refuses.
+	p = &Policy{Interactive: true, Prompter: answering(Deny)}
+	denied(t, p.CheckAction(ctx, "s1", rule, desc, detail), Dangerous, "")
+
+	// command_allowlist naming the rule allows it without asking; --yolo too.
+	for _, p := range []*Policy{{Allowlist: []string{"TOOL:refund"}}, {Yolo: true}, {Mode: ModeOff}} {
+		if err := p.CheckAction(ctx, "s1", rule, desc, detail); err != nil {
+			t.Errorf("policy %+v: %v", p, err)
+		}
+	}
+	// A deny pattern is for shell commands: it does not match an action.
+	p = &Policy{Deny: []string{"refund*"}, Yolo: true}
+	if err := p.CheckAction(ctx, "s1", rule, desc, detail); err != nil {
+		t.Errorf("deny pattern applied to an action: %v", err)
+	}
+}
