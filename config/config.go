@@ -21,6 +21,8 @@ package config
 
 import (
 	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is the whole of hermes's configuration, one field per top-level key
@@ -59,6 +61,53 @@ type Config struct {
 	Browser Browser `yaml:"browser"`
 	// Auxiliary names models used for side jobs instead of the main one.
 	Auxiliary Auxiliary `yaml:"auxiliary"`
+	// Tools declares tools in config.yaml, in the shape of a
+	// $HERMES_HOME/tools/*.yaml file; the declared-tools loader reads it.
+	// ${VAR} in it is resolved when a tool runs, not here, so secrets stay
+	// out of the loaded configuration.
+	Tools yaml.Node `yaml:"tools"`
+	// Connections names the databases declared sql tools use (see Tools).
+	Connections yaml.Node `yaml:"connections"`
+	// MCPServers are the MCP servers whose tools hermes offers, by name.
+	MCPServers map[string]MCPServer `yaml:"mcp_servers"`
+	// MCPServe configures "hermes mcp serve".
+	MCPServe MCPServe `yaml:"mcp_serve"`
+}
+
+// MCPServer is one entry of mcp_servers, in the shape Hermes and Claude
+// Desktop use: command/args/env for a stdio server, url/headers for a
+// streamable HTTP one.
+type MCPServer struct {
+	Command string            `yaml:"command"`
+	Args    []string          `yaml:"args"`
+	Env     map[string]string `yaml:"env"`
+	URL     string            `yaml:"url" check:"url"`
+	Headers map[string]string `yaml:"headers"`
+	// Timeout bounds one tool call; ConnectTimeout the connection and
+	// listing of tools at start.
+	Timeout        time.Duration `yaml:"timeout"`
+	ConnectTimeout time.Duration `yaml:"connect_timeout"`
+	Tools          MCPToolFilter `yaml:"tools"`
+	// SupportsParallelToolCalls lets several calls of this server's tools
+	// run at once.
+	SupportsParallelToolCalls bool `yaml:"supports_parallel_tool_calls"`
+	// Enabled is true unless set to false.
+	Enabled Flag `yaml:"enabled"`
+}
+
+// MCPToolFilter picks a server's tools by name: Include (when not empty)
+// keeps only those, Exclude drops some.
+type MCPToolFilter struct {
+	Include []string `yaml:"include"`
+	Exclude []string `yaml:"exclude"`
+}
+
+// MCPServe is the mcp_serve section.
+type MCPServe struct {
+	// Toolsets are the toolsets "hermes mcp serve" exposes; empty means
+	// declared tools, file and web tools. terminal is exposed only when
+	// named here.
+	Toolsets []string `yaml:"toolsets"`
 }
 
 // Auxiliary is the auxiliary section.

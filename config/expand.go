@@ -16,6 +16,12 @@ import (
 // ${NAME:-default} uses the default when NAME is unset or empty; an unset
 // NAME without a default becomes "" and a warning; $${ writes a literal ${.
 
+// lateExpanded are the top-level keys whose ${VAR} references are
+// resolved when they are used (a declared tool's call, a database
+// connection) rather than at load, so the secrets in them never sit in the
+// loaded configuration or reach hermes config show.
+var lateExpanded = map[string]bool{"tools": true, "connections": true}
+
 // substitute expands variables in the string values of the document
 // rooted at n. Keys are left alone. Each node is visited once: aliases
 // point at nodes that are expanded where their anchor is.
@@ -34,7 +40,11 @@ func (d *decoder) substitute(n *yaml.Node, key string, env Lookup, depth int) {
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			d.substitute(n.Content[i+1], appendKey(key, n.Content[i].Value), env, depth+1)
+			k := n.Content[i].Value
+			if key == "" && lateExpanded[k] {
+				continue
+			}
+			d.substitute(n.Content[i+1], appendKey(key, k), env, depth+1)
 		}
 	case yaml.ScalarNode:
 		if n.Tag != "!!str" || !strings.Contains(n.Value, "$") {

@@ -180,6 +180,11 @@ func validEnvName(s string) bool {
 // formatLeaf writes a leaf the way a person would type it back: durations
 // as "2m" rather than "2m0s", secrets in full (callers redact).
 func formatLeaf(v reflect.Value) string {
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok && v.Kind() != reflect.String {
+		if b, err := m.MarshalText(); err == nil {
+			return string(b)
+		}
+	}
 	switch {
 	case v.Type() == durationType:
 		return formatDuration(time.Duration(v.Int()))
