@@ -37,7 +37,9 @@ type Registry struct {
 type table struct {
 	mu      sync.RWMutex
 	entries map[string]*entry
-	gen     atomic.Uint64
+	// expected holds toolsets announced by Expect.
+	expected map[string]bool
+	gen      atomic.Uint64
 }
 
 // entry is a registered tool with what registration computed once: its

@@ -99,3 +99,24 @@ func TestSwapWhileQuerying(t *testing.T) {
 	}()
 	wg.Wait()
 }
+
+func TestExpectedToolsetSelectsLateTools(t *testing.T) {
+	r := newRegistry(t, simple("read_file", "files", ""))
+	if _, err := r.Select([]string{"mcp-github"}, nil); err == nil {
+		t.Fatal("selecting an unknown toolset succeeded")
+	}
+	r.Expect("mcp-github")
+	view, err := r.Select([]string{"mcp-github"}, nil)
+	if err != nil {
+		t.Fatalf("selecting an expected toolset: %v", err)
+	}
+	if got := specNames(view); len(got) != 0 {
+		t.Fatalf("view offers %v before the tools arrive", got)
+	}
+	if err := r.Register(simple("mcp__github__issues", "mcp-github", "")); err != nil {
+		t.Fatal(err)
+	}
+	if got := specNames(view); !slices.Equal(got, []string{"mcp__github__issues"}) {
+		t.Errorf("after the tools arrived the view offers %v", got)
+	}
+}

@@ -59,8 +59,23 @@ func (r *Registry) List(enabled, disabled []string) ([]Info, error) {
 	return sel.Infos(), nil
 }
 
+// Expect names toolsets whose tools are not registered yet but will be
+// (the tools of an MCP server still connecting), so that Select accepts
+// them instead of calling them typos; their tools are offered once they
+// arrive.
+func (r *Registry) Expect(toolsets ...string) {
+	r.tab.mu.Lock()
+	defer r.tab.mu.Unlock()
+	if r.tab.expected == nil {
+		r.tab.expected = map[string]bool{}
+	}
+	for _, name := range toolsets {
+		r.tab.expected[name] = true
+	}
+}
+
 // Toolsets returns the names of the toolsets registered tools belong to,
-// sorted.
+// and of expected ones, sorted.
 func (r *Registry) Toolsets() []string {
 	r.tab.mu.RLock()
 	defer r.tab.mu.RUnlock()
@@ -68,7 +83,10 @@ func (r *Registry) Toolsets() []string {
 }
 
 func (r *Registry) toolsetsLocked() []string {
-	set := map[string]bool{}
+	set := maps.Clone(r.tab.expected)
+	if set == nil {
+		set = map[string]bool{}
+	}
 	for _, e := range r.tab.entries {
 		set[e.spec.Toolset] = true
 	}
