@@ -72,6 +72,11 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 	if base == nil {
 		base = context.Background()
 	}
+	// Declared tools files edited during the chat take effect from the
+	// next turn.
+	watchCtx, stopWatch := context.WithCancel(base)
+	defer stopWatch()
+	go rt.tools.watch(watchCtx)
 
 	where := "a new session"
 	if id != "" {
@@ -105,7 +110,10 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			fmt.Fprintln(out, "(a new session starts with your next message)")
 			continue
 		case "/help":
-			fmt.Fprintln(out, "/new starts a new session, /exit quits; anything else is sent to hermes.")
+			fmt.Fprintln(out, "/new starts a new session, /reload-mcp reconnects MCP servers after editing mcp_servers, /exit quits; anything else is sent to hermes.")
+			continue
+		case "/reload-mcp":
+			reloadMCP(cmd, a, rt, base)
 			continue
 		}
 		ctx, cancel := context.WithCancel(base)

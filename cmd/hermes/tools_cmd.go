@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"text/tabwriter"
+
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/session"
-	"text/tabwriter"
+	"github.com/hermes-go/hermes/tools/declared"
 
 	"github.com/spf13/cobra"
 )
@@ -21,7 +24,9 @@ func newToolsCmd(a *app) *cobra.Command {
 		Short: "List every tool, its toolset, and whether it is offered (and why not)",
 		Long: `List every tool hermes has. A tool is offered to the model when its toolset
 is selected (toolsets and agent.disabled_toolsets in config.yaml, or
---toolsets) and its requirements are met; otherwise the reason is shown.`,
+--toolsets) and its requirements are met; otherwise the reason is shown.
+Problems in declared tools files ($HERMES_HOME/tools/*.yaml, tools: in
+config.yaml) are listed after the tools, by file and line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			l, err := a.load(cmd)
@@ -45,10 +50,16 @@ is selected (toolsets and agent.disabled_toolsets in config.yaml, or
 			if err != nil {
 				return fmt.Errorf("toolsets: %w", err)
 			}
+			defer tools.close()
+			problems := tools.declared.Problems()
 			if asJSON {
 				writeJSON(cmd.OutOrStdout(), infos)
+				for _, p := range problems {
+					fmt.Fprintln(cmd.ErrOrStderr(), "problem:", p.Error())
+				}
 				return nil
 			}
+			defer printProblems(cmd.OutOrStdout(), problems)
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "TOOL\tTOOLSET\tOFFERED\tDESCRIPTION")
 			for _, t := range infos {
@@ -66,8 +77,21 @@ is selected (toolsets and agent.disabled_toolsets in config.yaml, or
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	list.Flags().StringVar(&toolsets, "toolsets", "", "show the selection these comma-separated toolsets would make")
-	cmd.AddCommand(list)
+	cmd.AddCommand(list, newToolsTestCmd(a), newToolsImportCmd(a))
 	return cmd
+}
+
+// printProblems lists what is wrong in the declared tools files; the tools
+// they name are not offered until the files are fixed (a file that broke
+// after loading keeps its last good tools).
+func printProblems(w io.Writer, problems []declared.Problem) {
+	if len(problems) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%d problem(s) in declared tools files:\n", len(problems))
+	for _, p := range problems {
+		fmt.Fprintln(w, "  "+p.Error())
+	}
 }
 
 // toolsListDeps gives the tools what they need to report their

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 
 	"github.com/hermes-go/hermes/config"
@@ -16,8 +18,10 @@ import (
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/browser"
 	"github.com/hermes-go/hermes/tools/code"
+	"github.com/hermes-go/hermes/tools/declared"
 	"github.com/hermes-go/hermes/tools/files"
 	"github.com/hermes-go/hermes/tools/httpreq"
+	"github.com/hermes-go/hermes/tools/mcp"
 	"github.com/hermes-go/hermes/tools/terminal"
 	"github.com/hermes-go/hermes/tools/todo"
 	"github.com/hermes-go/hermes/tools/vision"
@@ -31,6 +35,9 @@ type builtinTools struct {
 	todo     *todo.Todo
 	terminal *terminal.Terminal
 	browser  *browser.Manager
+	mcp      *mcp.Manager
+	declared *declared.Loader
+	log      *slog.Logger
 	// caller is bound to the dispatcher once it exists (bind).
 	caller *lateCaller
 }
@@ -43,6 +50,30 @@ func (b *builtinTools) bind(d *tool.Dispatcher) { b.caller.d = d }
 func (b *builtinTools) close() {
 	b.terminal.Close()
 	b.browser.Close()
+	b.mcp.Close()
+	if err := b.declared.Close(); err != nil {
+		b.log.Warn("closing declared tools' databases", "error", err)
+	}
+}
+
+// watch reloads the declared tools files when they change, until ctx
+// ends; for commands that run for long (the chat, mcp serve).
+func (b *builtinTools) watch(ctx context.Context) {
+	if err := b.declared.Watch(ctx); err != nil && ctx.Err() == nil {
+		b.log.Warn("declared tools will not be reloaded when their files change", "error", err)
+	}
+}
+
+// declaredToolsets returns the toolsets of the declared tools, sorted.
+func (b *builtinTools) declaredToolsets() []string {
+	var sets []string
+	for _, t := range b.declared.Tools() {
+		if ts := t.Spec().Toolset; !slices.Contains(sets, ts) {
+			sets = append(sets, ts)
+		}
+	}
+	slices.Sort(sets)
+	return sets
 }
 
 // toolDeps is what some tools need from the rest of hermes. Provider may
@@ -52,9 +83,18 @@ type toolDeps struct {
 	fallback tool.Approver // approves commands when a turn brings no approver
 	provider llm.Provider
 	model    string
+	log      *slog.Logger
 }
 
-// newTools registers the built-in tools.
+func (d toolDeps) logger() *slog.Logger {
+	if d.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return d.log
+}
+
+// newTools registers the built-in tools. MCP servers are configured but
+// not connected: commands that offer their tools call startMCP.
 func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	c := l.Config
 	reg := tool.NewRegistry()
@@ -85,7 +125,8 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	}
 	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout,
 		ScreenshotDir: filepath.Join(l.Paths.Home, "cache", "screenshots")})
-	b := &builtinTools{registry: reg, todo: td, terminal: term, browser: br, caller: &lateCaller{}}
+	b := &builtinTools{registry: reg, todo: td, terminal: term, browser: br, caller: &lateCaller{},
+		mcp: newMCP(l, reg, d.logger()), log: d.logger()}
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), td, session.NewSearchTool(d.store),
 		web.NewSearch(searchOpts(webOpts)), web.NewExtract(webOpts), httpreq.New(guard),
@@ -100,6 +141,15 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		if err := reg.Register(t); err != nil {
 			return nil, err
 		}
+	}
+	// Declared tools come last, so that one named like a built-in is the
+	// one refused (and listed as a problem).
+	b.declared = declared.NewLoader(declared.LoaderOptions{
+		Dir: filepath.Join(l.Paths.Home, "tools"), ConfigFile: l.Paths.ConfigFile,
+		Registry: reg, Env: l.Env, Logger: d.logger(),
+	})
+	if err := b.declared.Load(); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -120,12 +120,13 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		rt.close()
 		return nil, err
 	}
-	tools, err := newTools(l, toolDeps{store: store, fallback: rt.policy.For(""), provider: vision, model: visionModel})
+	tools, err := newTools(l, toolDeps{store: store, fallback: rt.policy.For(""), provider: vision, model: visionModel, log: log})
 	if err != nil {
 		rt.close()
 		return nil, err
 	}
 	rt.tools = tools
+	startMCP(cmd.Context(), tools.mcp, l.Config)
 	sel, err := selectToolsets(l, tools.registry, f.toolsets)
 	if err != nil {
 		rt.close()
