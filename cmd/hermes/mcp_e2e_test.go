@@ -201,3 +201,49 @@ func TestMCPServeHTTP(t *testing.T) {
 		t.Errorf("without the token: %s", out)
 	}
 }
+
+// TestChatReloadMCP adds an MCP server to config.yaml during a chat:
+// /reload-mcp connects it, and the next turn offers its tools.
+func TestChatReloadMCP(t *testing.T) {
+	h := newHome(t)
+	servers := everythingConfig(t)
+	srv := llmtest.New(t)
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
+	cmd := chatCommand(h, srv)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hasEcho := func(i int) bool {
+		for _, s := range srv.Requests()[i].Tools {
+			if s.Name == "mcp__everything__echo" {
+				return true
+			}
+		}
+		return false
+	}
+	io.WriteString(stdin, "first\n")
+	waitRequests(t, srv, 1)
+	if hasEcho(0) {
+		t.Fatal("an MCP tool was offered before any server was configured")
+	}
+	h.write("config.yaml", servers)
+	io.WriteString(stdin, "/reload-mcp\nsecond\n")
+	waitRequests(t, srv, 2)
+	io.WriteString(stdin, "/exit\n")
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("chat: %v\n%s", err, out.String())
+	}
+	if !hasEcho(1) {
+		t.Errorf("after /reload-mcp the model was not offered mcp__everything__echo\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "everything") || !strings.Contains(out.String(), "connected") {
+		t.Errorf("/reload-mcp did not report the server:\n%s", out.String())
+	}
+}
