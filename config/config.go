@@ -72,6 +72,38 @@ type Config struct {
 	MCPServers map[string]MCPServer `yaml:"mcp_servers"`
 	// MCPServe configures "hermes mcp serve".
 	MCPServe MCPServe `yaml:"mcp_serve"`
+	// Memory configures MEMORY.md, USER.md and long-term memory.
+	Memory Memory `yaml:"memory"`
+	// Skills configures the skills the agent reads and writes.
+	Skills Skills `yaml:"skills"`
+}
+
+// Memory is the memory section.
+type Memory struct {
+	// MemoryCharLimit and UserCharLimit cap MEMORY.md (the agent's notes)
+	// and USER.md (the user's profile), so the snapshot in every system
+	// prompt stays small.
+	MemoryCharLimit int `yaml:"memory_char_limit"`
+	UserCharLimit   int `yaml:"user_char_limit"`
+	// NudgeInterval is how many user turns pass between background
+	// reviews of what is worth remembering.
+	NudgeInterval int `yaml:"nudge_interval"`
+	// ExtractAfter is how long a session stays idle before its lasting
+	// facts are extracted into long-term memory.
+	ExtractAfter time.Duration `yaml:"extract_after"`
+}
+
+// Skills is the skills section.
+type Skills struct {
+	// ExternalDirs are further skill directories, read but never written.
+	ExternalDirs []string `yaml:"external_dirs"`
+	// IndexFullLimit is how many skills the system prompt lists with
+	// their descriptions; beyond it only names are listed and the
+	// skills_search tool finds the right one.
+	IndexFullLimit int `yaml:"index_full_limit"`
+	// CreationNudgeInterval is how many tool iterations pass between
+	// background reviews of whether the work is worth a skill.
+	CreationNudgeInterval int `yaml:"creation_nudge_interval"`
 }
 
 // MCPServer is one entry of mcp_servers, in the shape Hermes and Claude
@@ -287,6 +319,8 @@ func Defaults() Config {
 		Terminal:  Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
 		Web:       Web{ExtractCharLimit: 15000},
 		Browser:   Browser{InactivityTimeout: 5 * time.Minute},
+		Memory:    Memory{MemoryCharLimit: 2200, UserCharLimit: 1375, NudgeInterval: 10, ExtractAfter: 30 * time.Minute},
+		Skills:    Skills{IndexFullLimit: 60, CreationNudgeInterval: 10},
 	}
 }
 
