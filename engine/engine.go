@@ -130,7 +130,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	for i, m := range stored {
 		history[i] = m.Message
 	}
-	system := e.systemPrompt(s, stored)
+	system := e.systemPrompt(ctx, s, stored)
 	var input llm.Message
 	if in.Text != "" {
 		input = llm.UserMessage(in.Text)
@@ -216,16 +216,27 @@ func (e *Engine) lock(ctx context.Context, id string) (func(), error) {
 	}
 }
 
-// systemPrompt returns the session's prompt, building it the first time.
-func (e *Engine) systemPrompt(s *session.Session, stored []session.Message) string {
+// systemPrompt returns the session's prompt: the one recorded for it when
+// it started (by this process or another), else a new one, which is
+// recorded. A session keeps its prompt for life, so the provider's prefix
+// cache keeps hitting and memory written during the session shows only in
+// the next one.
+func (e *Engine) systemPrompt(ctx context.Context, s *session.Session, stored []session.Message) string {
 	e.mu.Lock()
 	p, ok := e.prompts[s.ID]
 	e.mu.Unlock()
 	if ok {
 		return p
 	}
-	if e.opt.SystemPrompt != nil {
+	p, err := e.opt.Store.SystemPrompt(ctx, s.ID)
+	if err != nil {
+		e.opt.Logger.Warn("reading the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
+	}
+	if p == "" && e.opt.SystemPrompt != nil {
 		p = e.opt.SystemPrompt(s)
+		if err := e.opt.Store.SetSystemPrompt(ctx, s.ID, p); err != nil {
+			e.opt.Logger.Warn("recording the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
+		}
 	}
 	if e.opt.Resumed != nil && len(stored) > 0 {
 		e.opt.Resumed(s.ID, stored)

@@ -161,3 +161,44 @@ func TestTurnsInOneSessionDoNotOverlap(t *testing.T) {
 		t.Errorf("%d turns of one session ran at once, want 1", most)
 	}
 }
+
+// TestSystemPromptKeptAcrossProcesses: a session resumed by another engine
+// (another process) sends the prompt it started with, not a new one, so
+// memory written meanwhile waits for the next session and the provider's
+// prefix cache keeps hitting.
+func TestSystemPromptKeptAcrossProcesses(t *testing.T) {
+	e, srv, st := newEngine(t)
+	ctx := context.Background()
+	srv.Enqueue(llmtest.Reply{Text: "one"}, llmtest.Reply{Text: "two"}, llmtest.Reply{Text: "three"})
+	first, err := e.Turn(ctx, "", engine.Input{Text: "hi"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := st.SystemPrompt(ctx, first.SessionID); err != nil || p != "You are a test. Prompt number 1." {
+		t.Fatalf("recorded prompt = %q, %v", p, err)
+	}
+	other := engine.New(engine.Options{
+		Store:        st,
+		Provider:     openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}),
+		Model:        "m",
+		Tools:        toolbox{tool.NewRegistry(), &tool.Dispatcher{Registry: tool.NewRegistry()}},
+		SystemPrompt: func(*session.Session) string { return "A newer prompt, with new memory." },
+	})
+	if _, err := other.Turn(ctx, first.SessionID, engine.Input{Text: "again"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := other.Turn(ctx, "", engine.Input{Text: "new session"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if got := reqs[1].Messages[0].Text(); got != "You are a test. Prompt number 1." {
+		t.Errorf("the resumed session sent the prompt %q", got)
+	}
+	if got := reqs[2].Messages[0].Text(); got != "A newer prompt, with new memory." {
+		t.Errorf("a new session sent the prompt %q", got)
+	}
+	if fresh.SessionID == first.SessionID {
+		t.Error("the new turn reused the session")
+	}
+}

@@ -135,6 +135,13 @@ type Store interface {
 	AddUsage(ctx context.Context, sessionID string, u Usage) error
 	// SetTitle sets a session's title.
 	SetTitle(ctx context.Context, sessionID, title string) error
+	// SetSystemPrompt records the system prompt the session started with;
+	// SystemPrompt returns it ("" when none was recorded). A session keeps
+	// its prompt for life, even across processes, so the provider's prompt
+	// cache keeps hitting and memory written during it shows only in the
+	// next session.
+	SetSystemPrompt(ctx context.Context, sessionID, prompt string) error
+	SystemPrompt(ctx context.Context, sessionID string) (string, error)
 	// End marks a session ended with a reason ("done", "interrupted", ...).
 	End(ctx context.Context, sessionID, reason string) error
 	// Search finds messages by full-text query: words through the

@@ -135,6 +135,10 @@ END;
 -- The trigram index's terms, to expand 1–2 character terms.
 CREATE VIRTUAL TABLE messages_fts_trigram_vocab USING fts5vocab(messages_fts_trigram, row);
 `,
+	// 3: the system prompt a session was started with (Hermes's column),
+	// so a session resumed by another process sends the same prefix and
+	// keeps hitting the provider's prompt cache.
+	`ALTER TABLE sessions ADD COLUMN system_prompt TEXT;`,
 }
 
 // cjkGlob matches text holding at least one CJK character: Han

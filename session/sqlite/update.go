@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/hermes-go/hermes/session"
@@ -25,6 +26,26 @@ WHERE id = ?`,
 func (s *Store) SetTitle(ctx context.Context, sessionID, title string) error {
 	return s.updateSession(ctx, "set title of session "+sessionID,
 		`UPDATE sessions SET title = ? WHERE id = ?`, nullString(title), sessionID)
+}
+
+// SetSystemPrompt records the system prompt a session was started with.
+func (s *Store) SetSystemPrompt(ctx context.Context, sessionID, prompt string) error {
+	return s.updateSession(ctx, "set system prompt of session "+sessionID,
+		`UPDATE sessions SET system_prompt = ? WHERE id = ?`, nullString(prompt), sessionID)
+}
+
+// SystemPrompt returns the system prompt recorded for a session, "" when
+// none was, or ErrNotFound.
+func (s *Store) SystemPrompt(ctx context.Context, sessionID string) (string, error) {
+	var p sql.NullString
+	err := s.read.QueryRowContext(ctx, `SELECT system_prompt FROM sessions WHERE id = ?`, sessionID).Scan(&p)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("sqlite: system prompt of session %s: %w", sessionID, session.ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("sqlite: system prompt of session %s: %w", sessionID, err)
+	}
+	return p.String, nil
 }
 
 // End marks a session ended now with a reason. Ending it again moves

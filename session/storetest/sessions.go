@@ -111,6 +111,9 @@ func testNotFound(t *testing.T, s session.Store) {
 	wantNotFound(t, "Around", err)
 	wantNotFound(t, "AddUsage", s.AddUsage(ctx(t), id, session.Usage{InputTokens: 1}))
 	wantNotFound(t, "SetTitle", s.SetTitle(ctx(t), id, "x"))
+	wantNotFound(t, "SetSystemPrompt", s.SetSystemPrompt(ctx(t), id, "x"))
+	_, err = s.SystemPrompt(ctx(t), id)
+	wantNotFound(t, "SystemPrompt", err)
 	wantNotFound(t, "End", s.End(ctx(t), id, "done"))
 	wantNotFound(t, "Delete", s.Delete(ctx(t), id))
 }
@@ -126,6 +129,16 @@ func testUsageTitleEnd(t *testing.T, s session.Store) {
 	}
 	if err := s.SetTitle(ctx(t), sess.ID, "数据库迁移 plan"); err != nil {
 		t.Fatalf("SetTitle: %v", err)
+	}
+	if p, err := s.SystemPrompt(ctx(t), sess.ID); err != nil || p != "" {
+		t.Fatalf("SystemPrompt of a new session = %q, %v; want \"\"", p, err)
+	}
+	const prompt = "You are hermes.\n\nMEMORY [1%]\n用户偏好中文"
+	if err := s.SetSystemPrompt(ctx(t), sess.ID, prompt); err != nil {
+		t.Fatalf("SetSystemPrompt: %v", err)
+	}
+	if p, err := s.SystemPrompt(ctx(t), sess.ID); err != nil || p != prompt {
+		t.Fatalf("SystemPrompt = %q, %v; want %q", p, err, prompt)
 	}
 	before := time.Now().Add(-time.Second)
 	if err := s.End(ctx(t), sess.ID, "interrupted"); err != nil {
