@@ -45,8 +45,10 @@ type Options struct {
 	// this process runs a turn in it, so tools can restore their state
 	// (the todo list).
 	Resumed func(sessionID string, history []session.Message)
-	Now     func() time.Time
-	Logger  *slog.Logger
+	// Review, when set, runs background reviews after turns (see Review).
+	Review *Review
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Engine runs turns. It is safe for concurrent use.
@@ -59,6 +61,11 @@ type Engine struct {
 	// byte-identical across its turns; it is bounded by maxPrompts.
 	locks   map[string]*turnLock
 	prompts map[string]string
+	// rev tracks background reviews; base is their context, ended by
+	// Close.
+	rev  reviews
+	base context.Context
+	stop context.CancelFunc
 }
 
 // turnLock is one session's turn lock and how many turns hold or wait
@@ -81,7 +88,15 @@ func New(opt Options) *Engine {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{}}
+	base, stop := context.WithCancel(context.Background())
+	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{}, base: base, stop: stop}
+}
+
+// Close cancels the background reviews still running and waits for them
+// to end. Turns must have ended before.
+func (e *Engine) Close() {
+	e.stop()
+	e.rev.active.Wait()
 }
 
 // Input is one turn's request.
@@ -168,6 +183,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	e.opt.Logger.Info("turn finished", slog.String("session_id", s.ID), slog.String("stopped", string(res.Stopped)),
 		slog.Int("iterations", res.Iterations), slog.Int64("duration_ms", e.opt.Now().Sub(start).Milliseconds()),
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
+	e.afterTurn(s.ID, system, res)
 	return &TurnResult{SessionID: s.ID, Result: res}, nil
 }
 

@@ -1,0 +1,143 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/llm/openai"
+	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// memoryTool stands in for the memory tool: it records what it was asked
+// to save.
+type memoryTool struct {
+	mu    sync.Mutex
+	saved []string
+}
+
+func (*memoryTool) Spec() tool.Spec {
+	return tool.Spec{Name: "memory", Description: "Saves a note.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"},"target":{"type":"string"},"content":{"type":"string"}},"required":["content"]}`)}
+}
+
+func (m *memoryTool) Call(_ context.Context, args json.RawMessage) (any, error) {
+	var a struct{ Content string }
+	json.Unmarshal(args, &a)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.saved = append(m.saved, a.Content)
+	return "saved", nil
+}
+
+func isReview(r llmtest.Request) bool {
+	return strings.Contains(r.LastUserText(), "[Background review")
+}
+
+func TestBackgroundReview(t *testing.T) {
+	srv := llmtest.New(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	mem := &memoryTool{}
+	reg := tool.NewRegistry()
+	for _, tl := range []tool.Tool{echoTool{}, mem} {
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release := make(chan struct{})
+	var reviewCalls atomic.Int32
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if !isReview(r) {
+			return llmtest.Reply{Text: "answer"}
+		}
+		switch reviewCalls.Add(1) {
+		case 1:
+			<-release // the review is slow; the next turn must not wait for it
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{
+				{Name: "memory", Arguments: `{"action":"add","target":"user","content":"Prefers short answers."}`},
+				{Name: "echo", Arguments: `{"text":"not allowed here"}`},
+			}}
+		default:
+			return llmtest.Reply{Text: "Saved one fact."}
+		}
+	})
+	done := make(chan []string, 1)
+	e := engine.New(engine.Options{
+		Store:    st,
+		Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}),
+		Model:    "m",
+		Tools:    toolbox{reg, &tool.Dispatcher{Registry: reg}},
+		Review: &engine.Review{Tools: []string{"memory"}, MemoryEvery: 2, SkillWriter: "skill_manage",
+			Done: func(_ string, saved []string) { done <- saved }},
+	})
+	t.Cleanup(e.Close)
+	ctx := context.Background()
+	first, err := e.Turn(ctx, "", engine.Input{Text: "one"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := first.SessionID
+	if _, err := e.Turn(ctx, id, engine.Input{Text: "two"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The review is due after the second turn and blocks in the model;
+	// the third turn goes ahead.
+	third, err := e.Turn(ctx, id, engine.Input{Text: "three"}, nil)
+	if err != nil || third.Final != "answer" {
+		t.Fatalf("a turn while the review runs: %v %+v", err, third)
+	}
+	close(release)
+	select {
+	case saved := <-done:
+		if len(saved) != 1 || saved[0] != "updated the user profile" {
+			t.Errorf("the review reported %q", saved)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the review did not finish")
+	}
+	if len(mem.saved) != 1 || mem.saved[0] != "Prefers short answers." {
+		t.Errorf("memory saved %q", mem.saved)
+	}
+	// The disallowed call was refused, and the review never reached the
+	// user's session.
+	var second llmtest.Request
+	for _, r := range srv.Requests() {
+		if isReview(r) {
+			second = r
+		}
+	}
+	var refused bool
+	for _, m := range second.Messages {
+		if m.Role == llm.RoleTool && strings.Contains(m.Text(), "not available in a background review") {
+			refused = true
+		}
+	}
+	if !refused {
+		t.Error("the review's echo call was not refused")
+	}
+	msgs, err := st.Messages(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 6 {
+		t.Errorf("the session holds %d messages, want the 3 turns' 6: the review must not write to it", len(msgs))
+	}
+	for _, m := range msgs {
+		if strings.Contains(m.Text(), "Background review") {
+			t.Error("the review's prompt reached the user's session")
+		}
+	}
+}
