@@ -36,10 +36,14 @@ func ScanInjection(text string) (reason string, found bool) {
 	}
 	lower := strings.ToLower(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD")))
 	prose := proseForm(lower)
+	sent := headerArg.ReplaceAllString(lower, " ")
 	for _, p := range injectionPatterns {
 		src := lower
-		if p.prose {
+		switch {
+		case p.prose:
 			src = prose
+		case p.what == "exfiltration":
+			src = sent
 		}
 		if !containsAny(src, p.hints) {
 			continue
@@ -71,6 +75,12 @@ type injectionPattern struct {
 
 // secretName matches the tail of a shell variable that holds a credential.
 const secretName = `[a-z0-9_]*(?:api_?key|token|secret|passw(?:or)?d|credential|private_key|access_key|auth)[a-z0-9_]*`
+
+// headerArg matches a request header given to curl and its kin. A
+// credential in a header goes to the server the command names, which is
+// how every API is called (`-H "Authorization: Bearer $GITHUB_TOKEN"`), so
+// the exfiltration patterns look at the rest of the line.
+var headerArg = regexp.MustCompile(`(?:^|\s)(?:-h|--header)[\s=]*(?:"[^"\n]*"|'[^'\n]*'|\S+)`)
 
 // netTool matches a program that sends data over the network.
 const netTool = `(?:curl|wget|nc|ncat|netcat|socat|httpie|xh|scp|rsync|invoke-webrequest|invoke-restmethod|iwr|irm)`
