@@ -40,11 +40,11 @@ func joinTiers(tiers ...string) string {
 // Size is how big one tier of a prompt is.
 type Size struct {
 	// Tier is "stable", "context" or "volatile".
-	Tier string
+	Tier string `json:"tier"`
 	// Chars counts characters (runes), not bytes.
-	Chars int
+	Chars int `json:"chars"`
 	// Tokens is EstimateTokens of the tier.
-	Tokens int
+	Tokens int `json:"tokens"`
 }
 
 // Sizes gives the size of each tier, in tier order, so that hermes can show

@@ -72,6 +72,10 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 	if base == nil {
 		base = context.Background()
 	}
+	rt.notify = func(_ string, saved []string) {
+		fmt.Fprintf(out, "\n· %s\n", strings.Join(saved, "; "))
+	}
+	defer waitReviews(errOut, rt)
 	// Declared tools files edited during the chat take effect from the
 	// next turn.
 	watchCtx, stopWatch := context.WithCancel(base)
@@ -110,11 +114,19 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			fmt.Fprintln(out, "(a new session starts with your next message)")
 			continue
 		case "/help":
-			fmt.Fprintln(out, "/new starts a new session, /reload-mcp reconnects MCP servers after editing mcp_servers, /exit quits; anything else is sent to hermes.")
+			fmt.Fprintln(out, "/new starts a new session, /reload-mcp reconnects MCP servers after editing mcp_servers, /SKILL-NAME [instruction] runs a saved skill, /exit quits; anything else is sent to hermes.")
 			continue
 		case "/reload-mcp":
 			reloadMCP(cmd, a, rt, base)
 			continue
+		}
+		if strings.HasPrefix(text, "/") {
+			invoked, err := slashSkill(rt, text)
+			if err != nil {
+				fmt.Fprintln(out, err)
+				continue
+			}
+			text = invoked
 		}
 		ctx, cancel := context.WithCancel(base)
 		type done struct {

@@ -13,8 +13,10 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/skill"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/browser"
 	"github.com/hermes-go/hermes/tools/code"
@@ -37,6 +39,8 @@ type builtinTools struct {
 	browser  *browser.Manager
 	mcp      *mcp.Manager
 	declared *declared.Loader
+	memory   *memory.Store
+	skills   *skill.Library
 	log      *slog.Logger
 	// caller is bound to the dispatcher once it exists (bind).
 	caller *lateCaller
@@ -126,17 +130,22 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout,
 		ScreenshotDir: filepath.Join(l.Paths.Home, "cache", "screenshots")})
 	b := &builtinTools{registry: reg, todo: td, terminal: term, browser: br, caller: &lateCaller{},
-		mcp: newMCP(l, reg, d.logger()), log: d.logger()}
+		mcp: newMCP(l, reg, d.logger()), log: d.logger(),
+		memory: memory.Open(filepath.Join(l.Paths.Home, "memories"),
+			memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit}),
+		skills: openSkills(l, d.logger())}
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), td, session.NewSearchTool(d.store),
 		web.NewSearch(searchOpts(webOpts)), web.NewExtract(webOpts), httpreq.New(guard),
 		code.New(code.Options{Caller: b.caller, Tools: b.caller.names}),
 		vision.New(vision.Options{Provider: d.provider, Model: d.model}),
+		memory.NewTool(b.memory),
 	}
 	// Over the ssh backend the file tools act on the remote host too
 	// (FileSystem is nil for the local backend).
 	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
 	tools = append(tools, br.Tools()...)
+	tools = append(tools, skillTools(b.skills, c.Skills.IndexFullLimit)...)
 	for _, t := range tools {
 		if err := reg.Register(t); err != nil {
 			return nil, err

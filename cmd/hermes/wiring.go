@@ -12,7 +12,6 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/prompt"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/session/sqlite"
@@ -79,11 +78,17 @@ type wiring struct {
 	engine *engine.Engine
 	policy *safety.Policy
 	model  config.Resolved
+	// notify, when set before the first turn, hears what background
+	// reviews saved; the chat prints it as one line.
+	notify func(sessionID string, saved []string)
 }
 
 // close ends what the command started: background processes, then the
 // store.
 func (r *wiring) close() {
+	if r.engine != nil {
+		r.engine.Close()
+	}
 	if r.tools != nil {
 		r.tools.close()
 	}
@@ -150,11 +155,21 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		Tools:     toolbox{Registry: sel, Dispatcher: dispatcher},
 		MaxTurns:  maxTurns,
 		MaxTokens: main.MaxTokens,
-		SystemPrompt: func(*session.Session) string {
-			return prompt.Build(prompt.Options{Now: now(l)})
+		SystemPrompt: func(s *session.Session) string {
+			return sessionPrompt(l, tools, sel, s.Cwd).Text()
 		},
 		Resumed: func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
-		Logger:  log,
+		Review: &engine.Review{
+			Tools:       []string{"memory", "skill_manage", "skills_list", "skills_search", "skill_view"},
+			MemoryEvery: l.Config.Memory.NudgeInterval, SkillEvery: l.Config.Skills.CreationNudgeInterval,
+			SkillWriter: "skill_manage",
+			Done: func(id string, saved []string) {
+				if rt.notify != nil {
+					rt.notify(id, saved)
+				}
+			},
+		},
+		Logger: log,
 	})
 	return rt, nil
 }

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// reviewGrace is how long a chat that is quitting waits for a background
+// review still saving memory or a skill.
+const reviewGrace = 30 * time.Second
+
+// slashSkill turns "/skill-name instruction" into the user message that
+// runs the skill: its text, directory and files, and the instruction. The
+// skill goes in a user message, not the system prompt, so the prompt's
+// cached prefix holds.
+func slashSkill(rt *wiring, text string) (string, error) {
+	name, instruction, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+	msg, err := rt.tools.skills.Invocation(name, instruction)
+	if err != nil {
+		names := rt.tools.skills.Names()
+		return "", fmt.Errorf("/%s is not a command or a skill (%v); /help lists the commands, and the skills are: %s",
+			name, err, strings.Join(names, ", "))
+	}
+	return msg, nil
+}
+
+// waitReviews gives running background reviews a moment to finish before
+// the chat exits, saying so when there is one.
+func waitReviews(w io.Writer, rt *wiring) {
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if rt.engine.WaitReviews(ctx) == nil {
+		return
+	}
+	fmt.Fprintln(w, "(finishing a background review of what to remember…)")
+	ctx, cancel2 := context.WithTimeout(context.Background(), reviewGrace)
+	defer cancel2()
+	rt.engine.WaitReviews(ctx)
+}

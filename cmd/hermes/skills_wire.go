@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/skill"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// openSkills opens the skills library of the home, installing the bundled
+// skills on first use (never over ones the user edited).
+func openSkills(l *config.Loaded, log *slog.Logger) *skill.Library {
+	dir := filepath.Join(l.Paths.Home, "skills")
+	if _, err := skill.InstallBundled(dir); err != nil {
+		log.Warn("bundled skills not installed", "error", err)
+	}
+	return skill.Open(skill.Options{Dir: dir, ExternalDirs: l.Config.Skills.ExternalDirs, Logger: log})
+}
+
+// skillTools are the skill tools, with skills_search offered only while the
+// index in the prompt is collapsed to names: with fewer skills the index
+// already shows every description.
+func skillTools(lib *skill.Library, fullLimit int) []tool.Tool {
+	tools := skill.Tools(lib)
+	for i, t := range tools {
+		if t.Spec().Name == "skills_search" {
+			tools[i] = collapsedOnly{Tool: t, lib: lib, limit: fullLimit}
+		}
+	}
+	return tools
+}
+
+// collapsedOnly makes a tool available only when the skills index is
+// collapsed.
+type collapsedOnly struct {
+	tool.Tool
+	lib   *skill.Library
+	limit int
+}
+
+func (c collapsedOnly) Available() error {
+	if c.lib.Collapsed(skill.Availability{}, c.limit) {
+		return nil
+	}
+	return errors.New(fmt.Sprint("the skills index lists every description (skills.index_full_limit is ", c.limit, "); search is offered beyond that"))
+}
+
+// skillAvailability is what the index filters skills by: the toolsets and
+// tools the model is offered.
+func skillAvailability(reg *tool.Registry) skill.Availability {
+	var a skill.Availability
+	seen := map[string]bool{}
+	for _, info := range reg.Infos() {
+		if !info.Available || !info.Selected {
+			continue
+		}
+		a.Tools = append(a.Tools, info.Name)
+		if !seen[info.Toolset] {
+			seen[info.Toolset] = true
+			a.Toolsets = append(a.Toolsets, info.Toolset)
+		}
+	}
+	return a
+}

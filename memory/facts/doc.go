@@ -1,0 +1,38 @@
+// Package facts is hermes's long-term memory of facts: short structured
+// records — a preference, a recurring task pattern, a decision, a stable
+// fact about the user's environment — distilled from a finished
+// conversation by an auxiliary model (Extract) and recalled at the first
+// user message of a later one (Recall, Block).
+//
+// Recalled facts are added to that user message as a marked block rather
+// than to the system prompt: the system prompt stays byte-identical from
+// one conversation to the next, so the provider's prompt cache keeps
+// hitting, and the model reads the facts as background it was handed, not
+// as instructions.
+//
+// # Storage
+//
+// Facts live in the profile's state.db beside the session store, in a
+// table of their own with an FTS5 index (unicode61) over subject and
+// content. The schema version is a key in state_meta when the session
+// store has created that table, else in facts_meta (schema.go). Writes are
+// BEGIN IMMEDIATE transactions retried with random waits while another
+// process holds the lock, as the session store does.
+//
+// # Ranking
+//
+// Search and Recall rank with BM25 computed by the package itself over the
+// candidates the index finds (rank.go), not with FTS5's bm25(): FTS5
+// clamps the inverse document frequency of a term found in half the rows
+// or more to almost zero, and a fact store is small — with three facts,
+// a term in two of them scores nothing — so no fixed threshold could tell
+// a related message from an unrelated one. Recall's threshold is on
+// coverage: how much of the message's rarest terms a fact matches.
+//
+// CJK text has no spaces to split words at, so a CJK query is split into
+// overlapping two-character terms, which a trigram index cannot look up;
+// they are found with instr() over the facts marked as holding CJK text.
+// A fact store holds hundreds or thousands of rows, not millions: at
+// 10,000 facts a word query takes about 1 ms and a CJK query about 12 ms
+// (BenchmarkSearch), once per conversation.
+package facts

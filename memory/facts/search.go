@@ -1,0 +1,167 @@
+package facts
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// factColumns are the columns scanFact reads, in order.
+const factColumns = `id, kind, subject, content, source_session, created_at, last_used_at, uses`
+
+// Search returns up to limit facts matching any term of query, best
+// first (rank.go). Anything may be typed: terms are quoted before they
+// reach FTS5, and a query with no searchable term finds nothing. A
+// limit below one means 10.
+func (s *Store) Search(ctx context.Context, query string, limit int) ([]Scored, error) {
+	out, err := s.search(ctx, query, limit, 1)
+	if err != nil {
+		return nil, fmt.Errorf("facts: search %q: %w", query, err)
+	}
+	return out, nil
+}
+
+// search is Search with the shortest CJK run that counts as a term.
+func (s *Store) search(ctx context.Context, query string, limit, minCJK int) ([]Scored, error) {
+	if limit < 1 {
+		limit = 10
+	}
+	terms := parseTerms(query, minCJK)
+	var rs []ranked
+	if len(terms) > 0 {
+		h, err := s.collect(ctx, terms)
+		if err != nil {
+			return nil, err
+		}
+		rs = h.rank()
+	}
+	rs, err := s.blendVectors(ctx, query, rs)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) > limit {
+		rs = rs[:limit]
+	}
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(rs))
+	for i, r := range rs {
+		ids[i] = r.id
+	}
+	byID, err := s.load(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Scored, 0, len(rs))
+	for _, r := range rs {
+		if f, ok := byID[r.id]; ok { // a fact forgotten meanwhile is skipped
+			out = append(out, Scored{Fact: f, Score: r.score, Coverage: r.coverage})
+		}
+	}
+	return out, nil
+}
+
+// load reads the facts with the given ids.
+func (s *Store) load(ctx context.Context, ids []int64) (map[int64]Fact, error) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE id IN (?`+
+		strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read facts: %w", err)
+	}
+	fs, err := scanFacts(rows)
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[int64]Fact, len(fs))
+	for _, f := range fs {
+		m[f.ID] = f
+	}
+	return m, nil
+}
+
+// List returns up to limit facts, newest first. A limit below one means
+// all of them.
+func (s *Store) List(ctx context.Context, limit int) ([]Fact, error) {
+	if limit < 1 {
+		limit = -1 // SQLite: no limit
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+factColumns+` FROM facts
+ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("facts: list: %w", err)
+	}
+	fs, err := scanFacts(rows)
+	if err != nil {
+		return nil, fmt.Errorf("facts: list: %w", err)
+	}
+	return fs, nil
+}
+
+// Forget deletes the fact with id, or returns ErrNotFound.
+func (s *Store) Forget(ctx context.Context, id int64) error {
+	err := s.writeTx(ctx, "facts: forget", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM facts WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("fact %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+	return err
+}
+
+// MarkUsed records that the facts with ids were recalled now: their use
+// count grows by one and their last-used time is set. Unknown ids are
+// ignored, since a fact may have been forgotten since it was recalled.
+func (s *Store) MarkUsed(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	now := micros(s.now())
+	err := s.writeTx(ctx, "facts: mark used", func(tx *sql.Tx) error {
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx,
+				`UPDATE facts SET uses = uses + 1, last_used_at = ? WHERE id = ?`, now, id); err != nil {
+				return fmt.Errorf("fact %d: %w", id, err)
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// scanFacts reads rows of factColumns and closes them.
+func scanFacts(rows *sql.Rows) ([]Fact, error) {
+	defer rows.Close()
+	var fs []Fact
+	for rows.Next() {
+		var (
+			f             Fact
+			kind          string
+			created, used int64
+		)
+		if err := rows.Scan(&f.ID, &kind, &f.Subject, &f.Content, &f.SourceSession, &created, &used, &f.Uses); err != nil {
+			return nil, fmt.Errorf("read fact: %w", err)
+		}
+		f.Kind = Kind(kind)
+		f.CreatedAt = fromMicros(created)
+		f.LastUsedAt = fromMicros(used)
+		fs = append(fs, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read facts: %w", err)
+	}
+	return fs, nil
+}

@@ -1,0 +1,185 @@
+package facts
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/url"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// EmbedFunc turns texts into vectors, one per text, in order. Vectors
+// from one function must all have the same length.
+type EmbedFunc func(ctx context.Context, texts []string) ([][]float32, error)
+
+// Options tune a Store. The zero value is ready to use.
+type Options struct {
+	// Now is the clock for created and used times; nil means time.Now.
+	Now func() time.Time
+	// Embed, when set, gives every added fact a vector and blends cosine
+	// similarity into search (embed.go); nil searches by words alone.
+	Embed EmbedFunc
+	// BusyTimeout is how long SQLite waits for another writer's lock
+	// before the store's own jittered retries take over; zero means one
+	// second, as the session store uses.
+	BusyTimeout time.Duration
+	// Logger receives retries and failed embeddings; nil discards them.
+	Logger *slog.Logger
+}
+
+// Store is the fact table of one state.db. Its methods are safe for
+// concurrent use, and several processes may use the same file at once.
+type Store struct {
+	db    *sql.DB
+	now   func() time.Time
+	embed EmbedFunc
+	log   *slog.Logger
+}
+
+// Open opens (creating if needed) the database at path with default
+// options and brings the fact tables up to date.
+func Open(path string) (*Store, error) {
+	return OpenWith(path, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(path string, opt Options) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("facts: open: empty path")
+	}
+	s := &Store{now: opt.Now, embed: opt.Embed, log: opt.Logger}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	busy := opt.BusyTimeout
+	if busy <= 0 {
+		busy = time.Second
+	}
+	var err error
+	if s.db, err = sql.Open("sqlite", dsn(path, busy)); err != nil {
+		return nil, fmt.Errorf("facts: open %s: %w", path, err)
+	}
+	// Reads and writes share a small pool: fact traffic is a search at
+	// the first message and an insert at the end of a conversation, far
+	// below what would justify the session store's split pools. Every
+	// transaction is BEGIN IMMEDIATE (the DSN's _txlock), and reads run
+	// outside transactions, so readers never take the write lock.
+	s.db.SetMaxOpenConns(4)
+	s.db.SetMaxIdleConns(2)
+	s.db.SetConnMaxIdleTime(5 * time.Minute)
+	if err := s.migrate(context.Background()); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("facts: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database handle.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("facts: close: %w", err)
+	}
+	return nil
+}
+
+// dsn configures a connection the way session/sqlite's writer is
+// configured, since both open the same file: WAL so readers never block
+// the writer, synchronous NORMAL, and BEGIN IMMEDIATE for every
+// transaction so lock contention shows up at BEGIN, where a retry is
+// safe.
+func dsn(path string, busy time.Duration) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_txlock", "immediate")
+	u := url.URL{Path: path}
+	return "file:" + u.EscapedPath() + "?" + q.Encode()
+}
+
+// Write contention policy, the session store's: a short busy timeout,
+// then up to writeAttempts tries, each after a random wait so competing
+// writers do not retry in step.
+const (
+	writeAttempts = 15
+	retryMinWait  = 20 * time.Millisecond
+	retryMaxWait  = 150 * time.Millisecond
+)
+
+// writeTx runs fn in a write transaction and commits it, retrying the
+// whole transaction while another connection holds the lock. fn may run
+// several times, so it must keep no side effects outside tx.
+func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		if err = s.tryWrite(ctx, fn); err == nil {
+			return nil
+		}
+		if !isBusy(err) || attempt == writeAttempts {
+			break
+		}
+		wait := retryMinWait + rand.N(retryMaxWait-retryMinWait)
+		s.log.Debug("facts: database busy, retrying", "op", what, "attempt", attempt, "wait", wait, "err", err)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%s: %w (gave up waiting for the write lock: %w)", what, ctx.Err(), err)
+		case <-t.C:
+		}
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// tryWrite is one attempt of writeTx.
+func (s *Store) tryWrite(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// isBusy reports whether err is SQLite saying another connection holds
+// the lock: the only failures worth retrying, because the transaction
+// never took effect.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return true
+	}
+	return false
+}
+
+// micros is t as the integer microseconds the tables store.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+// fromMicros is the inverse of micros; zero stays the zero time.
+func fromMicros(us int64) time.Time {
+	if us == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(us).UTC()
+}
