@@ -88,8 +88,13 @@ type Memory struct {
 	// NudgeInterval is how many user turns pass between background
 	// reviews of what is worth remembering.
 	NudgeInterval int `yaml:"nudge_interval"`
-	// ExtractAfter is how long a session stays idle before its lasting
-	// facts are extracted into long-term memory.
+	// LongTerm turns long-term memory on (the default) or off: facts
+	// extracted from finished chat sessions and recalled at the first
+	// message of a later one. Extraction costs one model call per session.
+	LongTerm Flag `yaml:"long_term"`
+	// ExtractAfter is how long a chat stays idle before its lasting facts
+	// are extracted into long-term memory (they are also extracted on /new
+	// and when the chat ends); zero waits for those.
 	ExtractAfter time.Duration `yaml:"extract_after"`
 }
 

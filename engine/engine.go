@@ -47,6 +47,11 @@ type Options struct {
 	Resumed func(sessionID string, history []session.Message)
 	// Review, when set, runs background reviews after turns (see Review).
 	Review *Review
+	// Recall, when set, is asked for long-term memory relevant to the
+	// first message of a new session; what it returns (a marked block,
+	// or "") goes before that message. It goes into the user message,
+	// not the system prompt, so the prompt's cached prefix holds.
+	Recall func(ctx context.Context, text string) string
 	Now    func() time.Time
 	Logger *slog.Logger
 }
@@ -148,7 +153,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	system := e.systemPrompt(ctx, s, stored)
 	var input llm.Message
 	if in.Text != "" {
-		input = llm.UserMessage(in.Text)
+		input = llm.UserMessage(e.recall(ctx, history, in.Text))
 		if s.Title == "" {
 			if err := e.opt.Store.SetTitle(ctx, s.ID, title(in.Text)); err != nil {
 				e.opt.Logger.Warn("session title not set", slog.String("session_id", s.ID), slog.String("error", err.Error()))
@@ -185,6 +190,17 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
 	e.afterTurn(s.ID, system, res)
 	return &TurnResult{SessionID: s.ID, Result: res}, nil
+}
+
+// recall prepends long-term memory to the first message of a session.
+func (e *Engine) recall(ctx context.Context, history []llm.Message, text string) string {
+	if e.opt.Recall == nil || len(history) > 0 {
+		return text
+	}
+	if block := e.opt.Recall(ctx, text); block != "" {
+		return block + "\n\n" + text
+	}
+	return text
 }
 
 // session returns the session to run in, creating it when id is empty.

@@ -202,3 +202,46 @@ func TestSystemPromptKeptAcrossProcesses(t *testing.T) {
 		t.Error("the new turn reused the session")
 	}
 }
+
+func TestRecallGoesBeforeTheFirstMessageOnly(t *testing.T) {
+	srv := llmtest.New(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	var asked []string
+	e := engine.New(engine.Options{
+		Store:    st,
+		Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}),
+		Model:    "m",
+		Tools:    toolbox{tool.NewRegistry(), &tool.Dispatcher{Registry: tool.NewRegistry()}},
+		Recall: func(_ context.Context, text string) string {
+			asked = append(asked, text)
+			return "<recalled-memory>\n- The user deploys on Fridays.\n</recalled-memory>"
+		},
+	})
+	srv.Enqueue(llmtest.Reply{Text: "a"}, llmtest.Reply{Text: "b"})
+	first, err := e.Turn(context.Background(), "", engine.Input{Text: "when do I deploy?"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Turn(context.Background(), first.SessionID, engine.Input{Text: "and why?"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if got := reqs[0].LastUserText(); !strings.HasPrefix(got, "<recalled-memory>") || !strings.HasSuffix(got, "when do I deploy?") {
+		t.Errorf("first message = %q", got)
+	}
+	if got := reqs[1].LastUserText(); got != "and why?" {
+		t.Errorf("second message = %q; recall is for the first message only", got)
+	}
+	if len(asked) != 1 {
+		t.Errorf("recall asked %d times", len(asked))
+	}
+	for _, m := range reqs[0].Messages {
+		if m.Role == llm.RoleSystem && strings.Contains(m.Text(), "Fridays") {
+			t.Error("recalled memory reached the system prompt")
+		}
+	}
+}

@@ -90,6 +90,8 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 		version, rt.model.Model, rt.model.Provider, where)
 	cwd, _ := os.Getwd()
 	defer func() { endSession(cmd, rt, id, "exit") }()
+	idle := newIdleExtractor(rt, base)
+	defer func() { idle.finish(errOut, id) }()
 	for {
 		fmt.Fprint(out, "› ")
 		var line string
@@ -110,6 +112,7 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			return nil
 		case "/new":
 			endSession(cmd, rt, id, "new_session")
+			idle.ended(id)
 			id = ""
 			fmt.Fprintln(out, "(a new session starts with your next message)")
 			continue
@@ -162,6 +165,7 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			continue
 		}
 		id = d.res.SessionID
+		idle.turned(id)
 		if d.res.Note != "" {
 			// The streamed text already showed the progress; say why the
 			// turn stopped.

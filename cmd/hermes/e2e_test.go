@@ -49,7 +49,10 @@ func newHome(t *testing.T) *home {
 	dir := t.TempDir()
 	// Only what a clean machine would have: no provider keys leak in from
 	// the developer's environment.
-	return &home{t: t, dir: dir, env: []string{"HERMES_HOME=" + dir, "HOME=" + dir, "PATH=" + os.Getenv("PATH")}}
+	// Long-term memory adds a model call when a chat ends; the tests that
+	// count calls leave it off, and the one about it turns it on.
+	return &home{t: t, dir: dir, env: []string{"HERMES_HOME=" + dir, "HOME=" + dir, "PATH=" + os.Getenv("PATH"),
+		"HERMES_MEMORY_LONG_TERM=false"}}
 }
 
 func (h *home) write(name, content string) {

@@ -5,7 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
@@ -148,12 +151,12 @@ func TestBackgroundReviewSavesMemory(t *testing.T) {
 	h := newHome(t)
 	h.write("config.yaml", "memory: {nudge_interval: 1}\n")
 	srv := llmtest.New(t)
-	reviewed := 0
+	var reviewed atomic.Int32
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
 		if !strings.Contains(r.LastUserText(), "[Background review") {
 			return llmtest.Reply{Text: "Here is the report."}
 		}
-		if reviewed++; reviewed == 1 {
+		if reviewed.Add(1) == 1 {
 			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "memory",
 				Arguments: `{"action":"add","target":"user","content":"Wants weekly reports as five bullets."}`}}}
 		}
@@ -187,5 +190,67 @@ func TestBackgroundReviewSavesMemory(t *testing.T) {
 	h.hermes("sessions", "list", "--json").decode(t, &list)
 	if len(list) != 1 || list[0].MessageCount != 2 {
 		t.Errorf("sessions = %+v; the review must not write to the user's session", list)
+	}
+}
+
+// TestLongTermMemoryRecalled: a chat that ends has its lasting facts
+// extracted; a later session's related first message gets them, an
+// unrelated one does not; hermes memory lists, searches and forgets them.
+func TestLongTermMemoryRecalled(t *testing.T) {
+	h := newHome(t)
+	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	srv := llmtest.New(t)
+	var extractions atomic.Int32
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
+			extractions.Add(1)
+			return llmtest.Reply{Text: "```json\n" + `[{"kind":"decision","subject":"production deploys","content":"The user deploys to production only on Fridays after 3pm.","confidence":0.95},` +
+				`{"kind":"fact","subject":"weather","content":"It was sunny.","confidence":0.3}]` + "\n```"}
+		}
+		return llmtest.Reply{Text: "Noted."}
+	})
+	cmd := chatCommand(h, srv)
+	stdin, _ := cmd.StdinPipe()
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, "Remember: I deploy to production only on Fridays after 3pm.\n/exit\n")
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("chat: %v\n%s", err, out.String())
+	}
+	if n := extractions.Load(); n != 1 {
+		t.Fatalf("%d extractions when the chat ended, want 1\n%s", n, out.String())
+	}
+	var list []struct {
+		ID      int64
+		Kind    string
+		Content string
+	}
+	h.hermes("memory", "list", "--json").decode(t, &list)
+	if len(list) != 1 || list[0].Kind != "decision" || !strings.Contains(list[0].Content, "Fridays") {
+		t.Fatalf("memory list = %+v; want the deploy decision only (the low-confidence fact dropped)", list)
+	}
+
+	h.chatIn(srv, t.TempDir(), "When can I deploy to production?")
+	related := srv.Requests()[len(srv.Requests())-1].LastUserText()
+	if !strings.Contains(related, "<recalled-memory>") || !strings.Contains(related, "Fridays after 3pm") {
+		t.Errorf("a related first message was not given the fact:\n%s", related)
+	}
+	h.chatIn(srv, t.TempDir(), "What is 2+2?")
+	if unrelated := srv.Requests()[len(srv.Requests())-1].LastUserText(); strings.Contains(unrelated, "recalled-memory") {
+		t.Errorf("an unrelated message was given facts:\n%s", unrelated)
+	}
+	if r := h.hermes("memory", "search", "deploy"); !strings.Contains(r.stdout, "Fridays") {
+		t.Errorf("memory search deploy:\n%s%s", r.stdout, r.stderr)
+	}
+	id := strconv.FormatInt(list[0].ID, 10)
+	if r := h.hermes("memory", "forget", id); r.code != 0 || !strings.Contains(r.stdout, "forgot fact "+id) {
+		t.Errorf("memory forget: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := h.hermes("memory", "forget", id); r.code == 0 || !strings.Contains(r.stderr, "no fact") {
+		t.Errorf("forgetting twice: exit %d %s", r.code, r.stderr)
 	}
 }

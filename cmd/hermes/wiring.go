@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/session/sqlite"
@@ -78,6 +79,9 @@ type wiring struct {
 	engine *engine.Engine
 	policy *safety.Policy
 	model  config.Resolved
+	// memory is long-term memory; nil when memory.long_term is false.
+	memory *longTerm
+	facts  *facts.Store
 	// notify, when set before the first turn, hears what background
 	// reviews saved; the chat prints it as one line.
 	notify func(sessionID string, saved []string)
@@ -91,6 +95,9 @@ func (r *wiring) close() {
 	}
 	if r.tools != nil {
 		r.tools.close()
+	}
+	if r.facts != nil {
+		r.facts.Close()
 	}
 	if r.store != nil {
 		r.store.Close()
@@ -137,6 +144,15 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		rt.close()
 		return nil, err
 	}
+	if l.Config.Memory.LongTerm.Or(true) {
+		fs, err := facts.Open(l.Paths.StateDB)
+		if err != nil {
+			rt.close()
+			return nil, fmt.Errorf("long-term memory: %w", err)
+		}
+		rt.facts = fs
+		rt.memory = &longTerm{store: fs, sessions: store, provider: provider, model: main.Model, log: log}
+	}
 	maxTurns := l.Config.Agent.MaxTurns
 	if f.maxTurns > 0 {
 		maxTurns = f.maxTurns
@@ -148,7 +164,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 	}
 	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: overrides, Logger: log, Redact: newRedactor(l, main).Redact}
 	tools.bind(dispatcher)
-	rt.engine = engine.New(engine.Options{
+	opts := engine.Options{
 		Store:     store,
 		Provider:  provider,
 		Model:     main.Model,
@@ -170,7 +186,11 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 			},
 		},
 		Logger: log,
-	})
+	}
+	if rt.memory != nil {
+		opts.Recall = rt.memory.recall
+	}
+	rt.engine = engine.New(opts)
 	return rt, nil
 }
 
