@@ -141,3 +141,82 @@ func TestBackgroundReview(t *testing.T) {
 		}
 	}
 }
+
+// skillTool stands in for skill_manage.
+type skillTool struct{ created atomic.Int32 }
+
+func (*skillTool) Spec() tool.Spec {
+	return tool.Spec{Name: "skill_manage", Description: "Saves a skill.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"action":{"type":"string"},"name":{"type":"string"}},"required":["action","name"]}`)}
+}
+
+func (s *skillTool) Call(context.Context, json.RawMessage) (any, error) {
+	s.created.Add(1)
+	return "ok", nil
+}
+
+// TestReviewAfterToolIterations: a long tool-using turn makes a skill
+// review due; the review is asked about skills and saves one.
+func TestReviewAfterToolIterations(t *testing.T) {
+	srv := llmtest.New(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	sk := &skillTool{}
+	reg := tool.NewRegistry()
+	for _, tl := range []tool.Tool{echoTool{}, sk} {
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var reviewPrompt string
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if isReview(r) {
+			mu.Lock()
+			first := reviewPrompt == ""
+			reviewPrompt = r.LastUserText()
+			mu.Unlock()
+			if first {
+				return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "skill_manage", Arguments: `{"action":"create","name":"rotate-logs"}`}}}
+			}
+			return llmtest.Reply{Text: "Saved."}
+		}
+		// Three tool iterations, then the answer.
+		if n := strings.Count(string(r.Body), `"role":"tool"`); n < 3 {
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "echo", Arguments: `{"text":"step"}`}}}
+		}
+		return llmtest.Reply{Text: "Logs rotated."}
+	})
+	done := make(chan []string, 1)
+	e := engine.New(engine.Options{
+		Store:    st,
+		Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}),
+		Model:    "m",
+		Tools:    toolbox{reg, &tool.Dispatcher{Registry: reg}},
+		Review: &engine.Review{Tools: []string{"skill_manage"}, SkillEvery: 3, SkillWriter: "skill_manage",
+			Done: func(_ string, saved []string) { done <- saved }},
+	})
+	t.Cleanup(e.Close)
+	if _, err := e.Turn(context.Background(), "", engine.Input{Text: "rotate the logs"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case saved := <-done:
+		if len(saved) != 1 || saved[0] != "saved skill rotate-logs" {
+			t.Errorf("the review reported %q", saved)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no review after a turn of 4 iterations")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(reviewPrompt, "Skills:") || strings.Contains(reviewPrompt, "Memory:") {
+		t.Errorf("the review prompt = %q; want the skills part only", reviewPrompt)
+	}
+	if sk.created.Load() != 1 {
+		t.Errorf("skill_manage ran %d times", sk.created.Load())
+	}
+}

@@ -254,3 +254,38 @@ func TestLongTermMemoryRecalled(t *testing.T) {
 		t.Errorf("forgetting twice: exit %d %s", r.code, r.stderr)
 	}
 }
+
+func TestSkillsCommands(t *testing.T) {
+	h := newHome(t)
+	src := filepath.Join(t.TempDir(), "deploy-checklist")
+	os.MkdirAll(filepath.Join(src, "scripts"), 0o755)
+	os.WriteFile(filepath.Join(src, "SKILL.md"), []byte(deploySkill), 0o600)
+	os.WriteFile(filepath.Join(src, "scripts", "smoke.sh"), []byte("#!/bin/sh\ncurl -fsS localhost:8080/health\n"), 0o755)
+	if r := h.hermes("skills", "install", src); r.code != 0 || !strings.Contains(r.stdout, "installed deploy-checklist") {
+		t.Fatalf("install: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	r := h.hermes("skills", "list")
+	for _, want := range []string{"deploy-checklist", "declared-tool", "systematic-debugging"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("skills list lacks %s (bundled skills are installed on first use):\n%s", want, r.stdout)
+		}
+	}
+	if r := h.hermes("skills", "view", "deploy-checklist"); !strings.Contains(r.stdout, "Watch the error rate") {
+		t.Errorf("skills view:\n%s%s", r.stdout, r.stderr)
+	}
+	if r := h.hermes("skills", "check"); r.code != 0 {
+		t.Errorf("skills check with good skills: exit %d %s", r.code, r.stdout)
+	}
+	bad := filepath.Join(h.dir, "skills", "misc", "Bad Name")
+	os.MkdirAll(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "SKILL.md"), []byte("---\nname: Bad Name\ndescription: x\n---\nbody\n"), 0o600)
+	if r := h.hermes("skills", "check"); r.code != 1 || !strings.Contains(r.stdout, "Bad Name") || !strings.Contains(r.stdout, "name") {
+		t.Errorf("skills check with a bad skill: exit %d %s", r.code, r.stdout)
+	}
+	if r := h.hermes("skills", "remove", "deploy-checklist"); r.code != 0 {
+		t.Errorf("remove: exit %d %s", r.code, r.stderr)
+	}
+	if r := h.hermes("skills", "view", "deploy-checklist"); r.code == 0 {
+		t.Error("a removed skill can still be viewed")
+	}
+}
