@@ -289,3 +289,45 @@ func TestSkillsCommands(t *testing.T) {
 		t.Error("a removed skill can still be viewed")
 	}
 }
+
+// TestMemoryToolEdits drives add, replace, remove, an ambiguous match and
+// a write past the limit through the loop of the real binary.
+func TestMemoryToolEdits(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "memory: {memory_char_limit: 120}\n")
+	srv := llmtest.New(t)
+	mem := func(args string) llmtest.Reply {
+		return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "memory", Arguments: args}}}
+	}
+	srv.Enqueue(
+		mem(`{"action":"add","target":"memory","content":"Build with make ci."}`),
+		mem(`{"action":"add","target":"memory","content":"Deploy host is web-2."}`),
+		mem(`{"action":"replace","target":"memory","old_text":"web-2","content":"Deploy host is web-3."}`),
+		mem(`{"action":"remove","target":"memory","old_text":"e"}`),
+		mem(`{"action":"add","target":"memory","content":"`+strings.Repeat("x", 100)+`"}`),
+		mem(`{"action":"remove","target":"memory","old_text":"make ci"}`),
+		llmtest.Reply{Text: "done"},
+	)
+	h.chatIn(srv, t.TempDir(), "tidy your notes")
+	want := []string{
+		`"status":"ok"`, `"status":"ok"`, `"status":"ok"`,
+		`"error_code":"invalid_arguments"`, // "e" matches both entries
+		`"error_code":"invalid_arguments"`, // past the 120-character limit
+		`"status":"ok"`,
+	}
+	for i, w := range want {
+		if res := lastToolResult(t, srv, i+1); !strings.Contains(res, w) {
+			t.Errorf("call %d: %s, want %s", i+1, res, w)
+		}
+	}
+	if res := lastToolResult(t, srv, 4); !strings.Contains(res, "Build with make ci.") || !strings.Contains(res, "web-3") {
+		t.Errorf("the ambiguous match does not preview both entries: %s", res)
+	}
+	if res := lastToolResult(t, srv, 5); !strings.Contains(res, "/120") {
+		t.Errorf("the over-limit error does not show the usage: %s", res)
+	}
+	data, _ := os.ReadFile(filepath.Join(h.dir, "memories", "MEMORY.md"))
+	if string(data) != "Deploy host is web-3." {
+		t.Errorf("MEMORY.md = %q", data)
+	}
+}
