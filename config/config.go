@@ -152,6 +152,10 @@ type Auxiliary struct {
 	// Vision is the model vision_analyze asks, for a main model that
 	// cannot see images; empty uses the main model.
 	Vision Fallback `yaml:"vision"`
+	// Memory is the model that picks out the lasting facts of a finished
+	// session for long-term memory; a small, cheap model does; empty uses
+	// the main model.
+	Memory Fallback `yaml:"memory"`
 }
 
 // Browser is the browser section.

@@ -127,7 +127,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		judge = safety.NewModelJudge(provider, main.Model)
 	}
 	rt.policy = newPolicy(l, f.yolo, interactive, prompter, judge, log)
-	vision, visionModel, err := visionModel(l, provider, main, log)
+	vision, visionModel, err := auxModel(l, "auxiliary.vision", l.Config.Auxiliary.Vision, provider, main, log)
 	if err != nil {
 		rt.close()
 		return nil, err
@@ -151,7 +151,12 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 			return nil, fmt.Errorf("long-term memory: %w", err)
 		}
 		rt.facts = fs
-		rt.memory = &longTerm{store: fs, sessions: store, provider: provider, model: main.Model, log: log}
+		ap, am, err := auxModel(l, "auxiliary.memory", l.Config.Auxiliary.Memory, provider, main, log)
+		if err != nil {
+			rt.close()
+			return nil, err
+		}
+		rt.memory = &longTerm{store: fs, sessions: store, provider: ap, model: am, log: log}
 	}
 	maxTurns := l.Config.Agent.MaxTurns
 	if f.maxTurns > 0 {
@@ -234,20 +239,20 @@ func toolOverrides(l *config.Loaded, reg *tool.Registry) (map[string]tool.Overri
 	return out, nil
 }
 
-// visionModel is the model vision_analyze asks: auxiliary.vision when it
-// is set, else the main one.
-func visionModel(l *config.Loaded, main llm.Provider, r config.Resolved, log *slog.Logger) (llm.Provider, string, error) {
-	v := l.Config.Auxiliary.Vision
-	if v.Provider == "" && v.Model == "" {
+// auxModel is the model a side job asks (auxiliary.vision for
+// vision_analyze, auxiliary.memory for long-term memory): the one
+// configured under key when it is set, else the main one.
+func auxModel(l *config.Loaded, key string, aux config.Fallback, main llm.Provider, r config.Resolved, log *slog.Logger) (llm.Provider, string, error) {
+	if aux.Provider == "" && aux.Model == "" {
 		return main, r.Model, nil
 	}
-	vr, err := l.ResolveModel(config.ModelOverride{Provider: v.Provider, Model: v.Model})
+	ar, err := l.ResolveModel(config.ModelOverride{Provider: aux.Provider, Model: aux.Model})
 	if err != nil {
-		return nil, "", fmt.Errorf("config.yaml: auxiliary.vision: %w", err)
+		return nil, "", fmt.Errorf("config.yaml: %s: %w", key, err)
 	}
-	p, err := newProvider(vr)
+	p, err := newProvider(ar)
 	if err != nil {
-		return nil, "", fmt.Errorf("config.yaml: auxiliary.vision: %w", err)
+		return nil, "", fmt.Errorf("config.yaml: %s: %w", key, err)
 	}
-	return llm.WithRetry(p, retryPolicy(&l.Config, l.Config.Agent.APIMaxRetries, log)), vr.Model, nil
+	return llm.WithRetry(p, retryPolicy(&l.Config, l.Config.Agent.APIMaxRetries, log)), ar.Model, nil
 }
