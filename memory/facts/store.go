@@ -6,12 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
-	"net/url"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // EmbedFunc turns texts into vectors, one per text, in order. Vectors
@@ -92,85 +89,14 @@ func (s *Store) Close() error {
 }
 
 // dsn configures a connection the way session/sqlite's writer is
-// configured, since both open the same file: WAL so readers never block
-// the writer, synchronous NORMAL, and BEGIN IMMEDIATE for every
-// transaction so lock contention shows up at BEGIN, where a retry is
-// safe.
-func dsn(path string, busy time.Duration) string {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_txlock", "immediate")
-	u := url.URL{Path: path}
-	return "file:" + u.EscapedPath() + "?" + q.Encode()
-}
+// configured, since both open the same file (sqlitedb.WriterDSN).
+func dsn(path string, busy time.Duration) string { return sqlitedb.WriterDSN(path, busy) }
 
-// Write contention policy, the session store's: a short busy timeout,
-// then up to writeAttempts tries, each after a random wait so competing
-// writers do not retry in step.
-const (
-	writeAttempts = 15
-	retryMinWait  = 20 * time.Millisecond
-	retryMaxWait  = 150 * time.Millisecond
-)
-
-// writeTx runs fn in a write transaction and commits it, retrying the
-// whole transaction while another connection holds the lock. fn may run
-// several times, so it must keep no side effects outside tx.
+// writeTx runs fn in a write transaction, retrying while another process
+// holds the lock (sqlitedb.WriteTx). fn may run several times, so it must
+// keep no side effects outside tx.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
-	var err error
-	for attempt := 1; ; attempt++ {
-		if err = s.tryWrite(ctx, fn); err == nil {
-			return nil
-		}
-		if !isBusy(err) || attempt == writeAttempts {
-			break
-		}
-		wait := retryMinWait + rand.N(retryMaxWait-retryMinWait)
-		s.log.Debug("facts: database busy, retrying", "op", what, "attempt", attempt, "wait", wait, "err", err)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%s: %w (gave up waiting for the write lock: %w)", what, ctx.Err(), err)
-		case <-t.C:
-		}
-	}
-	return fmt.Errorf("%s: %w", what, err)
-}
-
-// tryWrite is one attempt of writeTx.
-func (s *Store) tryWrite(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		_ = tx.Rollback()
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
-}
-
-// isBusy reports whether err is SQLite saying another connection holds
-// the lock: the only failures worth retrying, because the transaction
-// never took effect.
-func isBusy(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
-	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-		return true
-	}
-	return false
+	return sqlitedb.WriteTx(ctx, s.db, s.log, what, fn)
 }
 
 // micros is t as the integer microseconds the tables store.

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/session"
 
 	// The pure-Go SQLite driver, registered as "sqlite".
@@ -147,21 +148,8 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// writeDSN configures the writer: WAL so readers never block it,
-// synchronous NORMAL (modernc defaults WAL to FULL, an fsync per commit;
-// NORMAL loses at most the last commits on power loss, never
-// consistency), and BEGIN IMMEDIATE for every transaction so lock
-// contention shows up at BEGIN, where a retry is safe, rather than at the
-// first write of a read-then-write transaction, where it is not.
-func writeDSN(path string, busy time.Duration) string {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_txlock", "immediate")
-	return "file:" + escapePath(path) + "?" + q.Encode()
-}
+// writeDSN configures the writer (sqlitedb.WriterDSN).
+func writeDSN(path string, busy time.Duration) string { return sqlitedb.WriterDSN(path, busy) }
 
 // readDSN configures the read pool: query_only guards against a write
 // slipping onto a connection whose transactions do not take the write
@@ -174,9 +162,6 @@ func readDSN(path string, busy time.Duration) string {
 	return "file:" + escapePath(path) + "?" + q.Encode()
 }
 
-// escapePath keeps characters that mean something in a URI ("?", "#",
-// "%") in a file name from being read as its query or fragment.
-func escapePath(path string) string {
-	u := url.URL{Path: path}
-	return u.EscapedPath()
-}
+// escapePath keeps URI characters in a file name from being read as a
+// query or fragment (sqlitedb.EscapePath).
+func escapePath(path string) string { return sqlitedb.EscapePath(path) }

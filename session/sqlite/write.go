@@ -3,70 +3,30 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
-// Write contention policy, as Hermes Agent tuned it for one state.db
-// shared by a gateway, cron runs and several CLIs: a short SQLite busy
-// timeout, then up to writeAttempts tries in all, each after a random
-// wait, so competing writers do not retry in step.
-const (
-	writeAttempts   = 15
-	retryMinWait    = 20 * time.Millisecond
-	retryMaxWait    = 150 * time.Millisecond
-	checkpointEvery = 50
-)
+// checkpointEvery is how many writes pass between passive WAL
+// checkpoints.
+const checkpointEvery = 50
+
+// writeAttempts is how many tries a write gets (sqlitedb's policy).
+const writeAttempts = sqlitedb.Attempts
 
 // writeTx runs fn in a write transaction (BEGIN IMMEDIATE, from the DSN's
 // _txlock) and commits it, retrying the whole transaction while the
-// database is busy or locked by another connection. fn may run several
-// times, so it must not keep side effects outside tx until it returns nil
-// for the last time: callers write results back only after writeTx
-// succeeds. what names the operation in errors.
+// database is busy or locked by another connection (sqlitedb.WriteTx). fn
+// may run several times, so it must not keep side effects outside tx
+// until it returns nil for the last time: callers write results back only
+// after writeTx succeeds. what names the operation in errors.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
-	var err error
-	for attempt := 1; ; attempt++ {
-		err = s.tryWrite(ctx, fn)
-		if err == nil {
-			s.afterWrite()
-			return nil
-		}
-		if !isBusy(err) || attempt == writeAttempts {
-			break
-		}
-		wait := retryMinWait + rand.N(retryMaxWait-retryMinWait)
-		s.log.Debug("sqlite: database busy, retrying", "op", what, "attempt", attempt, "wait", wait, "err", err)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%s: %w (gave up waiting for the write lock: %w)", what, ctx.Err(), err)
-		case <-t.C:
-		}
-	}
-	return fmt.Errorf("%s: %w", what, err)
-}
-
-// tryWrite is one attempt of writeTx.
-func (s *Store) tryWrite(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
+	if err := sqlitedb.WriteTx(ctx, s.write, s.log, what, fn); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		_ = tx.Rollback()
-		return fmt.Errorf("commit: %w", err)
-	}
+	s.afterWrite()
 	return nil
 }
 
@@ -86,21 +46,10 @@ func (s *Store) afterWrite() {
 	}
 }
 
-// isBusy reports whether err is SQLite saying another connection holds
-// the lock (SQLITE_BUSY, SQLITE_LOCKED or one of their extended codes):
-// the only failures worth retrying, because the transaction never took
-// effect.
-func isBusy(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
-	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-		return true
-	}
-	return false
-}
+
+// isBusy reports whether err is SQLite's busy or locked error: the only
+// failure worth retrying, because the transaction never took effect.
+func isBusy(err error) bool { return sqlitedb.IsBusy(err) }
 
 // rowsAffected is the number of rows a statement changed, or an error.
 func rowsAffected(res sql.Result) (int64, error) {

@@ -1,0 +1,110 @@
+// Package sqlitedb is how hermes opens and writes the SQLite files several
+// of its processes share (state.db: sessions, long-term facts, later cron
+// jobs): one connection configuration and one write-contention policy, so
+// a gateway, cron runs and CLIs writing the same file at once wait for
+// each other instead of failing.
+package sqlitedb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/url"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Write contention policy, as Hermes Agent tuned it for one state.db
+// shared by a gateway, cron runs and several CLIs: a short SQLite busy
+// timeout, then up to Attempts tries in all, each after a random wait, so
+// competing writers do not retry in step.
+const (
+	Attempts     = 15
+	retryMinWait = 20 * time.Millisecond
+	retryMaxWait = 150 * time.Millisecond
+)
+
+// WriterDSN configures a connection that writes: WAL so readers never
+// block it, synchronous NORMAL (modernc defaults WAL to FULL, an fsync per
+// commit; NORMAL loses at most the last commits on power loss, never
+// consistency), and BEGIN IMMEDIATE for every transaction so lock
+// contention shows up at BEGIN, where a retry is safe, rather than at the
+// first write of a read-then-write transaction, where it is not.
+func WriterDSN(path string, busy time.Duration) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_txlock", "immediate")
+	return "file:" + EscapePath(path) + "?" + q.Encode()
+}
+
+// EscapePath keeps characters that mean something in a URI ("?", "#",
+// "%") in a file name from being read as its query or fragment.
+func EscapePath(path string) string {
+	u := url.URL{Path: path}
+	return u.EscapedPath()
+}
+
+// IsBusy reports whether err is SQLite's busy or locked error.
+func IsBusy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return true
+	}
+	return false
+}
+
+// WriteTx runs fn in a write transaction on db and commits it, retrying
+// the whole transaction while the database is busy or locked by another
+// connection. fn may run several times, so it must not keep side effects
+// outside tx until it returns nil for the last time. what names the
+// operation in errors and in the debug line logged per retry.
+func WriteTx(ctx context.Context, db *sql.DB, log *slog.Logger, what string, fn func(*sql.Tx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		if err = tryWrite(ctx, db, fn); err == nil {
+			return nil
+		}
+		if !IsBusy(err) || attempt == Attempts {
+			break
+		}
+		wait := retryMinWait + rand.N(retryMaxWait-retryMinWait)
+		log.Debug("database busy, retrying", "op", what, "attempt", attempt, "wait", wait, "err", err)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%s: %w (gave up waiting for the write lock: %w)", what, ctx.Err(), err)
+		case <-t.C:
+		}
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// tryWrite is one attempt of WriteTx.
+func tryWrite(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
