@@ -46,7 +46,6 @@ func (s *Store) afterWrite() {
 	}
 }
 
-
 // isBusy reports whether err is SQLite's busy or locked error: the only
 // failure worth retrying, because the transaction never took effect.
 func isBusy(err error) bool { return sqlitedb.IsBusy(err) }
