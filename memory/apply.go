@@ -93,7 +93,7 @@ func (s *Store) Apply(ops []Op) (Result, error) {
 func overLimit(t Target, was, now Usage) error {
 	e := tool.Errorf(tool.CodeInvalidArguments,
 		"%s is at %s; this write would bring it to %s/%s chars, over the limit. Nothing was written. Consolidate first: replace several related entries with one shorter entry, or remove entries that no longer matter, then try again (one call with operations can do both)",
-		t, was.String(), groupDigits(now.Chars), groupDigits(now.Limit))
+		t, was.String(), tool.GroupDigits(now.Chars), tool.GroupDigits(now.Limit))
 	e.Data = map[string]any{"target": t, "usage": was, "would_be_chars": now.Chars}
 	return e
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/tool"
 )
 
 // Delimiter separates entries in MEMORY.md and USER.md. It is Hermes
@@ -87,21 +89,9 @@ func usageOf(entries []string, limit int) Usage {
 // String is the usage as the prompt and error messages show it:
 // "67% — 1,474/2,200 chars".
 func (u Usage) String() string {
-	return strconv.Itoa(u.Percent) + "% — " + groupDigits(u.Chars) + "/" + groupDigits(u.Limit) + " chars"
+	return strconv.Itoa(u.Percent) + "% — " + tool.GroupDigits(u.Chars) + "/" + tool.GroupDigits(u.Limit) + " chars"
 }
 
-// groupDigits writes n with thousands separators: 2200 → "2,200".
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	start := 0
-	if n < 0 {
-		start = 1
-	}
-	for i := len(s) - 3; i > start; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
 
 // preview is the start of an entry for error messages: one line, at most
 // 60 runes.

@@ -52,7 +52,7 @@ func shrinkStrings(res Result, total, limit int) (string, bool) {
 		}
 	}
 	note := fmt.Sprintf("output cut: %s characters in all, shortened to fit %s; %s",
-		groupDigits(total), groupDigits(limit), askForLess)
+		GroupDigits(total), GroupDigits(limit), askForLess)
 	if res.Message != "" {
 		note = res.Message + " (" + note + ")"
 	}
@@ -82,7 +82,7 @@ func cutString(s string, excess int) string {
 		encoded += jsonRunes(r)
 	}
 	total := utf8.RuneCountInString(s)
-	sizing := fmt.Sprintf("…[%s characters cut]", groupDigits(total))
+	sizing := fmt.Sprintf("…[%s characters cut]", GroupDigits(total))
 	budget := encoded - excess - utf8.RuneCountInString(sizing)
 	i, kept, used := 0, 0, 0
 	for i < len(s) {
@@ -94,7 +94,7 @@ func cutString(s string, excess int) string {
 		i += size
 		kept++
 	}
-	return s[:i] + fmt.Sprintf("…[%s characters cut]", groupDigits(total-kept))
+	return s[:i] + fmt.Sprintf("…[%s characters cut]", GroupDigits(total-kept))
 }
 
 // jsonRunes is how many characters r takes inside a JSON string written
@@ -148,7 +148,7 @@ func longestString(v *any) stringLeaf {
 // result has at most limit characters.
 func cutText(s string, total, limit int) string {
 	note := fmt.Sprintf("\n[output cut: %s characters, showing the first %s; %s]",
-		groupDigits(total), groupDigits(limit), askForLess)
+		GroupDigits(total), GroupDigits(limit), askForLess)
 	keep := limit - utf8.RuneCountInString(note)
 	if keep < 0 {
 		keep = 0
@@ -162,8 +162,9 @@ func cutText(s string, total, limit int) string {
 	return s[:i] + note
 }
 
-// groupDigits writes n with thousands separators: 250000 → "250,000".
-func groupDigits(n int) string {
+// GroupDigits writes n with thousands separators (250000 → "250,000"),
+// as every count hermes shows a model or a person is written.
+func GroupDigits(n int) string {
 	s := strconv.Itoa(n)
 	start := 0
 	if n < 0 {

@@ -106,8 +106,8 @@ func TestDispatchOutputLimit(t *testing.T) {
 
 func TestGroupDigits(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 250000: "250,000", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := groupDigits(n); got != want {
-			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
+		if got := GroupDigits(n); got != want {
+			t.Errorf("GroupDigits(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
