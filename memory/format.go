@@ -92,7 +92,6 @@ func (u Usage) String() string {
 	return strconv.Itoa(u.Percent) + "% — " + tool.GroupDigits(u.Chars) + "/" + tool.GroupDigits(u.Limit) + " chars"
 }
 
-
 // preview is the start of an entry for error messages: one line, at most
 // 60 runes.
 func preview(entry string) string {
