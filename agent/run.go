@@ -93,6 +93,10 @@ func (r *run) call(ctx context.Context, tools []llm.ToolSpec, choice string) (*l
 		Tools:      tools,
 		ToolChoice: choice,
 		MaxTokens:  r.cfg.MaxTokens,
+		// Every turn shares the system prompt, the tools and most of the
+		// history with the last: mark them for the providers that cache
+		// only what is marked (Anthropic); the others ignore it.
+		CacheBreakpoints: true,
 	}
 	req.Messages = append(append(req.Messages, r.system...), r.msgs...)
 	r.res.Iterations++

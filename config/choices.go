@@ -72,3 +72,13 @@ type TerminalBackend string
 func (b *TerminalBackend) UnmarshalText(text []byte) error {
 	return oneOf(b, text, true, "local", "ssh")
 }
+
+// CacheTTL is how long Anthropic keeps a cached prompt prefix: 5m (the
+// default, refreshed on every hit) or 1h, which costs more to write and
+// suits sessions with long pauses between turns.
+type CacheTTL string
+
+// UnmarshalText accepts 5m or 1h.
+func (c *CacheTTL) UnmarshalText(text []byte) error {
+	return oneOf(c, text, true, "5m", "1h")
+}

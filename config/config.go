@@ -260,6 +260,9 @@ type Model struct {
 	ContextLength int `yaml:"context_length"`
 	// MaxTokens caps each response; zero means the provider's default.
 	MaxTokens int `yaml:"max_tokens"`
+	// CacheTTL is the lifetime of the prompt-cache breakpoints on
+	// Anthropic-protocol endpoints: 5m (default) or 1h.
+	CacheTTL CacheTTL `yaml:"cache_ttl"`
 }
 
 // Provider is one entry under providers: a custom endpoint, or settings

@@ -34,6 +34,7 @@ func (l *Loaded) endpoint(name string, top *Model, ov ModelOverride, hint string
 	r.Model = first(ov.Model, top.Default, def.Model)
 	r.ContextLength = firstInt(top.ContextLength, def.ContextLength)
 	r.MaxTokens = firstInt(top.MaxTokens, def.MaxTokens)
+	r.CacheTTL = top.CacheTTL
 	maps.Copy(r.Headers, info.Headers)
 	maps.Copy(r.Headers, def.Headers)
 	if len(r.Headers) == 0 {

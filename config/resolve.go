@@ -36,6 +36,8 @@ type Resolved struct {
 	KeySource     string
 	Model         string
 	ContextLength int
+	// CacheTTL is model.cache_ttl (Anthropic prompt caching).
+	CacheTTL CacheTTL
 	MaxTokens     int
 	Headers       map[string]string
 	Timeouts      llm.Timeouts
@@ -50,6 +52,7 @@ func (r Resolved) Endpoint() llm.Endpoint {
 		Model:    r.Model,
 		Headers:  maps.Clone(r.Headers),
 		Timeouts: r.Timeouts,
+		CacheTTL: string(r.CacheTTL),
 	}
 }
 

@@ -34,7 +34,7 @@ agent:
 		{"providers.other.base_url", ""},
 		{"fallback_providers[0].model", "small"},
 		{"fallback_providers.0.provider", "gpu"},
-		{"model", "provider: openrouter\ndefault: m\nbase_url: \"\"\napi_mode: \"\"\napi_key: sk-…cdef\napi_key_env: \"\"\ncontext_length: 0\nmax_tokens: 0\n"},
+		{"model", "provider: openrouter\ndefault: m\nbase_url: \"\"\napi_mode: \"\"\napi_key: sk-…cdef\napi_key_env: \"\"\ncontext_length: 0\nmax_tokens: 0\ncache_ttl: \"\"\n"},
 		{"fallback_providers", "- provider: gpu\n  model: small\n"},
 	}
 	for _, tc := range cases {

@@ -28,6 +28,10 @@ type Endpoint struct {
 	Timeouts Timeouts
 	// Client is the HTTP client; nil means one built from Timeouts.
 	Client *http.Client
+	// CacheTTL is the lifetime asked for prompt-cache breakpoints on
+	// Anthropic-protocol endpoints: "" (the vendor's default, 5 minutes)
+	// or "1h".
+	CacheTTL string
 }
 
 // Resolved returns a copy with defaults filled in: timeouts, client and a

@@ -18,9 +18,9 @@ const maxBreakpoints = 4
 // suits a conversation in progress.
 type cacheControl struct {
 	Type string `json:"type"`
+	// TTL is "1h" for the longer lifetime; empty keeps the default.
+	TTL string `json:"ttl,omitempty"`
 }
-
-func ephemeral() *cacheControl { return &cacheControl{Type: "ephemeral"} }
 
 // markCacheBreakpoints places up to four breakpoints, from the most stable
 // part of the prompt to the least: the end of the system prompt, the end of
@@ -28,7 +28,11 @@ func ephemeral() *cacheControl { return &cacheControl{Type: "ephemeral"} }
 // (tool results travel in user turns). Marking the second-to-last user turn
 // as well as the last lets the next call hit the cache written by this one
 // even though a new assistant turn and user turn were appended since.
-func markCacheBreakpoints(r *messageRequest) {
+func markCacheBreakpoints(r *messageRequest, ttl string) {
+	if ttl != "1h" {
+		ttl = ""
+	}
+	ephemeral := func() *cacheControl { return &cacheControl{Type: "ephemeral", TTL: ttl} }
 	left := maxBreakpoints
 	if n := len(r.System); n > 0 {
 		r.System[n-1].CacheControl = ephemeral()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
@@ -17,7 +18,7 @@ func cachePaths(t *testing.T, v any, path string, out *[]string) {
 	switch v := v.(type) {
 	case map[string]any:
 		if cc, ok := v["cache_control"]; ok {
-			if !reflect.DeepEqual(cc, map[string]any{"type": "ephemeral"}) {
+			if cc.(map[string]any)["type"] != "ephemeral" {
 				t.Errorf("%s: cache_control = %v", path, cc)
 			}
 			*out = append(*out, path)
@@ -135,5 +136,19 @@ func TestUsageThinkingTokens(t *testing.T) {
 	want := llm.Usage{InputTokens: 598, OutputTokens: 92, ReasoningTokens: 53}
 	if got := c.usage(); got != want {
 		t.Errorf("usage = %+v, want %+v", got, want)
+	}
+}
+
+// TestCacheTTL: an endpoint configured for the one-hour cache asks for it
+// on every breakpoint; the default asks for nothing more than ephemeral.
+func TestCacheTTL(t *testing.T) {
+	req := &llm.Request{Messages: []llm.Message{llm.SystemMessage("s"), llm.UserMessage("a")},
+		Tools: []llm.ToolSpec{{Name: "t"}}, CacheBreakpoints: true}
+	for _, tc := range []struct{ ttl, want string }{{"1h", `"cache_control":{"ttl":"1h","type":"ephemeral"}`}, {"", `"cache_control":{"type":"ephemeral"}`}} {
+		x := send(t, llm.Endpoint{CacheTTL: tc.ttl, Model: "claude-test"}, req)
+		body, _ := json.Marshal(x.wire(t))
+		if n := strings.Count(string(body), tc.want); n != 3 {
+			t.Errorf("ttl %q: %d marks %s in %s, want 3", tc.ttl, n, tc.want, body)
+		}
 	}
 }

@@ -151,7 +151,7 @@ func (c *Client) buildRequest(req *llm.Request) (*messageRequest, error) {
 		r.ToolChoice = &toolChoice{Type: "tool", Name: req.ToolChoice}
 	}
 	if req.CacheBreakpoints {
-		markCacheBreakpoints(r)
+		markCacheBreakpoints(r, c.ep.CacheTTL)
 	}
 	return r, nil
 }

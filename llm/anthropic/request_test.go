@@ -15,7 +15,7 @@ const okStream = "event: message_start\ndata: {\"type\":\"message_start\",\"mess
 func send(t *testing.T, ep llm.Endpoint, req *llm.Request) *exchange {
 	t.Helper()
 	c, x := serve(t, 200, okStream)
-	if ep.Name != "" || ep.APIKey != "" || ep.Model != "" || ep.BaseURL != "" {
+	if ep.Name != "" || ep.APIKey != "" || ep.Model != "" || ep.BaseURL != "" || ep.CacheTTL != "" {
 		base := c.ep.BaseURL + ep.BaseURL // ep.BaseURL is a path suffix here
 		ep.BaseURL = base
 		c = New(ep)

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// TestPromptPrefixStableAndMarked: over the Anthropic protocol, two
+// consecutive requests of a turn carry byte-identical system prompts and
+// tool definitions, with cache breakpoints on both and on the last user
+// turn, so the provider's cache holds everything but the newest messages.
+func TestPromptPrefixStableAndMarked(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "model: {cache_ttl: 1h}\n")
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("echo hi")}},
+		llmtest.Reply{Text: "done"},
+	)
+	h.cwd = t.TempDir()
+	r := h.hermes("chat", "--api-mode", "anthropic_messages", "--base-url", srv.URL(), "--model", "claude-test",
+		"--api-key", "sk-ant-test-1234567890", "--yolo", "-q", "say hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var bodies [2]struct {
+		System   json.RawMessage `json:"system"`
+		Tools    json.RawMessage `json:"tools"`
+		Messages json.RawMessage `json:"messages"`
+	}
+	for i := range bodies {
+		if err := json.Unmarshal(reqs[i].Body, &bodies[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(bodies[0].System) != string(bodies[1].System) || len(bodies[0].System) < 100 {
+		t.Errorf("the system prompt differs between the turn's requests")
+	}
+	if string(bodies[0].Tools) != string(bodies[1].Tools) || len(bodies[0].Tools) < 1000 {
+		t.Errorf("the tool definitions differ between the turn's requests")
+	}
+	const mark = `"cache_control":{"type":"ephemeral","ttl":"1h"}`
+	for i, b := range bodies {
+		for part, raw := range map[string]json.RawMessage{"system": b.System, "tools": b.Tools, "messages": b.Messages} {
+			if !strings.Contains(string(raw), mark) {
+				t.Errorf("request %d: no cache breakpoint in %s", i, part)
+			}
+		}
+	}
+	// The first request's messages are a prefix of the second's.
+	first := strings.TrimSuffix(string(bodies[0].Messages), "]")
+	first = strings.ReplaceAll(first, ","+mark, "")
+	second := strings.ReplaceAll(string(bodies[1].Messages), ","+mark, "")
+	if !strings.HasPrefix(second, first) {
+		t.Errorf("the second request does not extend the first:\n%s\n%s", first, second)
+	}
+}
