@@ -37,10 +37,10 @@ type Resolved struct {
 	Model         string
 	ContextLength int
 	// CacheTTL is model.cache_ttl (Anthropic prompt caching).
-	CacheTTL CacheTTL
-	MaxTokens     int
-	Headers       map[string]string
-	Timeouts      llm.Timeouts
+	CacheTTL  CacheTTL
+	MaxTokens int
+	Headers   map[string]string
+	Timeouts  llm.Timeouts
 }
 
 // Endpoint returns the llm.Endpoint an adapter needs.
