@@ -15,7 +15,7 @@ import (
 func newToolsCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools",
-		Short: "See the tools hermes can offer the model",
+		Short: "See, try and import the tools hermes can offer the model",
 	}
 	var asJSON bool
 	var toolsets string
