@@ -161,6 +161,9 @@ var overflowHints = []string{
 	"string_above_max_length",
 	"request too large",
 	"model_context_window_exceeded",
+	"maximum number of tokens allowed", // Gemini
+	"exceed_context_size",              // llama.cpp's type
+	"available context size",           // llama.cpp's message
 }
 
 // Classify maps an HTTP status and the vendor's error type, code and message
