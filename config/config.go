@@ -72,10 +72,23 @@ type Config struct {
 	MCPServers map[string]MCPServer `yaml:"mcp_servers"`
 	// MCPServe configures "hermes mcp serve".
 	MCPServe MCPServe `yaml:"mcp_serve"`
+	// Pricing overrides or adds model prices (USD per million tokens) for
+	// the cost shown in /usage and hermes sessions stats; keys match model
+	// names as the built-in table does ("gpt-4o", "claude-sonnet-4").
+	Pricing map[string]ModelPrice `yaml:"pricing"`
 	// Memory configures MEMORY.md, USER.md and long-term memory.
 	Memory Memory `yaml:"memory"`
 	// Skills configures the skills the agent reads and writes.
 	Skills Skills `yaml:"skills"`
+}
+
+// ModelPrice is one entry of pricing, in USD per million tokens. Cache
+// prices left zero are billed at the input price.
+type ModelPrice struct {
+	Input      float64 `yaml:"input"`
+	Output     float64 `yaml:"output"`
+	CacheRead  float64 `yaml:"cache_read"`
+	CacheWrite float64 `yaml:"cache_write"`
 }
 
 // Memory is the memory section.

@@ -45,6 +45,9 @@ type Options struct {
 	// this process runs a turn in it, so tools can restore their state
 	// (the todo list).
 	Resumed func(sessionID string, history []session.Message)
+	// Price, when set, estimates a model call's cost in USD for the
+	// session's totals; 0 when the model's price is not known.
+	Price func(model string, u llm.Usage) float64
 	// Review, when set, runs background reviews after turns (see Review).
 	Review *Review
 	// Recall, when set, is asked for long-term memory relevant to the
@@ -172,7 +175,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		Tools:      e.opt.Tools.Specs(),
 		Dispatcher: e.opt.Tools,
 		Resolver:   e.opt.Tools,
-		Recorder:   &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Now},
+		Recorder:   &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Now, price: e.opt.Price},
 		System:     system,
 		MaxTurns:   e.opt.MaxTurns,
 		MaxTokens:  e.opt.MaxTokens,

@@ -15,6 +15,7 @@ type recorder struct {
 	store     session.Store
 	sessionID string
 	now       func() time.Time
+	price     func(model string, u llm.Usage) float64
 }
 
 // Record appends msgs in one transaction.
@@ -35,5 +36,15 @@ func (r *recorder) Usage(ctx context.Context, model string, u llm.Usage) error {
 		CacheReadTokens:  int64(u.CacheReadTokens),
 		CacheWriteTokens: int64(u.CacheWriteTokens),
 		ReasoningTokens:  int64(u.ReasoningTokens),
+		CostUSD:          r.cost(model, u),
 	})
+}
+
+// cost is the estimated price of a call, 0 when the model's price is not
+// known.
+func (r *recorder) cost(model string, u llm.Usage) float64 {
+	if r.price == nil {
+		return 0
+	}
+	return r.price(model, u)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -61,5 +62,38 @@ func TestPromptPrefixStableAndMarked(t *testing.T) {
 	second := strings.ReplaceAll(string(bodies[1].Messages), ","+mark, "")
 	if !strings.HasPrefix(second, first) {
 		t.Errorf("the second request does not extend the first:\n%s\n%s", first, second)
+	}
+}
+
+// TestUsageAndCost: usage reported by the model is summed on the session
+// with an estimated cost (config pricing wins over the built-in table),
+// shown by /usage in the chat and by hermes sessions stats.
+func TestUsageAndCost(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "pricing:\n  test-model: {input: 2, output: 10, cache_read: 0.5}\n")
+	srv := llmtest.New(t)
+	u := llm.Usage{InputTokens: 100_000, OutputTokens: 10_000, CacheReadTokens: 80_000}
+	srv.Enqueue(llmtest.Reply{Text: "one", Usage: &u}, llmtest.Reply{Text: "two", Usage: &u})
+	cmd := chatCommand(h, srv)
+	stdin, _ := cmd.StdinPipe()
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, "/usage\nfirst\nsecond\n/usage\n/exit\n")
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("chat: %v\n%s", err, out.String())
+	}
+	// Per call: 20,000 uncached × $2/M + 80,000 cached × $0.5/M + 10,000
+	// out × $10/M = $0.04 + $0.04 + $0.10 = $0.18; two calls, $0.36.
+	for _, want := range []string{"no session yet", "input    200000 tokens (160000 read from cache, 80%", "cost     $0.3600"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the chat output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if r := h.hermes("sessions", "stats"); !strings.Contains(r.stdout, "cost:         $0.3600") {
+		t.Errorf("sessions stats:\n%s", r.stdout)
 	}
 }

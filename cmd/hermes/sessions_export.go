@@ -136,7 +136,7 @@ func newSessionsStatsCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "stats",
-		Short: "Totals over all sessions: messages, tool calls, tokens",
+		Short: "Totals over all sessions: messages, tool calls, tokens, estimated cost",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return withStore(cmd, a, func(st *sqlite.Store) error {
@@ -156,6 +156,7 @@ func newSessionsStatsCmd(a *app) *cobra.Command {
 				fmt.Fprintf(out, "messages:     %d\ntool calls:   %d\n", s.Messages, s.ToolCalls)
 				fmt.Fprintf(out, "tokens:       %d in (%d cache read, %d cache write), %d out (%d reasoning)\n",
 					s.InputTokens, s.CacheReadTokens, s.CacheWriteTokens, s.OutputTokens, s.ReasoningTokens)
+				fmt.Fprintf(out, "cost:         $%.4f (estimated; models without a known price count 0)\n", s.CostUSD)
 				return nil
 			})
 		},

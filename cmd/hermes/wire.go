@@ -63,3 +63,19 @@ func newModelChain(l *config.Loaded, main config.Resolved, maxRetries int, log *
 	}
 	return llm.NewFallback(routes, llm.FallbackOptions{Cooldown: l.Config.Agent.FallbackCooldown, Logger: log}), nil
 }
+
+// priceFunc estimates a call's cost from the built-in price table and the
+// pricing section of config.yaml.
+func priceFunc(c config.Config) func(model string, u llm.Usage) float64 {
+	overrides := make(map[string]llm.Price, len(c.Pricing))
+	for name, p := range c.Pricing {
+		overrides[name] = llm.Price{InputPerM: p.Input, OutputPerM: p.Output, CacheReadPerM: p.CacheRead, CacheWritePerM: p.CacheWrite}
+	}
+	return func(model string, u llm.Usage) float64 {
+		p, ok := llm.PriceOf(model, overrides)
+		if !ok {
+			return 0
+		}
+		return llm.Cost(p, u)
+	}
+}

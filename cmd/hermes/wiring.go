@@ -180,6 +180,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 			return sessionPrompt(l, tools, sel, s.Cwd).Text()
 		},
 		Resumed: func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
+		Price:   priceFunc(l.Config),
 		Review: &engine.Review{
 			Tools:       []string{"memory", "skill_manage", "skills_list", "skills_search", "skill_view"},
 			MemoryEvery: l.Config.Memory.NudgeInterval, SkillEvery: l.Config.Skills.CreationNudgeInterval,
