@@ -54,6 +54,9 @@ type Config struct {
 	Dispatcher Dispatcher
 	Resolver   Resolver
 	Recorder   Recorder
+	// Compactor, when set, keeps the conversation inside the context
+	// window (see Compactor).
+	Compactor Compactor
 	// System is the system prompt, sent first on every call.
 	System string
 	// MaxTurns bounds the model calls that may end in tool calls; when it

@@ -25,6 +25,10 @@ const (
 	// EventError reports a failure that ended the turn; Done follows.
 	EventError
 	EventDone
+	// EventCompressed says the conversation was compressed to fit the
+	// context window; Text says how much, or, with Err set, why it was
+	// not (the conversation went on unchanged).
+	EventCompressed
 )
 
 // ToolEvent describes one tool call for a front-end to show.
