@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/compress"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
@@ -45,6 +46,10 @@ type Options struct {
 	// this process runs a turn in it, so tools can restore their state
 	// (the todo list).
 	Resumed func(sessionID string, history []session.Message)
+	// Compressor, when set, keeps conversations inside the context
+	// window: before a model call past its threshold, or after a context
+	// overflow, the conversation is compressed into a child session.
+	Compressor *compress.Compressor
 	// Price, when set, estimates a model call's cost in USD for the
 	// session's totals; 0 when the model's price is not known.
 	Price func(model string, u llm.Usage) float64
@@ -169,13 +174,14 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if workdir == "" {
 		workdir = in.Workdir
 	}
+	rec := &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Now, price: e.opt.Price}
 	cfg := agent.Config{
 		Provider:   e.opt.Provider,
 		Model:      e.opt.Model,
 		Tools:      e.opt.Tools.Specs(),
 		Dispatcher: e.opt.Tools,
 		Resolver:   e.opt.Tools,
-		Recorder:   &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Now, price: e.opt.Price},
+		Recorder:   rec,
 		System:     system,
 		MaxTurns:   e.opt.MaxTurns,
 		MaxTokens:  e.opt.MaxTokens,
@@ -186,13 +192,29 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if in.Approver != nil {
 		cfg.Approver = in.Approver(s.ID)
 	}
+	if e.opt.Compressor != nil {
+		cfg.Compactor = &compactor{e: e, sess: s, rec: rec}
+	}
 	start := e.opt.Now()
 	res := agent.Run(ctx, cfg, history, input, sink)
 	e.opt.Logger.Info("turn finished", slog.String("session_id", s.ID), slog.String("stopped", string(res.Stopped)),
 		slog.Int("iterations", res.Iterations), slog.Int64("duration_ms", e.opt.Now().Sub(start).Milliseconds()),
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
-	e.afterTurn(s.ID, system, res)
-	return &TurnResult{SessionID: s.ID, Result: res}, nil
+	// A compressed conversation goes on in a child session; the caller
+	// continues there.
+	final := rec.sessionID
+	e.afterTurn(final, e.cachedPrompt(final, system), res)
+	return &TurnResult{SessionID: final, Result: res}, nil
+}
+
+// cachedPrompt is the session's recorded prompt, or fallback.
+func (e *Engine) cachedPrompt(id, fallback string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if p, ok := e.prompts[id]; ok {
+		return p
+	}
+	return fallback
 }
 
 // recall prepends long-term memory to the first message of a session.

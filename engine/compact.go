@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/compress"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/session"
+)
+
+// compactor is the agent's Compactor for one turn. A compressed
+// conversation continues as a child session of the one it came from
+// (seed 000's lineage): the parent keeps the full history for search and
+// export, the child starts with the summary and the protected tail, and
+// the rest of the turn is recorded there.
+type compactor struct {
+	e    *Engine
+	sess *session.Session
+	rec  *recorder
+}
+
+// Compact compresses when the request passes the compressor's threshold,
+// or when forced after a context overflow.
+func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agent.Compacted, bool, error) {
+	comp := c.e.opt.Compressor
+	est := llm.EstimateRequest(req.System, req.Messages, req.Tools)
+	if !req.Force && (!comp.Due() || !comp.ShouldCompress(est)) {
+		return agent.Compacted{}, false, nil
+	}
+	res, err := comp.Compress(ctx, req.Messages, compress.CompressOptions{Force: req.Force})
+	if err != nil {
+		c.e.opt.Logger.Warn("compression failed; the conversation goes on unchanged",
+			slog.String("session_id", c.sess.ID), slog.String("error", err.Error()))
+		return agent.Compacted{}, false, fmt.Errorf("compression failed, the conversation is unchanged: %w", err)
+	}
+	if res.After >= res.Before {
+		return agent.Compacted{}, false, nil
+	}
+	child, system, err := c.e.continueIn(ctx, c.sess, res.Messages)
+	if err != nil {
+		return agent.Compacted{}, false, err
+	}
+	c.sess = child
+	c.rec.sessionID = child.ID
+	note := fmt.Sprintf("compressed the conversation from ~%d to ~%d tokens; it continues in session %s", res.Before, res.After, child.ID)
+	if res.Fallback {
+		note += " (the summarizer failed, so the summary was built without it)"
+	}
+	c.e.opt.Logger.Info("conversation compressed", slog.String("session_id", child.ID),
+		slog.String("parent_session_id", child.ParentID), slog.Int("tokens", res.After), slog.Int("dropped", res.Dropped))
+	return agent.Compacted{System: system, Messages: res.Messages, Note: note}, true, nil
+}
+
+// continueIn starts a child of parent holding msgs, ends the parent, and
+// returns the child with its own system prompt (rebuilt, so memory
+// written since is read again).
+func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs []llm.Message) (*session.Session, string, error) {
+	child := &session.Session{Source: parent.Source, Model: e.opt.Model, Cwd: parent.Cwd, ParentID: parent.ID}
+	if err := e.opt.Store.Create(ctx, child); err != nil {
+		return nil, "", fmt.Errorf("starting the compressed session: %w", err)
+	}
+	if parent.Title != "" {
+		if err := e.opt.Store.SetTitle(ctx, child.ID, parent.Title); err == nil {
+			child.Title = parent.Title
+		}
+	}
+	now := e.opt.Now()
+	stored := make([]*session.Message, len(msgs))
+	for i, m := range msgs {
+		stored[i] = &session.Message{SessionID: child.ID, Message: m, CreatedAt: now}
+	}
+	if err := e.opt.Store.Append(ctx, child.ID, stored...); err != nil {
+		return nil, "", fmt.Errorf("writing the compressed conversation: %w", err)
+	}
+	if err := e.opt.Store.End(ctx, parent.ID, "compressed"); err != nil {
+		e.opt.Logger.Warn("parent session not marked ended", slog.String("session_id", parent.ID), slog.String("error", err.Error()))
+	}
+	return child, e.systemPrompt(ctx, child, nil), nil
+}
+
+// Compressed is the outcome of an explicit compression (/compress).
+type Compressed struct {
+	SessionID     string
+	Before, After int
+	Fallback      bool
+}
+
+// ErrNothingToCompress says a forced compression found nothing to drop.
+var ErrNothingToCompress = errors.New("the conversation is too short to compress")
+
+// Compress compresses a session now, whatever its size, focusing the
+// summary on focus when it is not empty ("/compress the deploy"), and
+// returns the child session the conversation continues in.
+func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compressed, error) {
+	if e.opt.Compressor == nil {
+		return nil, errors.New("compression is off (compression.enabled: false)")
+	}
+	unlock, err := e.lock(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	s, err := e.opt.Store.Get(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	history, err := e.history(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	res, err := e.opt.Compressor.Compress(ctx, history, compress.CompressOptions{Force: true, Focus: focus})
+	if err != nil {
+		return nil, fmt.Errorf("compression failed, the conversation is unchanged: %w", err)
+	}
+	if res.After >= res.Before {
+		return nil, ErrNothingToCompress
+	}
+	child, _, err := e.continueIn(ctx, s, res.Messages)
+	if err != nil {
+		return nil, err
+	}
+	return &Compressed{SessionID: child.ID, Before: res.Before, After: res.After, Fallback: res.Fallback}, nil
+}

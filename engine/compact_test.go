@@ -1,0 +1,182 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/compress"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/llm/openai"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/tool"
+)
+
+const summaryText = "## Goal\nRotate the logs on every host.\n## Constraints & Preferences\nNone.\n## Progress\n### Done\n- hosts 1-3\n### In Progress\n- host 4\n### Blocked\nNone.\n## Key Decisions\nUse logrotate.\n## Relevant Files\n/etc/logrotate.conf\n## Next Steps\nHost 5.\n## Critical Context\nNone."
+
+// compressionRig is an engine with a small context window over a scripted
+// model that answers summary calls and, for the conversation, calls echo
+// with a bulky result once per user message before answering.
+type compressionRig struct {
+	e       *engine.Engine
+	st      session.Store
+	srv     *llmtest.Server
+	mu      sync.Mutex
+	summary []llmtest.Request
+	events  []agent.Event
+	sumURL  string
+}
+
+// summaries is how many summary calls the model got.
+func (rig *compressionRig) summaries() int {
+	rig.mu.Lock()
+	defer rig.mu.Unlock()
+	return len(rig.summary)
+}
+
+func isSummary(r llmtest.Request) bool {
+	return len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "handoff summaries")
+}
+
+func newCompressionRig(t *testing.T, summarizerURL string) *compressionRig {
+	rig := &compressionRig{srv: llmtest.New(t)}
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	rig.st = st
+	rig.srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if isSummary(r) {
+			rig.mu.Lock()
+			rig.summary = append(rig.summary, r)
+			rig.mu.Unlock()
+			return llmtest.Reply{Text: summaryText}
+		}
+		last := r.Messages[len(r.Messages)-1]
+		if last.Role == llm.RoleUser {
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "echo", Arguments: fmt.Sprintf(`{"text":%q}`, strings.Repeat("log line ", 250))}}}
+		}
+		return llmtest.Reply{Text: "Rotated that host."}
+	})
+	provider := openai.NewChat(llm.Endpoint{Name: "test", BaseURL: rig.srv.URL() + "/v1", APIKey: "k", Model: "m"})
+	sumProvider := provider
+	if summarizerURL != "" {
+		sumProvider = openai.NewChat(llm.Endpoint{Name: "sum", BaseURL: summarizerURL + "/v1", APIKey: "k", Model: "m"})
+	}
+	comp, err := compress.New(compress.Options{Window: 12_000, ReplyBudget: 1_000, Summarizer: compress.ModelSummarizer{Provider: sumProvider, Model: "m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tool.NewRegistry()
+	reg.Register(echoTool{})
+	rig.e = engine.New(engine.Options{
+		Store: st, Provider: provider, Model: "m",
+		Tools:        toolbox{reg, &tool.Dispatcher{Registry: reg}},
+		Compressor:   comp,
+		SystemPrompt: func(*session.Session) string { return "You rotate logs." },
+	})
+	return rig
+}
+
+func (rig *compressionRig) turn(t *testing.T, id, text string) string {
+	t.Helper()
+	res, err := rig.e.Turn(context.Background(), id, engine.Input{Text: text, Source: "cli"}, agent.SinkFunc(func(e agent.Event) {
+		if e.Kind == agent.EventCompressed {
+			rig.mu.Lock()
+			rig.events = append(rig.events, e)
+			rig.mu.Unlock()
+		}
+	}))
+	if err != nil || res.Stopped != agent.StopDone {
+		t.Fatalf("turn %q: %v %+v", text, err, res)
+	}
+	return res.SessionID
+}
+
+func TestLongSessionCompressesIntoChild(t *testing.T) {
+	rig := newCompressionRig(t, "")
+	ctx := context.Background()
+	first := rig.turn(t, "", "rotate logs on host 1")
+	id := first
+	for i := 2; i <= 12 && rig.summaries() < 2; i++ {
+		id = rig.turn(t, id, fmt.Sprintf("rotate logs on host %d", i))
+	}
+	if n := rig.summaries(); n < 2 {
+		t.Fatalf("%d compressions in 12 turns, want at least 2", n)
+	}
+	if v := rig.srv.Violations(); len(v) > 0 {
+		t.Fatalf("protocol violations after compression: %v", v)
+	}
+	child, err := rig.st.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if child.ParentID == "" || id == first {
+		t.Fatalf("the conversation did not continue in a child session: %+v", child)
+	}
+	// The next request after a compression carries the summary and the
+	// task in progress.
+	var after llmtest.Request
+	reqs := rig.srv.Requests()
+	for i, r := range reqs {
+		if isSummary(r) && i+1 < len(reqs) {
+			after = reqs[i+1]
+			break
+		}
+	}
+	body := string(after.Body)
+	if !strings.Contains(body, "Context summary") || !strings.Contains(body, "Rotate the logs on every host") {
+		t.Errorf("the request after compression lacks the summary")
+	}
+	if !strings.Contains(after.LastUserText(), "rotate logs on host") {
+		t.Errorf("the request after compression lost the task in progress: %q", after.LastUserText())
+	}
+	// The second compression updated the first summary.
+	if second := rig.summary[1].LastUserText(); !strings.Contains(second, "Rotate the logs on every host") {
+		t.Errorf("the second summary call was not given the first summary")
+	}
+	// The parent keeps the full history, and search finds it.
+	hits, err := rig.st.Search(ctx, "host 1", session.SearchOptions{})
+	if err != nil || len(hits) == 0 {
+		t.Errorf("search after compression: %v %v", hits, err)
+	}
+	rig.mu.Lock()
+	defer rig.mu.Unlock()
+	if len(rig.events) == 0 || !strings.Contains(rig.events[0].Text, "compressed the conversation") {
+		t.Errorf("compressed events: %+v", rig.events)
+	}
+}
+
+func TestCompressionNetworkFailureLeavesConversation(t *testing.T) {
+	dead := httptest.NewServer(nil)
+	url := dead.URL
+	dead.Close()
+	rig := newCompressionRig(t, url)
+	id := rig.turn(t, "", "rotate logs on host 1")
+	for i := 2; i <= 6; i++ {
+		if got := rig.turn(t, id, fmt.Sprintf("rotate logs on host %d", i)); got != id {
+			t.Fatalf("turn %d moved to session %s although the summary call cannot succeed", i, got)
+		}
+	}
+	msgs, err := rig.st.Messages(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 6*4 {
+		t.Errorf("the session holds %d messages, want all 24: nothing may be dropped", len(msgs))
+	}
+	rig.mu.Lock()
+	defer rig.mu.Unlock()
+	if len(rig.events) == 0 || rig.events[0].Err == nil || !strings.Contains(rig.events[0].Err.Error(), "unchanged") {
+		t.Errorf("the failure was not reported: %+v", rig.events)
+	}
+}
