@@ -114,6 +114,15 @@ func (c *Compressor) ShouldCompress(estimate int) bool {
 	return ShouldCompress(estimate, c.opts.Window, c.opts.ReplyBudget, c.opts.Threshold)
 }
 
+// Worthwhile reports whether msgs hold enough to compress: more than
+// twice the tail kept verbatim. When the fixed part of a request (system
+// prompt and tool definitions) alone passes the threshold, compressing a
+// short conversation would gain nothing and would run again at every
+// call; this keeps that from happening.
+func (c *Compressor) Worthwhile(msgs []llm.Message) bool {
+	return c.Estimate(msgs) > 2*TailBudget(c.opts.Window, c.opts.Threshold, c.opts.TargetRatio)
+}
+
 // Due reports whether automatic compression may run now: false during the
 // cooldown after an aborted compression. A forced Compress ignores it.
 func (c *Compressor) Due() bool {

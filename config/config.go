@@ -76,6 +76,8 @@ type Config struct {
 	// the cost shown in /usage and hermes sessions stats; keys match model
 	// names as the built-in table does ("gpt-4o", "claude-sonnet-4").
 	Pricing map[string]ModelPrice `yaml:"pricing"`
+	// Compression keeps long conversations inside the context window.
+	Compression Compression `yaml:"compression"`
 	// Memory configures MEMORY.md, USER.md and long-term memory.
 	Memory Memory `yaml:"memory"`
 	// Skills configures the skills the agent reads and writes.
@@ -89,6 +91,22 @@ type ModelPrice struct {
 	Output     float64 `yaml:"output"`
 	CacheRead  float64 `yaml:"cache_read"`
 	CacheWrite float64 `yaml:"cache_write"`
+}
+
+// Compression is the compression section (seed 000's compressor).
+type Compression struct {
+	// Enabled is true unless set to false.
+	Enabled Flag `yaml:"enabled"`
+	// Threshold is the share of the context window (less the reply
+	// budget) past which a conversation is compressed before the next
+	// model call.
+	Threshold float64 `yaml:"threshold"`
+	// TargetRatio is the share of the threshold kept verbatim as the
+	// recent tail.
+	TargetRatio float64 `yaml:"target_ratio"`
+	// ProtectFirstN messages are kept at the start, before the first
+	// compression.
+	ProtectFirstN int `yaml:"protect_first_n"`
 }
 
 // Memory is the memory section.
@@ -165,6 +183,9 @@ type Auxiliary struct {
 	// Vision is the model vision_analyze asks, for a main model that
 	// cannot see images; empty uses the main model.
 	Vision Fallback `yaml:"vision"`
+	// Compression is the model that writes the summary of compressed
+	// turns; empty uses the main model.
+	Compression Fallback `yaml:"compression"`
 	// Memory is the model that picks out the lasting facts of a finished
 	// session for long-term memory; a small, cheap model does; empty uses
 	// the main model.
@@ -340,12 +361,13 @@ func Defaults() Config {
 			IdleTimeout:       120 * time.Second,
 			MaxTurns:          90,
 		},
-		Approvals: Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny},
-		Terminal:  Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
-		Web:       Web{ExtractCharLimit: 15000},
-		Browser:   Browser{InactivityTimeout: 5 * time.Minute},
-		Memory:    Memory{MemoryCharLimit: 2200, UserCharLimit: 1375, NudgeInterval: 10, ExtractAfter: 30 * time.Minute},
-		Skills:    Skills{IndexFullLimit: 60, CreationNudgeInterval: 10},
+		Approvals:   Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny},
+		Terminal:    Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
+		Web:         Web{ExtractCharLimit: 15000},
+		Browser:     Browser{InactivityTimeout: 5 * time.Minute},
+		Compression: Compression{Threshold: 0.50, TargetRatio: 0.20, ProtectFirstN: 3},
+		Memory:      Memory{MemoryCharLimit: 2200, UserCharLimit: 1375, NudgeInterval: 10, ExtractAfter: 30 * time.Minute},
+		Skills:      Skills{IndexFullLimit: 60, CreationNudgeInterval: 10},
 	}
 }
 

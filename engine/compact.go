@@ -28,7 +28,7 @@ type compactor struct {
 func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agent.Compacted, bool, error) {
 	comp := c.e.opt.Compressor
 	est := llm.EstimateRequest(req.System, req.Messages, req.Tools)
-	if !req.Force && (!comp.Due() || !comp.ShouldCompress(est)) {
+	if !req.Force && (!comp.Due() || !comp.ShouldCompress(est) || !comp.Worthwhile(req.Messages) || c.e.futile(c.sess.ID, est)) {
 		return agent.Compacted{}, false, nil
 	}
 	res, err := comp.Compress(ctx, req.Messages, compress.CompressOptions{Force: req.Force})
@@ -37,7 +37,10 @@ func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agen
 			slog.String("session_id", c.sess.ID), slog.String("error", err.Error()))
 		return agent.Compacted{}, false, fmt.Errorf("compression failed, the conversation is unchanged: %w", err)
 	}
-	if res.After >= res.Before {
+	if !gained(res) {
+		// Most of the conversation is the recent tail, which is kept:
+		// try again only once it has grown.
+		c.e.markFutile(c.sess.ID, est)
 		return agent.Compacted{}, false, nil
 	}
 	child, system, err := c.e.continueIn(ctx, c.sess, res.Messages)
@@ -53,6 +56,31 @@ func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agen
 	c.e.opt.Logger.Info("conversation compressed", slog.String("session_id", child.ID),
 		slog.String("parent_session_id", child.ParentID), slog.Int("tokens", res.After), slog.Int("dropped", res.Dropped))
 	return agent.Compacted{System: system, Messages: res.Messages, Note: note}, true, nil
+}
+
+// gained reports whether a compression saved enough to be worth a new
+// session: a tenth of the conversation at least.
+func gained(res compress.Result) bool {
+	return res.After < res.Before-res.Before/10
+}
+
+// futile reports whether compressing the session was tried at a similar
+// size and saved too little; it is tried again once the estimate grew by
+// a quarter.
+func (e *Engine) futile(sessionID string, est int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	at, ok := e.noGain[sessionID]
+	return ok && est < at+at/4
+}
+
+func (e *Engine) markFutile(sessionID string, est int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.noGain == nil || len(e.noGain) >= maxPrompts {
+		e.noGain = map[string]int{}
+	}
+	e.noGain[sessionID] = est
 }
 
 // continueIn starts a child of parent holding msgs, ends the parent, and
@@ -116,7 +144,7 @@ func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compre
 	if err != nil {
 		return nil, fmt.Errorf("compression failed, the conversation is unchanged: %w", err)
 	}
-	if res.After >= res.Before {
+	if !gained(res) {
 		return nil, ErrNothingToCompress
 	}
 	child, _, err := e.continueIn(ctx, s, res.Messages)

@@ -76,9 +76,12 @@ type Engine struct {
 	prompts map[string]string
 	// rev tracks background reviews; base is their context, ended by
 	// Close.
-	rev  reviews
-	base context.Context
-	stop context.CancelFunc
+	rev reviews
+	// noGain holds, per session, the size at which compressing last
+	// saved too little.
+	noGain map[string]int
+	base   context.Context
+	stop   context.CancelFunc
 }
 
 // turnLock is one session's turn lock and how many turns hold or wait

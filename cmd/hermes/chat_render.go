@@ -57,6 +57,13 @@ func (p *printer) Event(e agent.Event) {
 		}
 		p.newline()
 		fmt.Fprintf(p.info, "  ! %v\n", e.Err)
+	case agent.EventCompressed:
+		p.newline()
+		if e.Err != nil {
+			fmt.Fprintf(p.info, "  ! %v\n", e.Err)
+		} else {
+			fmt.Fprintf(p.info, "  ⇣ %s\n", e.Text)
+		}
 	case agent.EventDone:
 		p.newline()
 	}

@@ -117,13 +117,19 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			fmt.Fprintln(out, "(a new session starts with your next message)")
 			continue
 		case "/help":
-			fmt.Fprintln(out, "/new starts a new session, /usage shows this session's tokens and cost, /reload-mcp reconnects MCP servers after editing mcp_servers, /SKILL-NAME [instruction] runs a saved skill, /exit quits; anything else is sent to hermes.")
+			fmt.Fprintln(out, "/new starts a new session, /usage shows this session's tokens and cost, /compress [focus] compresses the conversation now, /reload-mcp reconnects MCP servers after editing mcp_servers, /SKILL-NAME [instruction] runs a saved skill, /exit quits; anything else is sent to hermes.")
 			continue
 		case "/reload-mcp":
 			reloadMCP(cmd, a, rt, base)
 			continue
 		case "/usage":
 			printUsage(base, out, rt, id)
+			continue
+		}
+		if text == "/compress" || strings.HasPrefix(text, "/compress ") {
+			if next := compressNow(base, out, rt, id, strings.TrimSpace(strings.TrimPrefix(text, "/compress"))); next != "" {
+				id = next
+			}
 			continue
 		}
 		if strings.HasPrefix(text, "/") {

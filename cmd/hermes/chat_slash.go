@@ -60,3 +60,24 @@ func printUsage(ctx context.Context, out io.Writer, rt *wiring, sessionID string
 	fmt.Fprintf(out, "session %s\n  input    %d tokens (%d read from cache, %.0f%%; %d written to cache)\n  output   %d tokens (%d reasoning)\n  cost     $%.4f estimated\n",
 		s.ID, s.InputTokens, s.CacheReadTokens, cached, s.CacheWriteTokens, s.OutputTokens, s.ReasoningTokens, s.CostUSD)
 }
+
+// compressNow answers /compress [focus]: it compresses the session now and
+// returns the child session the chat continues in ("" when nothing
+// changed).
+func compressNow(ctx context.Context, out io.Writer, rt *wiring, sessionID, focus string) string {
+	if sessionID == "" {
+		fmt.Fprintln(out, "nothing to compress yet")
+		return ""
+	}
+	res, err := rt.engine.Compress(ctx, sessionID, focus)
+	if err != nil {
+		fmt.Fprintln(out, "compress:", err)
+		return ""
+	}
+	note := ""
+	if res.Fallback {
+		note = " (the summarizer failed; the summary was built without it)"
+	}
+	fmt.Fprintf(out, "compressed ~%d → ~%d tokens; continuing in session %s%s\n", res.Before, res.After, res.SessionID, note)
+	return res.SessionID
+}

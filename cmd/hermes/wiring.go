@@ -158,6 +158,11 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		}
 		rt.memory = &longTerm{store: fs, sessions: store, provider: ap, model: am, log: log}
 	}
+	comp, err := newCompressor(l, provider, main, log)
+	if err != nil {
+		rt.close()
+		return nil, err
+	}
 	maxTurns := l.Config.Agent.MaxTurns
 	if f.maxTurns > 0 {
 		maxTurns = f.maxTurns
@@ -179,8 +184,9 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		SystemPrompt: func(s *session.Session) string {
 			return sessionPrompt(l, tools, sel, s.Cwd).Text()
 		},
-		Resumed: func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
-		Price:   priceFunc(l.Config),
+		Resumed:    func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
+		Price:      priceFunc(l.Config),
+		Compressor: comp,
 		Review: &engine.Review{
 			Tools:       []string{"memory", "skill_manage", "skills_list", "skills_search", "skill_view"},
 			MemoryEvery: l.Config.Memory.NudgeInterval, SkillEvery: l.Config.Skills.CreationNudgeInterval,

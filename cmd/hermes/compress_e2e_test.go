@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// TestChatCompressesLongSession runs a tool-heavy chat in a small context
+// window: the conversation is compressed on its own and by /compress,
+// continues in child sessions, and the old turns stay searchable.
+func TestChatCompressesLongSession(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "model: {context_length: 40000, max_tokens: 1000}\n")
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "handoff summaries") {
+			return llmtest.Reply{Text: "## Goal\nClean every host.\n## Constraints & Preferences\n-\n## Progress\n### Done\n- early hosts\n### In Progress\n- the current host\n### Blocked\n-\n## Key Decisions\n-\n## Relevant Files\n-\n## Next Steps\n-\n## Critical Context\n-"}
+		}
+		if last := r.Messages[len(r.Messages)-1]; last.Role == llm.RoleUser {
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("printf '%012000d' 0")}}
+		}
+		return llmtest.Reply{Text: "Done with that host."}
+	})
+	cmd := chatCommand(h, srv, "--yolo")
+	cmd.Dir = t.TempDir()
+	stdin, _ := cmd.StdinPipe()
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(stdin, "clean host-%d please\n", i)
+	}
+	io.WriteString(stdin, "/compress the cleanup\n/exit\n")
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("chat: %v\n%s", err, out.String())
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		t.Fatalf("protocol violations: %v", v)
+	}
+	text := out.String()
+	if !strings.Contains(text, "⇣ compressed the conversation") {
+		t.Errorf("the chat never compressed on its own:\n%s", text)
+	}
+	if !strings.Contains(text, "compressed ~") || !strings.Contains(text, "continuing in session") {
+		t.Errorf("/compress did not report:\n%s", text)
+	}
+	var list []struct {
+		ID       string `json:"id"`
+		ParentID string `json:"parent_session_id"`
+	}
+	h.hermes("sessions", "list", "--json").decode(t, &list)
+	children := 0
+	for _, s := range list {
+		if s.ParentID != "" {
+			children++
+		}
+	}
+	if children < 2 {
+		t.Errorf("sessions %+v: want at least two compressed children", list)
+	}
+	if r := h.hermes("sessions", "search", "host-1"); !strings.Contains(r.stdout, "host-1") {
+		t.Errorf("the first turns are not searchable after compression:\n%s", r.stdout)
+	}
+}
