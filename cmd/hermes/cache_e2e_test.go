@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -74,23 +73,12 @@ func TestUsageAndCost(t *testing.T) {
 	srv := llmtest.New(t)
 	u := llm.Usage{InputTokens: 100_000, OutputTokens: 10_000, CacheReadTokens: 80_000}
 	srv.Enqueue(llmtest.Reply{Text: "one", Usage: &u}, llmtest.Reply{Text: "two", Usage: &u})
-	cmd := chatCommand(h, srv)
-	stdin, _ := cmd.StdinPipe()
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(stdin, "/usage\nfirst\nsecond\n/usage\n/exit\n")
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("chat: %v\n%s", err, out.String())
-	}
+	out := h.chatScript(srv, "", "/usage\nfirst\nsecond\n/usage\n/exit\n")
 	// Per call: 20,000 uncached × $2/M + 80,000 cached × $0.5/M + 10,000
 	// out × $10/M = $0.04 + $0.04 + $0.10 = $0.18; two calls, $0.36.
 	for _, want := range []string{"no session yet", "input    200000 tokens (160000 read from cache, 80%", "cost     $0.3600"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the chat output lacks %q:\n%s", want, out.String())
+		if !strings.Contains(out, want) {
+			t.Errorf("the chat output lacks %q:\n%s", want, out)
 		}
 	}
 	if r := h.hermes("sessions", "stats"); !strings.Contains(r.stdout, "cost:         $0.3600") {

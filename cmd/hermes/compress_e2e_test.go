@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -26,26 +25,15 @@ func TestChatCompressesLongSession(t *testing.T) {
 		}
 		return llmtest.Reply{Text: "Done with that host."}
 	})
-	cmd := chatCommand(h, srv, "--yolo")
-	cmd.Dir = t.TempDir()
-	stdin, _ := cmd.StdinPipe()
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	var script strings.Builder
 	for i := 1; i <= 8; i++ {
-		fmt.Fprintf(stdin, "clean host-%d please\n", i)
+		fmt.Fprintf(&script, "clean host-%d please\n", i)
 	}
-	io.WriteString(stdin, "/compress the cleanup\n/exit\n")
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("chat: %v\n%s", err, out.String())
-	}
+	script.WriteString("/compress the cleanup\n/exit\n")
+	text := h.chatScript(srv, t.TempDir(), script.String(), "--yolo")
 	if v := srv.Violations(); len(v) > 0 {
 		t.Fatalf("protocol violations: %v", v)
 	}
-	text := out.String()
 	if !strings.Contains(text, "⇣ compressed the conversation") {
 		t.Errorf("the chat never compressed on its own:\n%s", text)
 	}

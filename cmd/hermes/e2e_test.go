@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // These tests run the real hermes binary, built once for the package, the
@@ -131,4 +133,22 @@ func TestHelpExplains(t *testing.T) {
 			t.Errorf("model call --help does not explain %q", want)
 		}
 	}
+}
+
+// chatScript runs an interactive hermes chat fed with script on stdin and
+// returns everything it printed. The chat must end by itself (/exit or
+// the end of stdin).
+func (h *home) chatScript(srv *llmtest.Server, dir, script string, args ...string) string {
+	h.t.Helper()
+	cmd := chatCommand(h, srv, args...)
+	if dir != "" {
+		cmd.Dir = dir
+	}
+	cmd.Stdin = strings.NewReader(script)
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		h.t.Fatalf("chat: %v\n%s", err, out.String())
+	}
+	return out.String()
 }

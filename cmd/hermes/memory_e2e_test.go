@@ -92,22 +92,10 @@ func TestSkillCreatedThenIndexedAndInvoked(t *testing.T) {
 
 	// The next session's index lists it; /deploy-checklist runs it.
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "Deploying."} })
-	cmd := chatCommand(h, srv)
-	cmd.Dir = t.TempDir()
-	stdin, _ := cmd.StdinPipe()
-	var outBuf syncBuffer
-	cmd.Stdout, cmd.Stderr = &outBuf, &outBuf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(stdin, "/deploy-checklist to staging, not production\n/no-such-skill\n/exit\n")
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("chat: %v\n%s", err, outBuf.String())
-	}
+	outBuf := h.chatScript(srv, t.TempDir(), "/deploy-checklist to staging, not production\n/no-such-skill\n/exit\n")
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
-		t.Fatalf("the model got %d requests, want 3:\n%s", len(reqs), outBuf.String())
+		t.Fatalf("the model got %d requests, want 3:\n%s", len(reqs), outBuf)
 	}
 	sys := systemOf(t, srv, 2)
 	if !strings.Contains(sys, "devops") || !strings.Contains(sys, "deploy-checklist: Steps to deploy the website safely") {
@@ -119,8 +107,8 @@ func TestSkillCreatedThenIndexedAndInvoked(t *testing.T) {
 			t.Errorf("the invoked skill's message lacks %q:\n%s", want, user)
 		}
 	}
-	if !strings.Contains(outBuf.String(), "/no-such-skill is not a command or a skill") {
-		t.Errorf("an unknown slash command was not explained:\n%s", outBuf.String())
+	if !strings.Contains(outBuf, "/no-such-skill is not a command or a skill") {
+		t.Errorf("an unknown slash command was not explained:\n%s", outBuf)
 	}
 }
 
@@ -209,20 +197,9 @@ func TestLongTermMemoryRecalled(t *testing.T) {
 		}
 		return llmtest.Reply{Text: "Noted."}
 	})
-	cmd := chatCommand(h, srv)
-	stdin, _ := cmd.StdinPipe()
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	io.WriteString(stdin, "Remember: I deploy to production only on Fridays after 3pm.\n/exit\n")
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("chat: %v\n%s", err, out.String())
-	}
+	out := h.chatScript(srv, "", "Remember: I deploy to production only on Fridays after 3pm.\n/exit\n")
 	if n := extractions.Load(); n != 1 {
-		t.Fatalf("%d extractions when the chat ended, want 1\n%s", n, out.String())
+		t.Fatalf("%d extractions when the chat ended, want 1\n%s", n, out)
 	}
 	var list []struct {
 		ID      int64
