@@ -65,6 +65,9 @@ type Usage struct {
 // ListOptions filters List. Zero values mean no filter; Limit 0 means 20.
 type ListOptions struct {
 	Source string
+	// ParentID, when set, lists only the sessions continuing that one
+	// (after a compression or a fork).
+	ParentID string
 	Limit  int
 	Offset int
 }

@@ -103,7 +103,7 @@ func startSession(cmd *cobra.Command, rt *wiring, f *chatFlags) (string, error) 
 			}
 			return "", err
 		}
-		return f.resume, nil
+		return latestContinuation(cmd, rt, f.resume)
 	case f.cont:
 		s, err := rt.store.Latest(cmd.Context(), "cli")
 		if errors.Is(err, session.ErrNotFound) {
@@ -115,6 +115,27 @@ func startSession(cmd *cobra.Command, rt *wiring, f *chatFlags) (string, error) 
 		return s.ID, nil
 	}
 	return "", nil
+}
+
+// latestContinuation follows a session's lineage to its newest
+// continuation: a compressed session goes on in a child, so resuming the
+// parent resumes the child.
+func latestContinuation(cmd *cobra.Command, rt *wiring, id string) (string, error) {
+	start := id
+	for range 1000 {
+		kids, err := rt.store.List(cmd.Context(), session.ListOptions{ParentID: id, Limit: 1})
+		if err != nil {
+			return "", err
+		}
+		if len(kids) == 0 {
+			break
+		}
+		id = kids[0].ID
+	}
+	if id != start {
+		fmt.Fprintf(cmd.ErrOrStderr(), "session %s was compressed; continuing in %s\n", start, id)
+	}
+	return id, nil
 }
 
 // chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to

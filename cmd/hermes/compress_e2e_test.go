@@ -58,3 +58,43 @@ func TestChatCompressesLongSession(t *testing.T) {
 		t.Errorf("the first turns are not searchable after compression:\n%s", r.stdout)
 	}
 }
+
+// TestResumeFollowsLineage: --resume with a session that was compressed
+// continues its newest continuation.
+func TestResumeFollowsLineage(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "model: {context_length: 40000, max_tokens: 1000}\n")
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "handoff summaries") {
+			return llmtest.Reply{Text: "## Goal\nNotes.\n## Constraints & Preferences\n-\n## Progress\n### Done\n-\n### In Progress\n-\n### Blocked\n-\n## Key Decisions\n-\n## Relevant Files\n-\n## Next Steps\n-\n## Critical Context\n-"}
+		}
+		return llmtest.Reply{Text: strings.Repeat("a long answer ", 600)}
+	})
+	out := h.chatScript(srv, "", "one\ntwo\nthree\nfour\n/compress\n/exit\n")
+	if !strings.Contains(out, "continuing in session") {
+		t.Fatalf("no compression:\n%s", out)
+	}
+	var list []struct {
+		ID       string `json:"id"`
+		ParentID string `json:"parent_session_id"`
+	}
+	h.hermes("sessions", "list", "--json").decode(t, &list)
+	var parent, child string
+	for _, s := range list {
+		if s.ParentID != "" {
+			parent, child = s.ParentID, s.ID
+		}
+	}
+	if parent == "" {
+		t.Fatalf("no child session: %+v", list)
+	}
+	_, r := h.chatIn(srv, t.TempDir(), "and now?", "--resume", parent)
+	if !strings.Contains(r.stderr, "continuing in "+child) {
+		t.Errorf("--resume %s did not say it continues in %s:\n%s", parent, child, r.stderr)
+	}
+	last := srv.Requests()[len(srv.Requests())-1]
+	if !strings.Contains(string(last.Body), "Context summary") {
+		t.Error("the resumed turn did not carry the compressed conversation")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hermes-go/hermes/session"
 )
@@ -126,10 +127,18 @@ func (s *Store) List(ctx context.Context, opt session.ListOptions) ([]session.Se
 		limit = 20
 	}
 	q := `SELECT ` + sessionCols + ` FROM sessions`
+	var where []string
 	args := []any{}
 	if opt.Source != "" {
-		q += ` WHERE source = ?`
+		where = append(where, `source = ?`)
 		args = append(args, opt.Source)
+	}
+	if opt.ParentID != "" {
+		where = append(where, `parent_session_id = ?`)
+		args = append(args, opt.ParentID)
+	}
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, ` AND `)
 	}
 	q += ` ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, limit, max(opt.Offset, 0))

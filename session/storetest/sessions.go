@@ -98,6 +98,18 @@ func testListLatest(t *testing.T, s session.Store) {
 	}
 	_, err = s.Latest(ctx(t), "discord")
 	wantNotFound(t, "Latest(discord)", err)
+
+	// Children of one session, by ParentID, newest first.
+	var kids []string
+	for range 2 {
+		kid := create(t, s, session.Session{Source: "cli", ParentID: ids[3]})
+		kids = append([]string{kid.ID}, kids...)
+	}
+	create(t, s, session.Session{Source: "cli", ParentID: ids[4]})
+	list, err = s.List(ctx(t), session.ListOptions{ParentID: ids[3]})
+	if err != nil || fmt.Sprint(sessionIDs(list)) != fmt.Sprint(kids) {
+		t.Errorf("List(parent %s) = %v, %v; want %v", ids[3], sessionIDs(list), err, kids)
+	}
 }
 
 func testNotFound(t *testing.T, s session.Store) {
