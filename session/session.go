@@ -68,8 +68,8 @@ type ListOptions struct {
 	// ParentID, when set, lists only the sessions continuing that one
 	// (after a compression or a fork).
 	ParentID string
-	Limit  int
-	Offset int
+	Limit    int
+	Offset   int
 }
 
 // SearchOptions narrows Search. Limit 0 means 20.
