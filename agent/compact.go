@@ -22,6 +22,11 @@ type CompactRequest struct {
 	Messages []llm.Message
 	Tools    []llm.ToolSpec
 	Force    bool
+	// Reported is the usage the provider reported for the last call of
+	// this conversation, which sent its first ReportedMessages messages:
+	// the truth to start from (llm.Tally); zero before any call.
+	Reported         llm.Usage
+	ReportedMessages int
 }
 
 // Compacted is a compressed conversation: the loop goes on with it, and
@@ -44,7 +49,8 @@ func (r *run) compact(ctx context.Context, force bool) (bool, error) {
 	if len(r.system) > 0 {
 		system = r.system[0].Text()
 	}
-	out, ok, err := r.cfg.Compactor.Compact(ctx, CompactRequest{System: system, Messages: r.msgs, Tools: r.cfg.Tools, Force: force})
+	out, ok, err := r.cfg.Compactor.Compact(ctx, CompactRequest{System: system, Messages: r.msgs, Tools: r.cfg.Tools, Force: force,
+		Reported: r.reported, ReportedMessages: r.reportedMsgs})
 	if err != nil {
 		r.sink.Event(Event{Kind: EventCompressed, Err: err})
 		return false, err
@@ -53,6 +59,7 @@ func (r *run) compact(ctx context.Context, force bool) (bool, error) {
 		return false, nil
 	}
 	r.msgs = out.Messages
+	r.reported, r.reportedMsgs = llm.Usage{}, 0
 	if out.System != "" {
 		r.system = []llm.Message{llm.SystemMessage(out.System)}
 	}

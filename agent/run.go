@@ -27,6 +27,10 @@ type run struct {
 	// texts collects the assistant text of the turn, for the progress
 	// reported when a guard stops it.
 	texts []string
+	// reported is the last call's usage, which covered the first
+	// reportedMsgs messages; the Compactor estimates from it.
+	reported     llm.Usage
+	reportedMsgs int
 }
 
 // Run performs one turn. history is the conversation so far, without the
@@ -129,6 +133,7 @@ func (r *run) call(ctx context.Context, tools []llm.ToolSpec, choice string) (*l
 		err = &llm.Error{Kind: llm.ErrInvalidResponse, Message: "stream ended without a final event"}
 	}
 	if resp != nil && !resp.Usage.IsZero() {
+		r.reported, r.reportedMsgs = resp.Usage, len(r.msgs)
 		addUsage(&r.res.Usage, resp.Usage)
 		r.sink.Event(Event{Kind: EventUsage, Usage: resp.Usage})
 		if r.cfg.Recorder != nil {

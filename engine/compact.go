@@ -27,7 +27,11 @@ type compactor struct {
 // or when forced after a context overflow.
 func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agent.Compacted, bool, error) {
 	comp := c.e.opt.Compressor
-	est := llm.EstimateRequest(req.System, req.Messages, req.Tools)
+	// The provider's count for the last call is the truth; only what was
+	// added since is estimated.
+	var tally llm.Tally
+	tally.Observe(req.Reported, req.ReportedMessages)
+	est := tally.Estimate(req.System, req.Messages, req.Tools)
 	if !req.Force && (!comp.Due() || !comp.ShouldCompress(est) || !comp.Worthwhile(req.Messages) || c.e.futile(c.sess.ID, est)) {
 		return agent.Compacted{}, false, nil
 	}
