@@ -25,3 +25,7 @@ go run ./bench/session -iterations "${ITERATIONS:-1000}"
 echo
 echo "== session store: appends and search latency (go run ./bench/store; STORE_MESSAGES=1000000 for the 1M figure)"
 go run ./bench/store -n "${STORE_MESSAGES:-100000}"
+
+echo
+echo "== a 300-turn chat with and without compression: tokens per call, cacheable prefix (go run ./bench/longsession)"
+go run ./bench/longsession -turns "${TURNS:-300}"
