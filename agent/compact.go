@@ -22,6 +22,9 @@ type CompactRequest struct {
 	Messages []llm.Message
 	Tools    []llm.ToolSpec
 	Force    bool
+	// Overflow is the provider's refusal that forced this compaction, so
+	// the Compactor can learn the real window from it.
+	Overflow error
 	// Reported is the usage the provider reported for the last call of
 	// this conversation, which sent its first ReportedMessages messages:
 	// the truth to start from (llm.Tally); zero before any call.
@@ -38,10 +41,11 @@ type Compacted struct {
 	Note string
 }
 
-// compact runs the Compactor before a model call. A failure leaves the
-// conversation as it was and is reported as an event, since the call may
-// still fit; only a forced compaction's failure is returned.
-func (r *run) compact(ctx context.Context, force bool) (bool, error) {
+// compact runs the Compactor before a model call, forced when overflow
+// (the provider's refusal of the last request as too long) is set. A
+// failure leaves the conversation as it was and is reported as an event,
+// since the call may still fit.
+func (r *run) compact(ctx context.Context, overflow error) (bool, error) {
 	if r.cfg.Compactor == nil {
 		return false, nil
 	}
@@ -49,7 +53,8 @@ func (r *run) compact(ctx context.Context, force bool) (bool, error) {
 	if len(r.system) > 0 {
 		system = r.system[0].Text()
 	}
-	out, ok, err := r.cfg.Compactor.Compact(ctx, CompactRequest{System: system, Messages: r.msgs, Tools: r.cfg.Tools, Force: force,
+	out, ok, err := r.cfg.Compactor.Compact(ctx, CompactRequest{System: system, Messages: r.msgs, Tools: r.cfg.Tools,
+		Force: overflow != nil, Overflow: overflow,
 		Reported: r.reported, ReportedMessages: r.reportedMsgs})
 	if err != nil {
 		r.sink.Event(Event{Kind: EventCompressed, Err: err})

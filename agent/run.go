@@ -70,12 +70,12 @@ func (r *run) loop(ctx context.Context) *Result {
 		if r.res.Iterations >= r.cfg.MaxTurns {
 			return r.summarize(ctx)
 		}
-		r.compact(ctx, false)
+		r.compact(ctx, nil)
 		resp, err := r.call(ctx, r.cfg.Tools, "")
 		if err != nil && overflowed(err) && ctx.Err() == nil {
 			// The estimate was short of what the provider counted:
 			// compress now, whatever the threshold, and try once more.
-			if ok, cerr := r.compact(ctx, true); ok && cerr == nil {
+			if ok, cerr := r.compact(ctx, err); ok && cerr == nil {
 				resp, err = r.call(ctx, r.cfg.Tools, "")
 			}
 		}

@@ -70,7 +70,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []llm.Message, opts Comp
 	b := findBounds(msgs, boundaryRules{
 		ProtectFirstN: c.opts.ProtectFirstN,
 		Compressed:    compressed,
-		TailTokens:    TailBudget(c.opts.Window, c.opts.Threshold, c.opts.TargetRatio),
+		TailTokens:    TailBudget(c.Window(), c.opts.Threshold, c.opts.TargetRatio),
 		Estimate:      c.opts.Estimate,
 	})
 	pruned, _ := prune(msgs, b.Prune)
@@ -85,7 +85,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []llm.Message, opts Comp
 		PreviousSummary: safety.RedactSecrets(previous),
 		Focus:           opts.Focus,
 		Language:        detectLanguage(msgs),
-		BudgetTokens:    SummaryBudget(c.Estimate(middle), c.opts.Window),
+		BudgetTokens:    SummaryBudget(c.Estimate(middle), c.Window()),
 	}
 	summary, err := c.opts.Summarizer.Summarize(ctx, req)
 	if err == nil {

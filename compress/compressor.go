@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermes-go/hermes/llm"
@@ -55,9 +56,11 @@ type Options struct {
 }
 
 // Compressor compresses conversations for one model window. It is safe for
-// concurrent use; its only state is the cooldown after an abort.
+// concurrent use; its state is the cooldown after an abort and the window,
+// which shrinks when the provider says a request was too long.
 type Compressor struct {
-	opts Options
+	opts   Options
+	window atomic.Int64
 
 	mu             sync.Mutex
 	coolingUntil   time.Time
@@ -105,13 +108,27 @@ func New(opts Options) (*Compressor, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Compressor{opts: opts}, nil
+	c := &Compressor{opts: opts}
+	c.window.Store(int64(opts.Window))
+	return c, nil
 }
 
 // ShouldCompress reports whether a conversation of estimate tokens has
 // passed the compressor's threshold.
 func (c *Compressor) ShouldCompress(estimate int) bool {
-	return ShouldCompress(estimate, c.opts.Window, c.opts.ReplyBudget, c.opts.Threshold)
+	return ShouldCompress(estimate, c.Window(), c.opts.ReplyBudget, c.opts.Threshold)
+}
+
+// Window is the context window the compressor works to, in tokens.
+func (c *Compressor) Window() int { return int(c.window.Load()) }
+
+// SetWindow changes the window, after the provider refused a request as
+// longer than it allows (llm.Window.StepDown); a window not larger than
+// the reply budget is ignored.
+func (c *Compressor) SetWindow(tokens int) {
+	if tokens > c.opts.ReplyBudget {
+		c.window.Store(int64(tokens))
+	}
 }
 
 // Worthwhile reports whether msgs hold enough to compress: more than
@@ -120,7 +137,7 @@ func (c *Compressor) ShouldCompress(estimate int) bool {
 // short conversation would gain nothing and would run again at every
 // call; this keeps that from happening.
 func (c *Compressor) Worthwhile(msgs []llm.Message) bool {
-	return c.Estimate(msgs) > 2*TailBudget(c.opts.Window, c.opts.Threshold, c.opts.TargetRatio)
+	return c.Estimate(msgs) > 2*TailBudget(c.Window(), c.opts.Threshold, c.opts.TargetRatio)
 }
 
 // Due reports whether automatic compression may run now: false during the

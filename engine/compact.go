@@ -27,6 +27,11 @@ type compactor struct {
 // or when forced after a context overflow.
 func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agent.Compacted, bool, error) {
 	comp := c.e.opt.Compressor
+	if req.Overflow != nil && c.e.opt.Window != nil {
+		// The provider's refusal says (or implies) a smaller window than
+		// the one compression was aiming at.
+		comp.SetWindow(c.e.opt.Window.StepDown(req.Overflow.Error()))
+	}
 	// The provider's count for the last call is the truth; only what was
 	// added since is estimated.
 	var tally llm.Tally

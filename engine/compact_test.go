@@ -180,3 +180,54 @@ func TestCompressionNetworkFailureLeavesConversation(t *testing.T) {
 		t.Errorf("the failure was not reported: %+v", rig.events)
 	}
 }
+
+// TestOverflowStepsTheWindowDown: a request refused as too long is
+// compressed by force, and the window the compressor aims at becomes the
+// limit the provider stated.
+func TestOverflowStepsTheWindowDown(t *testing.T) {
+	srv := llmtest.New(t)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	provider := openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"})
+	comp, err := compress.New(compress.Options{Window: 32_000, ReplyBudget: 1_000, Summarizer: compress.ModelSummarizer{Provider: provider, Model: "m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(engine.Options{Store: st, Provider: provider, Model: "m",
+		Tools:      toolbox{tool.NewRegistry(), &tool.Dispatcher{Registry: tool.NewRegistry()}},
+		Compressor: comp, Window: llm.NewWindow("m", 32_000)})
+	ctx := context.Background()
+	long := strings.Repeat("a long message about the servers ", 300)
+	srv.Enqueue(llmtest.Reply{Text: "ok"})
+	first, err := e.Turn(ctx, "", engine.Input{Text: long}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		srv.Enqueue(llmtest.Reply{Text: "ok"})
+		if _, err := e.Turn(ctx, first.SessionID, engine.Input{Text: long}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if comp.Window() != 32_000 {
+		t.Fatalf("window %d before any overflow", comp.Window())
+	}
+	srv.Enqueue(
+		llmtest.Reply{Status: 400, Error: &llmtest.ErrorReply{Code: "context_length_exceeded", Message: "This model's maximum context length is 9000 tokens. However, you requested 12000 tokens."}},
+		llmtest.Reply{Text: summaryText},
+		llmtest.Reply{Text: "fits"},
+	)
+	res, err := e.Turn(ctx, first.SessionID, engine.Input{Text: "and now?"}, nil)
+	if err != nil || res.Final != "fits" {
+		t.Fatalf("turn after an overflow: %v %+v", err, res)
+	}
+	if got := comp.Window(); got != 9000 {
+		t.Errorf("compressor window = %d after the overflow, want 9000", got)
+	}
+	if res.SessionID == first.SessionID {
+		t.Error("the forced compression did not continue in a child session")
+	}
+}

@@ -50,6 +50,9 @@ type Options struct {
 	// window: before a model call past its threshold, or after a context
 	// overflow, the conversation is compressed into a child session.
 	Compressor *compress.Compressor
+	// Window is the model's context window as hermes knows it; a context
+	// overflow steps it down and the Compressor follows.
+	Window *llm.Window
 	// Price, when set, estimates a model call's cost in USD for the
 	// session's totals; 0 when the model's price is not known.
 	Price func(model string, u llm.Usage) float64

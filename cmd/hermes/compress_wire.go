@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
@@ -13,16 +14,24 @@ import (
 // window from model.context_length, else the built-in table of model
 // families, else 128k; the summary written by auxiliary.compression or
 // the main model. Nil when compression.enabled is false.
-func newCompressor(l *config.Loaded, main llm.Provider, r config.Resolved, log *slog.Logger) (*compress.Compressor, error) {
+func newCompressor(ctx context.Context, l *config.Loaded, main llm.Provider, r config.Resolved, log *slog.Logger) (*compress.Compressor, *llm.Window, error) {
 	c := l.Config.Compression
 	if !c.Enabled.Or(true) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	p, model, err := auxModel(l, "auxiliary.compression", l.Config.Auxiliary.Compression, main, r, log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	window := llm.NewWindow(r.Model, r.ContextLength).Tokens()
+	w := llm.NewWindow(r.Model, r.ContextLength)
+	if _, known := llm.ContextWindow(r.Model); !known && r.ContextLength == 0 {
+		// A model the table does not know (a local one, often): ask the
+		// server, which is usually on this machine and answers at once.
+		if err := w.Probe(ctx, r.Endpoint(), nil); err != nil {
+			log.Info("context window not learned from the server; using the default", "error", err)
+		}
+	}
+	window := w.Tokens()
 	reply := r.MaxTokens
 	if reply <= 0 {
 		reply = min(8_192, window/8)
@@ -34,7 +43,7 @@ func newCompressor(l *config.Loaded, main llm.Provider, r config.Resolved, log *
 		Logger:     log,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("config.yaml: compression: %w", err)
+		return nil, nil, fmt.Errorf("config.yaml: compression: %w", err)
 	}
-	return comp, nil
+	return comp, w, nil
 }

@@ -158,7 +158,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		}
 		rt.memory = &longTerm{store: fs, sessions: store, provider: ap, model: am, log: log}
 	}
-	comp, err := newCompressor(l, provider, main, log)
+	comp, window, err := newCompressor(cmd.Context(), l, provider, main, log)
 	if err != nil {
 		rt.close()
 		return nil, err
@@ -187,6 +187,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		Resumed:    func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
 		Price:      priceFunc(l.Config),
 		Compressor: comp,
+		Window:     window,
 		Review: &engine.Review{
 			Tools:       []string{"memory", "skill_manage", "skills_list", "skills_search", "skill_view"},
 			MemoryEvery: l.Config.Memory.NudgeInterval, SkillEvery: l.Config.Skills.CreationNudgeInterval,
