@@ -82,3 +82,19 @@ type CacheTTL string
 func (c *CacheTTL) UnmarshalText(text []byte) error {
 	return oneOf(c, text, true, "5m", "1h")
 }
+
+// SessionType is whether a scheduled job's runs share one session.
+type SessionType string
+
+// UnmarshalText accepts new or continue.
+func (s *SessionType) UnmarshalText(text []byte) error {
+	return oneOf(s, text, true, "new", "continue")
+}
+
+// CatchUp is what a scheduled job does about fires it missed.
+type CatchUp string
+
+// UnmarshalText accepts once, skip or all.
+func (c *CatchUp) UnmarshalText(text []byte) error {
+	return oneOf(c, text, true, "once", "skip", "all")
+}

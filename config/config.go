@@ -76,6 +76,12 @@ type Config struct {
 	// the cost shown in /usage and hermes sessions stats; keys match model
 	// names as the built-in table does ("gpt-4o", "claude-sonnet-4").
 	Pricing map[string]ModelPrice `yaml:"pricing"`
+	// Schedules are the jobs hermes runs on its own, by name, in seed
+	// 003's shape (cron, session_type, prompt, ...); jobs created at run
+	// time by the cronjob tool are kept in state.db beside them.
+	Schedules map[string]Schedule `yaml:"schedules"`
+	// Delivery configures where job results can be sent.
+	Delivery Delivery `yaml:"delivery"`
 	// Compression keeps long conversations inside the context window.
 	Compression Compression `yaml:"compression"`
 	// Memory configures MEMORY.md, USER.md and long-term memory.
@@ -91,6 +97,56 @@ type ModelPrice struct {
 	Output     float64 `yaml:"output"`
 	CacheRead  float64 `yaml:"cache_read"`
 	CacheWrite float64 `yaml:"cache_write"`
+}
+
+// Schedule is one entry of schedules.
+type Schedule struct {
+	// Cron is the schedule: a 5- or 6-field cron expression, a
+	// descriptor (@daily, @every 2h, every 30m) or a one-shot time
+	// (2026-12-24T09:00, +30m, in 2h).
+	Cron string `yaml:"cron"`
+	// Timezone is the IANA zone of the schedule; empty means timezone.
+	Timezone string `yaml:"timezone" check:"timezone"`
+	// SessionType is new (a fresh session per run, the default) or
+	// continue (the job's own session, kept across runs).
+	SessionType SessionType `yaml:"session_type"`
+	// Prompt is the first user message of a run.
+	Prompt string `yaml:"prompt"`
+	// Skills are loaded before the prompt; Toolsets and Model replace
+	// the configured ones for the job.
+	Skills   []string `yaml:"skills"`
+	Toolsets []string `yaml:"toolsets"`
+	Model    string   `yaml:"model"`
+	// Deliver is a target or an ordered fallback chain (wecom:KEY,
+	// feishu:URL, dingtalk:URL, slack:URL, telegram:CHAT_ID,
+	// email:ADDRESS, webhook:URL, local).
+	Deliver []string `yaml:"deliver"`
+	// Script runs before the agent; its output goes into the prompt.
+	// With NoAgent only the script runs and its output is delivered.
+	Script  string `yaml:"script"`
+	NoAgent bool   `yaml:"no_agent"`
+	// CatchUp is what happens to fires missed while hermes was down:
+	// once (the default), skip or all.
+	CatchUp CatchUp `yaml:"catch_up"`
+	// Enabled is true unless set to false.
+	Enabled Flag `yaml:"enabled"`
+}
+
+// Delivery is the delivery section: the accounts delivery targets use.
+type Delivery struct {
+	// TelegramBotToken sends telegram: targets (usually from .env).
+	TelegramBotToken Secret `yaml:"telegram_bot_token"`
+	// SMTP sends email: targets.
+	SMTP SMTP `yaml:"smtp"`
+}
+
+// SMTP is delivery.smtp.
+type SMTP struct {
+	Host     string `yaml:"host"`
+	Port     int    `yaml:"port"`
+	Username string `yaml:"username"`
+	Password Secret `yaml:"password"`
+	From     string `yaml:"from"`
 }
 
 // Compression is the compression section (seed 000's compressor).
@@ -233,6 +289,9 @@ type Approvals struct {
 	// NonInteractive is what happens to a dangerous command when nobody
 	// can be asked (no terminal, -q without --yolo, cron): deny or allow.
 	NonInteractive NonInteractive `yaml:"non_interactive"`
+	// CronMode is what happens to a dangerous command in a scheduled job,
+	// where nobody can be asked: deny (the default) or allow.
+	CronMode NonInteractive `yaml:"cron_mode"`
 }
 
 // Terminal is the terminal section.
@@ -361,7 +420,7 @@ func Defaults() Config {
 			IdleTimeout:       120 * time.Second,
 			MaxTurns:          90,
 		},
-		Approvals:   Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny},
+		Approvals:   Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny, CronMode: NonInteractiveDeny},
 		Terminal:    Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
 		Web:         Web{ExtractCharLimit: 15000},
 		Browser:     Browser{InactivityTimeout: 5 * time.Minute},

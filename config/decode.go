@@ -176,6 +176,14 @@ func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, key string, depth int
 }
 
 func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value, key string, depth int) {
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		// One value where a list is expected is a list of one
+		// ("deliver: wecom:KEY", "toolsets: web").
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		d.decode(n, s.Index(0), key+"[0]", "", depth+1)
+		v.Set(s)
+		return
+	}
 	if n.Kind != yaml.SequenceNode {
 		d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: kindName(n) + " is not accepted; use a list"})
 		return
