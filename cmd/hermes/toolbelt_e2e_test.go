@@ -253,3 +253,24 @@ auxiliary:
 		t.Errorf("vision_analyze: %s", res)
 	}
 }
+
+func TestServiceInstallWritesUnit(t *testing.T) {
+	h := newHome(t)
+	r := h.run([]string{"service", "install"}, "XDG_CONFIG_HOME="+filepath.Join(h.dir, "xdg"))
+	unit := filepath.Join(h.dir, "xdg", "systemd", "user", "hermes.service")
+	if r.code != 0 || !strings.Contains(r.stdout, "systemctl --user enable --now hermes") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	data, err := os.ReadFile(unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ExecStart=" + hermesBin + " serve", "Environment=HERMES_HOME=" + h.dir, "Restart=on-failure", "WantedBy=default.target"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("unit lacks %q:\n%s", want, data)
+		}
+	}
+	if r := h.run([]string{"service", "install"}, "XDG_CONFIG_HOME="+filepath.Join(h.dir, "xdg")); r.code == 0 || !strings.Contains(r.stderr, "--force") {
+		t.Errorf("a second install replaced the unit: exit %d %s", r.code, r.stderr)
+	}
+}
