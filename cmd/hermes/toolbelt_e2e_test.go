@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
@@ -272,5 +274,43 @@ func TestServiceInstallWritesUnit(t *testing.T) {
 	}
 	if r := h.run([]string{"service", "install"}, "XDG_CONFIG_HOME="+filepath.Join(h.dir, "xdg")); r.code == 0 || !strings.Contains(r.stderr, "--force") {
 		t.Errorf("a second install replaced the unit: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestDeliverTest sends through a chain: a webhook that always fails, then
+// the local file, which always takes it.
+func TestDeliverTest(t *testing.T) {
+	h := newHome(t)
+	var mu sync.Mutex
+	var got []string
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, string(body))
+		mu.Unlock()
+		if strings.Contains(r.URL.Path, "down") {
+			http.Error(w, "no", http.StatusBadRequest)
+		}
+	}))
+	defer hook.Close()
+	r := h.hermes("deliver", "test", "webhook:"+hook.URL+"/ok", "周报已生成")
+	if r.code != 0 || !strings.Contains(r.stdout, "delivered to webhook:") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	mu.Lock()
+	if len(got) != 1 || !strings.Contains(got[0], "周报已生成") {
+		t.Errorf("the webhook got %q", got)
+	}
+	mu.Unlock()
+	r = h.hermes("deliver", "test", "webhook:"+hook.URL+"/down", "fallback please")
+	if r.code != 1 || !strings.Contains(r.stdout, "delivered to local") {
+		t.Errorf("a failing webhook: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(h.dir, "deliveries", "test.md"))
+	if err != nil || !strings.Contains(string(data), "fallback please") {
+		t.Errorf("the local file: %q %v", data, err)
+	}
+	if r := h.hermes("deliver", "test", "pager:123", "x"); r.code == 0 || !strings.Contains(r.stderr, "wecom:") {
+		t.Errorf("an unknown target: exit %d %s", r.code, r.stderr)
 	}
 }
