@@ -1,0 +1,8 @@
+// Package cron runs hermes' scheduled jobs and makes them boring and
+// visible: jobs and every run live in state.db (so nothing is lost on
+// restart), fires missed while hermes was down are caught up or recorded
+// "missed" by a per-job policy, every job has an explicit time zone
+// (default UTC, never the server's), and only one scheduler per state.db
+// fires, by holding a lease. The scheduler sleeps until the next fire;
+// there is no polling tick.
+package cron

@@ -1,0 +1,173 @@
+package cron
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// t0 is the tests' starting instant: a Wednesday 08:30 UTC.
+var t0 = time.Date(2026, 12, 2, 8, 30, 0, 0, time.UTC)
+
+// call is one Runner invocation.
+type call struct {
+	job string
+	at  time.Time
+}
+
+// recorder is a Runner that records its calls; runs of jobs in gate
+// block until the gate channel is closed.
+type recorder struct {
+	mu    sync.Mutex
+	calls []call
+	gate  map[string]chan struct{}
+}
+
+func (r *recorder) Run(ctx context.Context, j Job, at time.Time) RunResult {
+	r.mu.Lock()
+	r.calls = append(r.calls, call{j.Name, at})
+	g := r.gate[j.Name]
+	r.mu.Unlock()
+	if g != nil {
+		select {
+		case <-g:
+		case <-ctx.Done():
+			return RunResult{Err: ctx.Err()}
+		}
+	}
+	return RunResult{Output: "done " + j.Name, SessionID: "s-" + at.Format("150405")}
+}
+
+func (r *recorder) fires(job string) []time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []time.Time
+	for _, c := range r.calls {
+		if c.job == job {
+			out = append(out, c.at)
+		}
+	}
+	return out
+}
+
+// node is one scheduler process: a store, a fake clock and a scheduler.
+type node struct {
+	t      *testing.T
+	clock  *fakeClock
+	store  *Store
+	sched  *Scheduler
+	idle   chan time.Duration
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func dbPath(t *testing.T) string { return filepath.Join(t.TempDir(), "state.db") }
+
+// openStore opens path with clock as its time source.
+func openStore(t *testing.T, path string, clock *fakeClock) *Store {
+	t.Helper()
+	st, err := Open(path, StoreOptions{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// startNode starts a scheduler on path and waits for its first sleep.
+func startNode(t *testing.T, path string, clock *fakeClock, holder string, r Runner) *node {
+	t.Helper()
+	n := &node{t: t, clock: clock, store: openStore(t, path, clock), idle: make(chan time.Duration, 1000), done: make(chan struct{})}
+	var err error
+	n.sched, err = New(Options{Store: n.store, Runner: r, Clock: clock, Holder: holder, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.sched.onIdle = func(d time.Duration) { n.idle <- d }
+	ctx, cancel := context.WithCancel(context.Background())
+	n.cancel = cancel
+	go func() { defer close(n.done); n.sched.Run(ctx) }()
+	t.Cleanup(n.stop)
+	n.waitIdle()
+	return n
+}
+
+// stop ends the scheduler as a clean shutdown would.
+func (n *node) stop() {
+	n.cancel()
+	<-n.done
+}
+
+// waitIdle waits until the loop is about to sleep again and returns the
+// sleep it chose.
+func (n *node) waitIdle() time.Duration {
+	n.t.Helper()
+	select {
+	case d := <-n.idle:
+		return d
+	case <-time.After(10 * time.Second):
+		n.t.Fatal("scheduler did not go back to sleep")
+		return 0
+	}
+}
+
+// waitRuns waits until no run is in progress.
+func (n *node) waitRuns() {
+	n.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n.sched.mu.Lock()
+		busy := len(n.sched.running)
+		n.sched.mu.Unlock()
+		if busy == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			n.t.Fatal("runs did not finish")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// advance moves the clock on; if that wakes the loop it waits for the
+// loop to settle and, unless keepRunning, for the runs it started.
+func (n *node) advance(d time.Duration, keepRunning bool) {
+	n.t.Helper()
+	if n.clock.Advance(d) > 0 {
+		n.waitIdle()
+	}
+	if !keepRunning {
+		n.waitRuns()
+	}
+}
+
+// statuses counts a job's runs by status.
+func statuses(t *testing.T, st *Store, job string) map[string]int {
+	t.Helper()
+	runs, err := st.History(context.Background(), job, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]int{}
+	for _, r := range runs {
+		m[r.Status]++
+	}
+	return m
+}
+
+func createJob(t *testing.T, st *Store, name, schedule, catchUp string) Job {
+	t.Helper()
+	j, err := st.Create(context.Background(), Job{Name: name, Spec: Spec{Schedule: schedule, Prompt: "p", CatchUp: catchUp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// testLogger writes the scheduler's log to the test log.
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
+}

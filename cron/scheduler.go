@@ -1,0 +1,305 @@
+package cron
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+)
+
+// Runner executes one run of a job: the agent turn or script, and the
+// delivery of its result. It is called in its own goroutine; ctx ends
+// when the scheduler stops.
+type Runner interface {
+	Run(ctx context.Context, job Job, scheduledFor time.Time) RunResult
+}
+
+// RunnerFunc adapts a function to Runner.
+type RunnerFunc func(ctx context.Context, job Job, scheduledFor time.Time) RunResult
+
+func (f RunnerFunc) Run(ctx context.Context, job Job, at time.Time) RunResult { return f(ctx, job, at) }
+
+// Options configure a Scheduler.
+type Options struct {
+	Store  *Store
+	Runner Runner
+	// Clock defaults to RealClock.
+	Clock Clock
+	// Holder names this scheduler in the lease; default host-pid-random.
+	Holder string
+	// LeaseTTL is how long the lease lasts unrenewed (default 30s); it
+	// is renewed every TTL/3, so a crashed holder is replaced within TTL.
+	LeaseTTL time.Duration
+	// MaxConcurrent bounds the runs in progress at once (default 4).
+	MaxConcurrent int
+	Logger        *slog.Logger
+}
+
+// Scheduler fires the jobs of a Store at their times. It sleeps until the
+// earliest next fire (or the lease renewal, whichever is sooner) and is
+// woken early by Wake, which the Store calls after every job change.
+type Scheduler struct {
+	store  *Store
+	runner Runner
+	clock  Clock
+	holder string
+	ttl    time.Duration
+	log    *slog.Logger
+	wake   chan struct{}
+	sem    chan struct{}
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	running map[string]bool // job names with a run in progress here
+	runIDs  map[int64]bool  // their run ids
+	held    bool
+
+	// onIdle, when set (by tests), is called each time the loop has set
+	// its timer and is about to sleep.
+	onIdle func(wait time.Duration)
+}
+
+// New returns a scheduler for opt.Store and registers it for the store's
+// change notifications.
+func New(opt Options) (*Scheduler, error) {
+	if opt.Store == nil || opt.Runner == nil {
+		return nil, errors.New("cron: scheduler needs a Store and a Runner")
+	}
+	s := &Scheduler{
+		store: opt.Store, runner: opt.Runner, clock: opt.Clock, holder: opt.Holder,
+		ttl: opt.LeaseTTL, log: opt.Logger,
+		wake:    make(chan struct{}, 1),
+		running: map[string]bool{}, runIDs: map[int64]bool{},
+	}
+	if s.clock == nil {
+		s.clock = RealClock{}
+	}
+	if s.holder == "" {
+		s.holder = defaultHolder()
+	}
+	if s.ttl <= 0 {
+		s.ttl = 30 * time.Second
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	n := opt.MaxConcurrent
+	if n <= 0 {
+		n = 4
+	}
+	s.sem = make(chan struct{}, n)
+	opt.Store.OnChange(s.Wake)
+	return s, nil
+}
+
+// defaultHolder is unique per process: host, pid and a random suffix.
+func defaultHolder() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
+}
+
+// Wake makes the loop re-read the jobs now instead of at its timer.
+func (s *Scheduler) Wake() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run fires jobs until ctx ends, then waits for the runs in progress
+// (which see ctx cancelled) and releases the lease.
+func (s *Scheduler) Run(ctx context.Context) error {
+	defer func() {
+		s.wg.Wait()
+		if err := s.store.releaseLease(context.WithoutCancel(ctx), s.holder); err != nil {
+			s.log.Warn("cron: release lease", "err", err)
+		}
+	}()
+	for {
+		wait := s.tick(ctx, s.clock.Now())
+		if ctx.Err() != nil {
+			return nil
+		}
+		t := s.clock.NewTimer(wait)
+		if s.onIdle != nil {
+			s.onIdle(wait)
+		}
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C():
+		case <-s.wake:
+			t.Stop()
+		}
+	}
+}
+
+// tick renews the lease, fires what is due and returns how long to sleep.
+func (s *Scheduler) tick(ctx context.Context, now time.Time) time.Duration {
+	renew := s.ttl / 3
+	held, taken, until, err := s.store.acquireLease(ctx, s.holder, now, s.ttl)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Error("cron: lease", "err", err)
+		}
+		return renew
+	}
+	s.mu.Lock()
+	was := s.held
+	s.held = held
+	keep := make(map[int64]bool, len(s.runIDs))
+	for id := range s.runIDs {
+		keep[id] = true
+	}
+	s.mu.Unlock()
+	if !held {
+		// Another scheduler fires the jobs; look again when its lease
+		// would lapse if it stopped renewing, or at the renewal interval.
+		return max(min(until.Sub(now), renew), time.Millisecond)
+	}
+	if taken || !was {
+		s.log.Info("cron: scheduler active", "holder", s.holder)
+		if err := s.store.interruptRuns(ctx, now, keep); err != nil {
+			s.log.Error("cron: close interrupted runs", "err", err)
+		}
+	}
+	due, err := s.store.due(ctx, now)
+	if err != nil {
+		s.log.Error("cron: due jobs", "err", err)
+		return renew
+	}
+	for _, j := range due {
+		s.fire(ctx, j, now)
+	}
+	wait := renew
+	next, ok, err := s.store.earliest(ctx)
+	if err != nil {
+		s.log.Error("cron: next fire", "err", err)
+	} else if ok {
+		wait = min(wait, next.Sub(now))
+	}
+	return max(wait, 0)
+}
+
+// fire claims one due job's fire and starts its runs.
+func (s *Scheduler) fire(ctx context.Context, j Job, now time.Time) {
+	s.mu.Lock()
+	running := s.running[j.Name]
+	s.mu.Unlock()
+	var p plan
+	sched, err := j.schedule(now)
+	if err != nil {
+		// The stored schedule no longer parses (say, the zone database
+		// lost a zone): record it and stop rather than retry forever.
+		p = plan{job: j.Name, expect: j.NextRunAt, disable: true,
+			records: []record{{j.NextRunAt, StatusError, "not run, job disabled: " + err.Error()}}}
+	} else {
+		p = planFire(j, sched, now, running)
+	}
+	ids, err := s.store.claim(ctx, s.holder, now, p)
+	if errors.Is(err, errNotHolder) {
+		s.log.Debug("cron: fire claimed elsewhere", "job", j.Name)
+		return
+	}
+	if err != nil {
+		s.log.Error("cron: claim fire", "job", j.Name, "err", err)
+		return
+	}
+	for _, r := range p.records {
+		s.log.Warn("cron: fire not run", "job", j.Name, "scheduled_for", r.at, "status", r.status, "why", r.why)
+	}
+	if len(ids) == 0 {
+		return
+	}
+	s.mu.Lock()
+	s.running[j.Name] = true
+	for _, id := range ids {
+		s.runIDs[id] = true
+	}
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go s.execute(ctx, j, p.start, ids)
+}
+
+// execute runs the claimed fires of one job in order, within the
+// concurrency bound, and records each result.
+func (s *Scheduler) execute(ctx context.Context, j Job, fires []time.Time, ids []int64) {
+	defer s.wg.Done()
+	defer func() {
+		s.mu.Lock()
+		delete(s.running, j.Name)
+		for _, id := range ids {
+			delete(s.runIDs, id)
+		}
+		s.mu.Unlock()
+	}()
+	for i, at := range fires {
+		var res RunResult
+		select {
+		case s.sem <- struct{}{}:
+			res = s.runOne(ctx, j, at)
+			<-s.sem
+		case <-ctx.Done():
+			res = RunResult{Err: fmt.Errorf("not started: %w", ctx.Err())}
+		}
+		if err := s.store.FinishRun(context.WithoutCancel(ctx), ids[i], res); err != nil {
+			s.log.Error("cron: record run", "job", j.Name, "err", err)
+		}
+	}
+}
+
+// runOne calls the Runner, turning a panic into an error result.
+func (s *Scheduler) runOne(ctx context.Context, j Job, at time.Time) (res RunResult) {
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			res = RunResult{Err: fmt.Errorf("run panicked: %v", r)}
+		}
+		lvl := slog.LevelInfo
+		if res.Err != nil {
+			lvl = slog.LevelError
+		}
+		s.log.Log(ctx, lvl, "cron: run finished", "job", j.Name, "scheduled_for", at,
+			"session_id", res.SessionID, "duration_ms", time.Since(start).Milliseconds(), "err", res.Err)
+	}()
+	return s.runner.Run(ctx, j, at)
+}
+
+// Next is a job's next fire, for printing at start-up.
+type Next struct {
+	Job  string
+	At   time.Time // in the job's zone
+	Zone string
+}
+
+// Upcoming lists the enabled jobs by next fire, times in each job's zone,
+// so a zone mistake shows at start-up rather than at 09:00.
+func (s *Scheduler) Upcoming(ctx context.Context) ([]Next, error) {
+	jobs, err := s.store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Next
+	for _, j := range jobs {
+		if !j.Enabled || j.NextRunAt.IsZero() {
+			continue
+		}
+		at := j.NextRunAt
+		zone := j.Timezone
+		if loc, err := LoadZone(j.Timezone, ""); err == nil {
+			at = at.In(loc)
+			zone = loc.String()
+		}
+		out = append(out, Next{Job: j.Name, At: at, Zone: zone})
+	}
+	sortNext(out)
+	return out, nil
+}

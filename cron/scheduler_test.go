@@ -1,0 +1,262 @@
+package cron
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestFiresOnTime: an hourly job fires at each hour and its history says
+// ok with the runner's output and session.
+func TestFiresOnTime(t *testing.T) {
+	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
+	n := startNode(t, path, clock, "a", r)
+	createJob(t, n.store, "hourly", "0 * * * *", "")
+	if d := n.waitIdle(); d != 10*time.Second {
+		t.Errorf("sleep = %v, want the 10s lease renewal (fire is 30m away)", d)
+	}
+	for range 18 { // 3 hours in 10-minute steps
+		n.advance(10*time.Minute, false)
+	}
+	want := []time.Time{t0.Add(30 * time.Minute), t0.Add(90 * time.Minute), t0.Add(150 * time.Minute)}
+	if got := r.fires("hourly"); !slices.EqualFunc(got, want, time.Time.Equal) {
+		t.Fatalf("fires = %v, want %v", got, want)
+	}
+	runs, err := n.store.History(context.Background(), "hourly", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 3 || runs[0].Status != StatusOK || runs[0].Output != "done hourly" || runs[0].EndedAt.IsZero() {
+		t.Errorf("history = %+v", runs)
+	}
+	j, _ := n.store.Get(context.Background(), "hourly")
+	if !j.NextRunAt.Equal(t0.Add(210*time.Minute)) || !j.RunningSince.IsZero() {
+		t.Errorf("job after runs: next %v running %v", j.NextRunAt, j.RunningSince)
+	}
+}
+
+// TestRestartCatchUp stops the scheduler before fires and starts a new
+// one later: what runs depends on catch_up and how late it is.
+func TestRestartCatchUp(t *testing.T) {
+	tests := []struct {
+		name      string
+		catchUp   string
+		downFor   time.Duration // from t0 (08:30); the job fires hourly at :00
+		want      []time.Duration
+		wantMiss  int
+		nextAfter time.Duration // next fire, from t0
+	}{
+		{"one missed fire", "", 40 * time.Minute, []time.Duration{30 * time.Minute}, 0, 90 * time.Minute},
+		{"3h outage once", CatchUpOnce, 2*time.Hour + 40*time.Minute, []time.Duration{150 * time.Minute}, 1, 210 * time.Minute},
+		{"3h outage all", CatchUpAll, 2*time.Hour + 40*time.Minute, []time.Duration{30 * time.Minute, 90 * time.Minute, 150 * time.Minute}, 0, 210 * time.Minute},
+		{"3h outage skip", CatchUpSkip, 2*time.Hour + 40*time.Minute, nil, 1, 210 * time.Minute},
+		{"beyond grace", CatchUpOnce, 3*time.Hour + 15*time.Minute, nil, 1, 210 * time.Minute},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
+			a := startNode(t, path, clock, "a", r)
+			createJob(t, a.store, "hourly", "0 * * * *", tc.catchUp)
+			a.waitIdle()
+			a.stop()
+			clock.Advance(tc.downFor)
+			b := startNode(t, path, clock, "b", r)
+			b.waitRuns()
+			var want []time.Time
+			for _, d := range tc.want {
+				want = append(want, t0.Add(d))
+			}
+			if got := r.fires("hourly"); !slices.EqualFunc(got, want, time.Time.Equal) {
+				t.Errorf("fires = %v, want %v", got, want)
+			}
+			st := statuses(t, b.store, "hourly")
+			if st[StatusMissed] != tc.wantMiss || st[StatusOK] != len(tc.want) {
+				t.Errorf("history = %v, want %d ok and %d missed", st, len(tc.want), tc.wantMiss)
+			}
+			j, _ := b.store.Get(context.Background(), "hourly")
+			if !j.NextRunAt.Equal(t0.Add(tc.nextAfter)) {
+				t.Errorf("next = %v, want %v", j.NextRunAt, t0.Add(tc.nextAfter))
+			}
+		})
+	}
+}
+
+// TestTwoSchedulers runs two schedulers, each with its own store handle
+// and clock, on one state.db: every fire runs exactly once.
+func TestTwoSchedulers(t *testing.T) {
+	path, r := dbPath(t), &recorder{}
+	ca, cb := newFakeClock(t0), newFakeClock(t0)
+	a := startNode(t, path, ca, "a", r)
+	b := startNode(t, path, cb, "b", r)
+	createJob(t, a.store, "hourly", "0 * * * *", "")
+	a.waitIdle()
+	b.sched.Wake() // b learns of jobs by its renewal; wake it to make the race likelier
+	b.waitIdle()
+	steps := []time.Duration{10 * time.Second, 5 * time.Minute, 10 * time.Minute, 50 * time.Second}
+	for i := 0; ca.Now().Before(t0.Add(5 * time.Hour)); i++ {
+		d := steps[i%len(steps)]
+		fa, fb := ca.Advance(d), cb.Advance(d)
+		if fa > 0 {
+			a.waitIdle()
+		}
+		if fb > 0 {
+			b.waitIdle()
+		}
+		a.waitRuns()
+		b.waitRuns()
+	}
+	got := r.fires("hourly")
+	if len(got) != 5 {
+		t.Fatalf("fires = %v, want 5 (one per hour)", got)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Sub(got[i-1]) != time.Hour {
+			t.Errorf("fires = %v: not one per hour", got)
+		}
+	}
+	if st := statuses(t, a.store, "hourly"); st[StatusOK] != 5 || len(st) != 1 {
+		t.Errorf("history = %v", st)
+	}
+}
+
+// TestNotStartedTwice: a run still going at the next fire is not joined
+// by a second; the fire is recorded skipped.
+func TestNotStartedTwice(t *testing.T) {
+	gate := make(chan struct{})
+	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{gate: map[string]chan struct{}{"slow": gate}}
+	n := startNode(t, path, clock, "a", r)
+	createJob(t, n.store, "slow", "every 1m", "")
+	n.waitIdle()
+	n.advance(time.Minute, true)
+	n.advance(time.Minute, true)
+	n.advance(time.Minute, true)
+	close(gate)
+	n.waitRuns()
+	if got := r.fires("slow"); len(got) != 1 {
+		t.Errorf("runner calls = %v, want 1", got)
+	}
+	if st := statuses(t, n.store, "slow"); st[StatusOK] != 1 || st[StatusSkipped] != 2 {
+		t.Errorf("history = %v, want 1 ok and 2 skipped", st)
+	}
+	n.advance(time.Minute, false)
+	if got := r.fires("slow"); len(got) != 2 {
+		t.Errorf("after the slow run ended, calls = %v, want 2", got)
+	}
+}
+
+// TestOneShotMissed: a one-shot whose time passed while hermes was down
+// is recorded missed and disabled, never silently dropped.
+func TestOneShotMissed(t *testing.T) {
+	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
+	a := startNode(t, path, clock, "a", r)
+	j := createJob(t, a.store, "reminder", "+30m", "")
+	a.waitIdle()
+	if j.Schedule != "2026-12-02T09:00:00Z" {
+		t.Errorf("relative one-shot stored as %q, want the absolute time", j.Schedule)
+	}
+	a.stop()
+	clock.Advance(2 * time.Hour)
+	b := startNode(t, path, clock, "b", r)
+	b.waitRuns()
+	if got := r.fires("reminder"); len(got) != 0 {
+		t.Errorf("ran %v", got)
+	}
+	runs, _ := b.store.History(context.Background(), "reminder", 10)
+	if len(runs) != 1 || runs[0].Status != StatusMissed || !runs[0].ScheduledFor.Equal(t0.Add(30*time.Minute)) || runs[0].Error == "" {
+		t.Errorf("history = %+v, want one missed run for 09:00 with a reason", runs)
+	}
+	j, _ = b.store.Get(context.Background(), "reminder")
+	if j.Enabled || !j.NextRunAt.IsZero() {
+		t.Errorf("job after missing: enabled %v next %v", j.Enabled, j.NextRunAt)
+	}
+}
+
+// TestOneShotRuns: an on-time one-shot runs once and is disabled.
+func TestOneShotRuns(t *testing.T) {
+	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
+	n := startNode(t, path, clock, "a", r)
+	createJob(t, n.store, "reminder", "in 15s", "")
+	n.waitIdle()
+	n.advance(15*time.Second, false)
+	n.advance(time.Hour, false)
+	if got := r.fires("reminder"); len(got) != 1 || !got[0].Equal(t0.Add(15*time.Second)) {
+		t.Errorf("fires = %v", got)
+	}
+	if j, _ := n.store.Get(context.Background(), "reminder"); j.Enabled {
+		t.Error("spent one-shot still enabled")
+	}
+}
+
+// TestWakeAfterCreate: a job created while the loop sleeps toward a
+// later wake-up fires at its own time.
+func TestWakeAfterCreate(t *testing.T) {
+	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
+	n := startNode(t, path, clock, "a", r)
+	createJob(t, n.store, "daily", "@daily", "")
+	n.waitIdle()
+	n.advance(time.Second, false) // the loop now sleeps toward its 10s renewal
+	createJob(t, n.store, "soon", "+3s", "")
+	if d := n.waitIdle(); d != 3*time.Second {
+		t.Errorf("after Create the loop sleeps %v, want 3s", d)
+	}
+	n.advance(3*time.Second, false)
+	if got := r.fires("soon"); len(got) != 1 {
+		t.Errorf("soon fired %v times at +3s, want once", got)
+	}
+}
+
+// TestCrashedHolder: a holder that stopped without releasing leaves a
+// lease that expires, and a run left "running" is closed as interrupted.
+func TestCrashedHolder(t *testing.T) {
+	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
+	st := openStore(t, path, clock)
+	ctx := context.Background()
+	createJob(t, st, "hourly", "0 * * * *", "")
+	if _, _, _, err := st.acquireLease(ctx, "ghost", clock.Now(), 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.StartRun(ctx, "hourly", t0); err != nil {
+		t.Fatal(err)
+	}
+	n := startNode(t, path, clock, "b", r)
+	if n.sched.held {
+		t.Fatal("took a live lease")
+	}
+	n.advance(10*time.Second, false)
+	n.advance(10*time.Second, false)
+	n.advance(10*time.Second, false) // the ghost's lease has expired
+	if !n.sched.held {
+		t.Fatal("did not take the expired lease")
+	}
+	runs, _ := st.History(ctx, "hourly", 10)
+	if len(runs) != 1 || runs[0].Status != StatusError || runs[0].Error == "" {
+		t.Errorf("ghost's run = %+v, want closed as interrupted", runs)
+	}
+	for range 4 {
+		n.advance(10*time.Minute, false)
+	}
+	if got := r.fires("hourly"); len(got) != 1 {
+		t.Errorf("fires = %v, want the 09:00 fire", got)
+	}
+}
+
+func TestUpcoming(t *testing.T) {
+	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
+	n := startNode(t, path, clock, "a", r)
+	ctx := context.Background()
+	if _, err := n.store.Create(ctx, Job{Name: "news", Spec: Spec{Schedule: "0 9 * * MON", Timezone: "Asia/Shanghai", Prompt: "p"}}); err != nil {
+		t.Fatal(err)
+	}
+	n.waitIdle()
+	createJob(t, n.store, "hourly", "0 * * * *", "")
+	n.waitIdle()
+	up, err := n.sched.Upcoming(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(up) != 2 || up[0].Job != "hourly" || up[1].Job != "news" || up[1].Zone != "Asia/Shanghai" ||
+		up[1].At.Hour() != 9 || up[1].At.Weekday() != time.Monday {
+		t.Errorf("Upcoming = %+v", up)
+	}
+}

@@ -1,0 +1,206 @@
+package cron
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
+)
+
+// ErrNotFound is returned (wrapped) for a job name the store does not have.
+var ErrNotFound = errors.New("no such job")
+
+// StoreOptions tune a Store. The zero value is ready to use.
+type StoreOptions struct {
+	// Now is the clock for created times and next fires; nil: time.Now.
+	Now func() time.Time
+	// DefaultZone is the zone of jobs that name none; empty means UTC,
+	// never the server's zone, so a job fires at the same hour wherever
+	// hermes runs.
+	DefaultZone string
+	// BusyTimeout is SQLite's own wait for a lock before the jittered
+	// retries of sqlitedb.WriteTx; zero means one second.
+	BusyTimeout time.Duration
+	// Logger receives retries; nil discards them.
+	Logger *slog.Logger
+}
+
+// Store holds the cron tables of one state.db. It is safe for concurrent
+// use, and several processes may share the file.
+type Store struct {
+	db   *sql.DB
+	now  func() time.Time
+	zone string
+	log  *slog.Logger
+
+	mu        sync.Mutex
+	listeners []func()
+}
+
+// OnChange registers f to be called after every change to the jobs made
+// through this Store, so a scheduler in the same process recomputes its
+// next wake-up at once. Changes by other processes are seen at the
+// scheduler's next lease renewal.
+func (s *Store) OnChange(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listeners = append(s.listeners, f)
+}
+
+// changed calls the OnChange listeners.
+func (s *Store) changed() {
+	s.mu.Lock()
+	fs := append([]func(){}, s.listeners...)
+	s.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
+
+// Open opens (creating if needed) the database at path and brings the
+// cron tables up to date.
+func Open(path string, opt StoreOptions) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("cron: open: empty path")
+	}
+	if _, err := LoadZone(opt.DefaultZone, ""); err != nil {
+		return nil, fmt.Errorf("cron: default timezone: %w", err)
+	}
+	s := &Store{now: opt.Now, zone: opt.DefaultZone, log: opt.Logger}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	busy := opt.BusyTimeout
+	if busy <= 0 {
+		busy = time.Second
+	}
+	var err error
+	if s.db, err = sql.Open("sqlite", sqlitedb.WriterDSN(path, busy)); err != nil {
+		return nil, fmt.Errorf("cron: open %s: %w", path, err)
+	}
+	s.db.SetMaxOpenConns(4)
+	s.db.SetMaxIdleConns(2)
+	s.db.SetConnMaxIdleTime(5 * time.Minute)
+	if err := s.migrate(context.Background()); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("cron: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database handle.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("cron: close: %w", err)
+	}
+	return nil
+}
+
+// writeTx runs fn in a retried write transaction (sqlitedb.WriteTx).
+func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	return sqlitedb.WriteTx(ctx, s.db, s.log, what, fn)
+}
+
+// micros is t as stored; the zero time is 0.
+func micros(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMicro()
+}
+
+// fromMicros is the inverse of micros.
+func fromMicros(us int64) time.Time {
+	if us == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(us).UTC()
+}
+
+const jobColumns = `name, spec, source, enabled, next_run_at, last_run_at, running_since, session_id, created_at, updated_at`
+
+// scanner is a *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// scanJob reads one row of jobColumns.
+func scanJob(r scanner) (Job, error) {
+	var (
+		j                                 Job
+		spec                              string
+		enabled                           int
+		next, last, running, created, upd int64
+	)
+	if err := r.Scan(&j.Name, &spec, &j.Source, &enabled, &next, &last, &running, &j.SessionID, &created, &upd); err != nil {
+		return Job{}, err
+	}
+	if err := json.Unmarshal([]byte(spec), &j.Spec); err != nil {
+		return Job{}, fmt.Errorf("job %q: stored spec: %w", j.Name, err)
+	}
+	j.Enabled = enabled != 0
+	j.NextRunAt, j.LastRunAt, j.RunningSince = fromMicros(next), fromMicros(last), fromMicros(running)
+	j.CreatedAt, j.UpdatedAt = fromMicros(created), fromMicros(upd)
+	return j, nil
+}
+
+// Get returns the named job, or an error wrapping ErrNotFound.
+func (s *Store) Get(ctx context.Context, name string) (Job, error) {
+	j, err := scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM cron_jobs WHERE name = ?`, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Job{}, fmt.Errorf("cron: job %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("cron: get job %q: %w", name, err)
+	}
+	return j, nil
+}
+
+// List returns every job by name.
+func (s *Store) List(ctx context.Context) ([]Job, error) {
+	return s.query(ctx, `SELECT `+jobColumns+` FROM cron_jobs ORDER BY name`)
+}
+
+// due returns the enabled jobs whose next fire is at or before now.
+func (s *Store) due(ctx context.Context, now time.Time) ([]Job, error) {
+	return s.query(ctx, `SELECT `+jobColumns+` FROM cron_jobs
+WHERE enabled = 1 AND next_run_at > 0 AND next_run_at <= ? ORDER BY next_run_at, name`, micros(now))
+}
+
+// earliest is the soonest next fire of any enabled job; false when none.
+func (s *Store) earliest(ctx context.Context) (time.Time, bool, error) {
+	var us sql.NullInt64
+	err := s.db.QueryRowContext(ctx,
+		`SELECT min(next_run_at) FROM cron_jobs WHERE enabled = 1 AND next_run_at > 0`).Scan(&us)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("cron: earliest fire: %w", err)
+	}
+	return fromMicros(us.Int64), us.Valid, nil
+}
+
+func (s *Store) query(ctx context.Context, q string, args ...any) ([]Job, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("cron: list jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("cron: list jobs: %w", err)
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("cron: list jobs: %w", err)
+	}
+	return out, nil
+}
