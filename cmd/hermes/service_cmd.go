@@ -13,8 +13,6 @@ func newServiceCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "service",
 		Short: "Run hermes serve as a systemd user service",
-		// Hidden until hermes serve (the scheduler) lands: the unit runs it.
-		Hidden: true,
 	}
 	var force, print bool
 	install := &cobra.Command{

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
+)
+
+// openJobs opens the job store of the home with the config's jobs synced
+// into it.
+func openJobs(cmd *cobra.Command, l *config.Loaded, log *slog.Logger) (*cron.Store, string, error) {
+	zone := l.Config.Timezone
+	if zone == "" {
+		zone = machineZone()
+	}
+	store, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: zone, Logger: log})
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := store.Sync(cmd.Context(), configJobs(l.Config)); err != nil {
+		store.Close()
+		return nil, "", fmt.Errorf("config.yaml: schedules: %w", err)
+	}
+	return store, zone, nil
+}
+
+// newJobRunner wires the engine a job runs in: nobody can approve a
+// command, so approvals.cron_mode decides.
+func newJobRunner(cmd *cobra.Command, a *app, l *config.Loaded, log *slog.Logger) (*wiring, *jobRunner, error) {
+	rt, err := newWiring(cmd, a, &turnFlags{}, false, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	rt.policy.NonInteractive = string(l.Config.Approvals.CronMode)
+	return rt, &jobRunner{rt: rt, notifier: notify.New(notifyConfig(l, log)), log: log}, nil
+}
+
+func newCronCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cron",
+		Short: "See and run the scheduled jobs",
+		Long: `Scheduled jobs are declared under schedules: in config.yaml (seed 003's
+shape) and fired by hermes serve. These commands show them and run one by
+hand, recorded like a scheduled run, without a running hermes serve.`,
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "The jobs, their schedules and next fires, in their time zones",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := a.load(cmd)
+			if err != nil {
+				return err
+			}
+			store, zone, err := openJobs(cmd, l, a.logger(cmd))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			return printJobs(cmd.Context(), cmd.OutOrStdout(), store, zone)
+		},
+	}
+	run := &cobra.Command{
+		Use:   "run NAME",
+		Short: "Run a job now, in the foreground: its agent turn and its delivery, recorded as a run",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := a.load(cmd)
+			if err != nil {
+				return err
+			}
+			log := a.logger(cmd)
+			store, _, err := openJobs(cmd, l, log)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			ctx := cmd.Context()
+			job, err := store.Get(ctx, args[0])
+			if errors.Is(err, cron.ErrNotFound) {
+				return fmt.Errorf("there is no job %q; hermes cron list shows them", args[0])
+			} else if err != nil {
+				return err
+			}
+			rt, runner, err := newJobRunner(cmd, a, l, log)
+			if err != nil {
+				return err
+			}
+			defer rt.close()
+			now := time.Now()
+			id, err := store.StartRun(ctx, job.Name, now)
+			if err != nil {
+				return err
+			}
+			res := runner.Run(ctx, job, now)
+			if err := store.FinishRun(ctx, id, res); err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintln(out, res.Output)
+			for _, d := range res.Deliveries {
+				state := "ok"
+				if !d.OK {
+					state = "failed: " + d.Error
+				}
+				fmt.Fprintf(out, "  → %s %s\n", d.Target, state)
+			}
+			if res.Status == cron.StatusSilent {
+				fmt.Fprintln(out, "  (the reply starts with [SILENT]: stored, not delivered)")
+			}
+			if res.Err != nil {
+				return res.Err
+			}
+			return nil
+		},
+	}
+	history := &cobra.Command{
+		Use:   "history NAME",
+		Short: "A job's last runs: when, how they ended, where the result went",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := a.load(cmd)
+			if err != nil {
+				return err
+			}
+			store, _, err := openJobs(cmd, l, a.logger(cmd))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			runs, err := store.History(cmd.Context(), args[0], 20)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "SCHEDULED\tSTATUS\tSESSION\tDELIVERED\tOUTPUT")
+			for _, r := range runs {
+				delivered := ""
+				for _, d := range r.Deliveries {
+					if d.OK {
+						delivered = d.Target
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduledFor.Format("2006-01-02 15:04"), r.Status, r.SessionID, delivered, oneLine(r.Output+r.Error, 50))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.AddCommand(list, run, history)
+	return cmd
+}

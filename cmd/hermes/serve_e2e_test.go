@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// modelConfig points config.yaml's model at srv.
+func modelConfig(srv *llmtest.Server) string {
+	return "model: {base_url: \"" + srv.URL() + "/v1\", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}\n"
+}
+
+// TestServeFiresAndStops is the real-time smoke test: an @every 2s job
+// fires at least twice in 5 seconds, and SIGTERM stops hermes serve
+// cleanly.
+func TestServeFiresAndStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 5 s of real time")
+	}
+	h := newHome(t)
+	srv := llmtest.New(t)
+	h.write("config.yaml", modelConfig(srv)+`schedules:
+  tick:
+    cron: "@every 2s"
+    no_agent: true
+    script: date +%s
+    deliver: local
+`)
+	cmd := exec.Command(hermesBin, "serve")
+	cmd.Env, cmd.Dir = h.env, h.dir
+	stdout, _ := cmd.StdoutPipe()
+	var logs syncBuffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	var head []string
+	for len(head) < 3 && sc.Scan() {
+		head = append(head, sc.Text())
+	}
+	go io.Copy(io.Discard, stdout)
+	if !strings.HasPrefix(head[0], "time zone: ") || !strings.Contains(strings.Join(head, "\n"), "tick") {
+		t.Errorf("serve did not print the zone and the jobs first:\n%s", strings.Join(head, "\n"))
+	}
+	time.Sleep(5 * time.Second)
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("hermes serve after SIGTERM: %v\n%s", err, logs.String())
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("hermes serve did not stop on SIGTERM")
+	}
+	data, err := os.ReadFile(filepath.Join(h.dir, "deliveries", "tick.md"))
+	if n := strings.Count("\n"+string(data), "\n## "); err != nil || n < 2 {
+		// Each delivery is one entry under a heading.
+		t.Errorf("%d deliveries in 5 s, want at least 2 (%v):\n%s\nlogs:\n%s", n, err, data, logs.String())
+	}
+	if !strings.Contains(logs.String(), `"msg":"hermes serve stopped"`) {
+		t.Errorf("no JSON log of the stop:\n%s", logs.String())
+	}
+}
+
+// TestCronRunByHand runs an agent job in the foreground: its reply goes to
+// a webhook and the run is in the history; a reply starting with [SILENT]
+// is stored and not delivered.
+func TestCronRunByHand(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	var mu sync.Mutex
+	var hooked []string
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		hooked = append(hooked, string(body))
+		mu.Unlock()
+	}))
+	defer hook.Close()
+	h.write("config.yaml", modelConfig(srv)+`timezone: Asia/Shanghai
+schedules:
+  weekly_competitor_report:
+    cron: 0 9 * * MON
+    session_type: new
+    deliver: webhook:`+hook.URL+`
+    prompt: 整理本周竞品动态，5 条以内。
+  quiet:
+    cron: "@hourly"
+    deliver: webhook:`+hook.URL+`
+    prompt: check, and stay quiet if nothing changed
+`)
+	srv.Enqueue(llmtest.Reply{Text: "- 竞品 A 发布了新版本"}, llmtest.Reply{Text: "[SILENT] nothing changed"})
+	r := h.hermes("cron", "list")
+	if !strings.Contains(r.stdout, "time zone: Asia/Shanghai") || !strings.Contains(r.stdout, "CST") || !strings.Contains(r.stdout, "weekly_competitor_report") {
+		t.Errorf("cron list:\n%s%s", r.stdout, r.stderr)
+	}
+	r = h.hermes("cron", "run", "weekly_competitor_report")
+	if r.code != 0 || !strings.Contains(r.stdout, "竞品 A") || !strings.Contains(r.stdout, "webhook:") {
+		t.Fatalf("cron run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "整理本周竞品动态") {
+		t.Errorf("the job's prompt was not the first message: %q", got)
+	}
+	r = h.hermes("cron", "run", "quiet")
+	if r.code != 0 || !strings.Contains(r.stdout, "[SILENT]") {
+		t.Errorf("silent run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	mu.Lock()
+	if len(hooked) != 1 || !strings.Contains(hooked[0], "竞品 A") {
+		t.Errorf("the webhook got %q; want only the first job's reply", hooked)
+	}
+	mu.Unlock()
+	if r := h.hermes("cron", "history", "quiet"); !strings.Contains(r.stdout, "silent") {
+		t.Errorf("history:\n%s", r.stdout)
+	}
+	if r := h.hermes("cron", "run", "nope"); r.code == 0 || !strings.Contains(r.stderr, `no job "nope"`) {
+		t.Errorf("unknown job: exit %d %s", r.code, r.stderr)
+	}
+}
