@@ -2,8 +2,9 @@ package prompt
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/llm"
 )
 
 // Prompt is a system prompt in its three tiers, most stable first. Keeping
@@ -60,35 +61,7 @@ func (p Prompt) Sizes() []Size {
 	return out
 }
 
-// EstimateTokens guesses how many tokens s costs without a tokenizer: one
-// per CJK character (Han, kana, Hangul and their punctuation, which
-// tokenizers split finely) and one per four other characters, rounded up.
-// It is meant for budgets and reports, where being within a few tens of
-// percent is enough.
-func EstimateTokens(s string) int {
-	cjk, other := 0, 0
-	for _, r := range s {
-		if isCJK(r) {
-			cjk++
-		} else {
-			other++
-		}
-	}
-	return cjk + (other+3)/4
-}
-
-// isCJK reports whether r is written in a Chinese, Japanese or Korean
-// script, or is one of their full-width punctuation marks.
-func isCJK(r rune) bool {
-	switch {
-	case r < 0x1100:
-		return false
-	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Bopomofo):
-		return true
-	case r >= 0x3000 && r <= 0x303F: // CJK symbols and punctuation
-		return true
-	case r >= 0xFF00 && r <= 0xFFEF: // half- and full-width forms
-		return true
-	}
-	return false
-}
+// EstimateTokens is llm.EstimateText: one token per CJK character, one
+// per four other characters, rounded up; close enough for the sizes
+// "hermes prompt show" reports.
+func EstimateTokens(s string) int { return llm.EstimateText(s) }
