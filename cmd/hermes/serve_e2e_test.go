@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -131,5 +133,67 @@ schedules:
 	}
 	if r := h.hermes("cron", "run", "nope"); r.code == 0 || !strings.Contains(r.stderr, `no job "nope"`) {
 		t.Errorf("unknown job: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestSeedWeeklyReportJob is seed 003's flagship job end to end: fetch the
+// competitor's news page (a local page here), write at most five bullets,
+// and post them to a WeCom group robot, whose documented message format
+// the fake robot checks.
+func TestSeedWeeklyReportJob(t *testing.T) {
+	h := newHome(t)
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<html><head><title>Competitor news</title></head><body><article><h1>News</h1>
+<p>2026-11-30: Competitor launches Model X with offline mode, priced at 99 yuan per month for small teams.</p>
+<p>2026-11-28: Competitor opens a new data center in Singapore to serve customers in South-East Asia.</p></article></body></html>`)
+	}))
+	defer page.Close()
+	var mu sync.Mutex
+	var posted []map[string]any
+	robot := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var msg map[string]any
+		if r.URL.Path != "/cgi-bin/webhook/send" || r.URL.Query().Get("key") != "robot-key-1" || json.NewDecoder(r.Body).Decode(&msg) != nil {
+			io.WriteString(w, `{"errcode":93000,"errmsg":"invalid webhook url"}`)
+			return
+		}
+		mu.Lock()
+		posted = append(posted, msg)
+		mu.Unlock()
+		io.WriteString(w, `{"errcode":0,"errmsg":"ok"}`)
+	}))
+	defer robot.Close()
+	srv := llmtest.New(t)
+	h.write("config.yaml", modelConfig(srv)+`security: {allow_private_urls: true}
+schedules:
+  weekly_competitor_report:
+    cron: 0 9 * * MON
+    session_type: new
+    deliver: wecom:`+robot.URL+`/cgi-bin/webhook/send?key=robot-key-1
+    prompt: |
+      请先抓取 `+page.URL+` 的页面内容，
+      找出最近一周的新产品动态和公告，整理成 5 条以内的简要列表，
+      最后发送到企业微信群。
+`)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "web_extract", Arguments: `{"urls":["` + page.URL + `"]}`}}},
+		llmtest.Reply{Text: "本周竞品动态：\n- 发布 Model X，支持离线模式，每月 99 元\n- 新加坡新数据中心启用"},
+	)
+	r := h.hermes("cron", "run", "weekly_competitor_report")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if res := lastToolResult(t, srv, 1); !strings.Contains(res, "Model X") {
+		t.Errorf("the page did not reach the model: %s", res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(posted) != 1 {
+		t.Fatalf("the robot got %d messages:\n%s", len(posted), r.stdout)
+	}
+	md, _ := posted[0]["markdown"].(map[string]any)
+	content, _ := md["content"].(string)
+	if posted[0]["msgtype"] != "markdown" || !strings.Contains(content, "Model X") || !strings.Contains(content, "新加坡") {
+		t.Errorf("the WeCom message = %v", posted[0])
 	}
 }
