@@ -63,8 +63,10 @@ type Config struct {
 	// is reached, one last call without tools asks for a summary.
 	MaxTurns  int
 	MaxTokens int
-	// SessionID, Workdir and Approver reach tools through tool.Invocation.
+	// SessionID, Source, Workdir and Approver reach tools through
+	// tool.Invocation.
 	SessionID string
+	Source    string
 	Workdir   string
 	Approver  tool.Approver
 	Logger    *slog.Logger

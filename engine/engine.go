@@ -192,6 +192,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		MaxTurns:   e.opt.MaxTurns,
 		MaxTokens:  e.opt.MaxTokens,
 		SessionID:  s.ID,
+		Source:     s.Source,
 		Workdir:    workdir,
 		Logger:     e.opt.Logger,
 	}

@@ -10,6 +10,10 @@ type Invocation struct {
 	SessionID string
 	// CallID is the model's id for this call.
 	CallID string
+	// Source is where the session comes from: cli, cron, api, a chat
+	// platform. Tools that must not run somewhere (the cron tool inside a
+	// scheduled job) check it.
+	Source string
 	// Workdir is the directory the session works in; tools that keep
 	// their own working directory (terminal) start there.
 	Workdir string

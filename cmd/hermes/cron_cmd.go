@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,10 +18,7 @@ import (
 // openJobs opens the job store of the home with the config's jobs synced
 // into it.
 func openJobs(cmd *cobra.Command, l *config.Loaded, log *slog.Logger) (*cron.Store, string, error) {
-	zone := l.Config.Timezone
-	if zone == "" {
-		zone = machineZone()
-	}
+	zone := jobZone(l.Config)
 	store, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: zone, Logger: log})
 	if err != nil {
 		return nil, "", err
@@ -30,6 +28,33 @@ func openJobs(cmd *cobra.Command, l *config.Loaded, log *slog.Logger) (*cron.Sto
 		return nil, "", fmt.Errorf("config.yaml: schedules: %w", err)
 	}
 	return store, zone, nil
+}
+
+// jobZone is the zone of jobs that name none: timezone, else the
+// machine's.
+func jobZone(c config.Config) string {
+	if c.Timezone != "" {
+		return c.Timezone
+	}
+	return machineZone()
+}
+
+// runJobNow runs a job by hand, recorded like a scheduled run.
+func runJobNow(ctx context.Context, store *cron.Store, runner *jobRunner, name string) (cron.RunResult, error) {
+	job, err := store.Get(ctx, name)
+	if err != nil {
+		return cron.RunResult{}, err
+	}
+	now := time.Now()
+	id, err := store.StartRun(ctx, job.Name, now)
+	if err != nil {
+		return cron.RunResult{}, err
+	}
+	res := runner.Run(ctx, job, now)
+	if err := store.FinishRun(ctx, id, res); err != nil {
+		return res, err
+	}
+	return res, nil
 }
 
 // newJobRunner wires the engine a job runs in: nobody can approve a
@@ -84,8 +109,7 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 			}
 			defer store.Close()
 			ctx := cmd.Context()
-			job, err := store.Get(ctx, args[0])
-			if errors.Is(err, cron.ErrNotFound) {
+			if _, err := store.Get(ctx, args[0]); errors.Is(err, cron.ErrNotFound) {
 				return fmt.Errorf("there is no job %q; hermes cron list shows them", args[0])
 			} else if err != nil {
 				return err
@@ -95,13 +119,8 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 				return err
 			}
 			defer rt.close()
-			now := time.Now()
-			id, err := store.StartRun(ctx, job.Name, now)
+			res, err := runJobNow(ctx, store, runner, args[0])
 			if err != nil {
-				return err
-			}
-			res := runner.Run(ctx, job, now)
-			if err := store.FinishRun(ctx, id, res); err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()

@@ -197,3 +197,32 @@ schedules:
 		t.Errorf("the WeCom message = %v", posted[0])
 	}
 }
+
+// TestCronjobTool: the model schedules a job in a chat; it is listed with
+// its next fire; inside a scheduled job the tool is refused.
+func TestCronjobTool(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	h.write("config.yaml", modelConfig(srv)+"timezone: America/New_York\n")
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "cronjob", Arguments: `{"action":"create","name":"standup","schedule":"0 9 * * 1-5","prompt":"Schedule another job.","deliver":["local"]}`}}},
+		llmtest.Reply{Text: "Scheduled."},
+	)
+	h.chatIn(srv, t.TempDir(), "every weekday at 9, remind me of the standup")
+	if res := lastToolResult(t, srv, 1); !strings.Contains(res, `"status":"ok"`) || !strings.Contains(res, `"next_run"`) {
+		t.Fatalf("cronjob create: %s", res)
+	}
+	if r := h.hermes("cron", "list"); !strings.Contains(r.stdout, "standup") || !strings.Contains(r.stdout, "09:00 E") {
+		t.Errorf("cron list:\n%s%s", r.stdout, r.stderr)
+	}
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "cronjob", Arguments: `{"action":"create","name":"again","schedule":"@hourly","prompt":"x"}`}}},
+		llmtest.Reply{Text: "could not"},
+	)
+	if r := h.hermes("cron", "run", "standup"); r.code != 0 {
+		t.Fatalf("cron run: exit %d %s", r.code, r.stderr)
+	}
+	if res := lastToolResult(t, srv, len(srv.Requests())-1); !strings.Contains(res, "not available inside a scheduled job") {
+		t.Errorf("the cronjob tool inside a job: %s", res)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/safety"
@@ -41,7 +43,11 @@ type builtinTools struct {
 	declared *declared.Loader
 	memory   *memory.Store
 	skills   *skill.Library
-	log      *slog.Logger
+	jobs     *cron.Store
+	// runJob runs a scheduled job now, for the cronjob tool; it is set once
+	// the engine exists (newWiring).
+	runJob func(ctx context.Context, name string) (string, error)
+	log    *slog.Logger
 	// caller is bound to the dispatcher once it exists (bind).
 	caller *lateCaller
 }
@@ -55,6 +61,9 @@ func (b *builtinTools) close() {
 	b.terminal.Close()
 	b.browser.Close()
 	b.mcp.Close()
+	if b.jobs != nil {
+		b.jobs.Close()
+	}
 	if err := b.declared.Close(); err != nil {
 		b.log.Warn("closing declared tools' databases", "error", err)
 	}
@@ -146,6 +155,17 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.skills, c.Skills.IndexFullLimit)...)
+	if jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: jobZone(c), Logger: d.logger()}); err != nil {
+		d.logger().Warn("the cronjob tool is unavailable", "error", err)
+	} else {
+		b.jobs = jobs
+		tools = append(tools, cron.NewTool(jobs, func(ctx context.Context, name string) (string, error) {
+			if b.runJob == nil {
+				return "", errors.New("jobs cannot be run from here")
+			}
+			return b.runJob(ctx, name)
+		}))
+	}
 	for _, t := range tools {
 		if err := reg.Register(t); err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/memory/facts"
+	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/session/sqlite"
@@ -204,6 +206,16 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		opts.Recall = rt.memory.recall
 	}
 	rt.engine = engine.New(opts)
+	if tools.jobs != nil {
+		runner := &jobRunner{rt: rt, notifier: notify.New(notifyConfig(l, log)), log: log}
+		tools.runJob = func(ctx context.Context, name string) (string, error) {
+			res, err := runJobNow(ctx, tools.jobs, runner, name)
+			if err == nil {
+				err = res.Err
+			}
+			return res.Output, err
+		}
+	}
 	return rt, nil
 }
 

@@ -1,0 +1,160 @@
+package cron
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hermes-go/hermes/tool"
+)
+
+// toolSchema is the cronjob tool's parameters.
+const toolSchema = `{"type":"object","properties":{
+"action":{"type":"string","enum":["create","list","update","pause","resume","remove","run"],"description":"What to do."},
+"name":{"type":"string","description":"The job's name: letters, digits, - _ . (not for list)."},
+"schedule":{"type":"string","description":"create/update: a 5-field cron expression (\"0 9 * * MON\"), @daily, every 30m, a time (2026-12-24T09:00) or in 2h."},
+"timezone":{"type":"string","description":"IANA zone of the schedule, e.g. Asia/Shanghai; default: the configured one."},
+"prompt":{"type":"string","description":"create/update: the instruction the job runs with, as a user message in a fresh session."},
+"deliver":{"type":"array","items":{"type":"string"},"description":"Where the result goes, tried in order: wecom:KEY, telegram:CHAT_ID, email:ADDRESS, webhook:URL, local."},
+"session_type":{"type":"string","enum":["new","continue"],"description":"new (default): a fresh session per run; continue: one session across runs."}},
+"required":["action"]}`
+
+const toolDescription = `Schedule work for later or on a repeat, and manage those jobs: create one (a name, a schedule, the prompt it runs, where to deliver the result), list them with their next runs, update, pause, resume or remove one, or run one now.
+
+Use it when the user asks for something at a time or regularly ("every Monday at 9, send me…", "remind me in 2 hours…"). Not for work to do now: do that directly. Jobs declared in config.yaml are listed but can only be changed there. A job runs without anyone to approve commands, so keep its prompt to safe work.`
+
+// Tool is the cronjob tool: jobs the model creates at run time live in
+// state.db beside those of config.yaml.
+type Tool struct {
+	store *Store
+	// run runs a job now and returns its output; nil leaves out "run".
+	run func(ctx context.Context, name string) (string, error)
+}
+
+// NewTool returns the cronjob tool over store; run, when set, runs a job
+// now (as "hermes cron run" does).
+func NewTool(store *Store, run func(ctx context.Context, name string) (string, error)) *Tool {
+	return &Tool{store: store, run: run}
+}
+
+func (t *Tool) Spec() tool.Spec {
+	return tool.Spec{Name: "cronjob", Description: toolDescription, Parameters: json.RawMessage(toolSchema), Toolset: "cron", Timeout: 10 * time.Minute}
+}
+
+// Call does what the action says. Inside a scheduled job it refuses: a job
+// that schedules jobs could multiply itself.
+func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
+	if tool.InvocationFrom(ctx).Source == "cron" {
+		return nil, tool.Errorf(tool.CodeDenied, "the cronjob tool is not available inside a scheduled job")
+	}
+	var a struct {
+		Action, Name, Schedule, Timezone, Prompt string
+		Deliver                                  []string
+		SessionType                              string `json:"session_type"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments: %v", err)
+	}
+	if a.Action != "list" && a.Name == "" {
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "name is required for %s", a.Action)
+	}
+	spec := Spec{Schedule: a.Schedule, Timezone: a.Timezone, Prompt: a.Prompt, Deliver: a.Deliver, SessionType: a.SessionType}
+	var job Job
+	var err error
+	switch a.Action {
+	case "list":
+		return t.list(ctx)
+	case "create":
+		if a.Schedule == "" || a.Prompt == "" {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "create needs schedule and prompt")
+		}
+		job, err = t.store.Create(ctx, Job{Name: a.Name, Spec: spec, Source: SourceTool})
+	case "update":
+		old, gerr := t.store.Get(ctx, a.Name)
+		if gerr != nil {
+			return nil, classify(gerr)
+		}
+		merged := old.Spec
+		if a.Schedule != "" {
+			merged.Schedule = a.Schedule
+		}
+		if a.Timezone != "" {
+			merged.Timezone = a.Timezone
+		}
+		if a.Prompt != "" {
+			merged.Prompt = a.Prompt
+		}
+		if a.Deliver != nil {
+			merged.Deliver = a.Deliver
+		}
+		if a.SessionType != "" {
+			merged.SessionType = a.SessionType
+		}
+		job, err = t.store.Update(ctx, a.Name, merged)
+	case "pause":
+		err = t.store.Pause(ctx, a.Name)
+	case "resume":
+		err = t.store.Resume(ctx, a.Name)
+	case "remove":
+		if err = t.store.Remove(ctx, a.Name); err == nil {
+			return map[string]any{"removed": a.Name}, nil
+		}
+	case "run":
+		if t.run == nil {
+			return nil, tool.Errorf(tool.CodeInvalidArguments, "running a job now is not available here")
+		}
+		out, rerr := t.run(ctx, a.Name)
+		if rerr != nil {
+			return nil, classify(rerr)
+		}
+		return map[string]any{"job": a.Name, "output": out}, nil
+	default:
+		return nil, tool.Errorf(tool.CodeInvalidArguments, "action %q is not accepted; use create, list, update, pause, resume, remove or run", a.Action)
+	}
+	if err != nil {
+		return nil, classify(err)
+	}
+	if job.Name == "" {
+		if job, err = t.store.Get(ctx, a.Name); err != nil {
+			return nil, classify(err)
+		}
+	}
+	return describe(job), nil
+}
+
+func (t *Tool) list(ctx context.Context) (any, error) {
+	jobs, err := t.store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]any, len(jobs))
+	for i, j := range jobs {
+		out[i] = describe(j)
+	}
+	return map[string]any{"jobs": out}, nil
+}
+
+// describe is a job as the model sees it.
+func describe(j Job) map[string]any {
+	d := map[string]any{"name": j.Name, "schedule": j.Schedule, "enabled": j.Enabled, "source": j.Source}
+	if j.Timezone != "" {
+		d["timezone"] = j.Timezone
+	}
+	if !j.NextRunAt.IsZero() && j.Enabled {
+		d["next_run"] = j.NextRunAt.Format(time.RFC3339)
+	}
+	if len(j.Deliver) > 0 {
+		d["deliver"] = j.Deliver
+	}
+	return d
+}
+
+// classify turns a store error into what the model should read.
+func classify(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return tool.Errorf(tool.CodeNotFound, "%v; list shows the jobs there are", err)
+	}
+	return tool.Errorf(tool.CodeInvalidArguments, "%s", fmt.Sprint(err))
+}
