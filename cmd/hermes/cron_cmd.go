@@ -173,6 +173,57 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 			return tw.Flush()
 		},
 	}
-	cmd.AddCommand(list, run, history)
+	var schedule, prompt, timezone string
+	var deliver []string
+	create := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Create a job (kept in state.db; jobs in config.yaml are edited there)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store) error {
+				job, err := store.Create(ctx, cron.Job{Name: args[0], Source: cron.SourceTool,
+					Spec: cron.Spec{Schedule: schedule, Prompt: prompt, Timezone: timezone, Deliver: deliver}})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "created %s; next fire %s\n", job.Name, job.NextRunAt.Format("2006-01-02 15:04 MST"))
+				return nil
+			})
+		},
+	}
+	create.Flags().StringVar(&schedule, "schedule", "", `cron expression, @daily, "every 30m", 2026-12-24T09:00 or "in 2h"`)
+	create.Flags().StringVar(&prompt, "prompt", "", "the instruction the job runs with")
+	create.Flags().StringVar(&timezone, "timezone", "", "IANA zone of the schedule (default: timezone in config.yaml, else the machine's)")
+	create.Flags().StringSliceVar(&deliver, "deliver", nil, "delivery targets in order (wecom:KEY, email:ADDRESS, webhook:URL, local, ...)")
+	byName := func(use, short string, do func(store *cron.Store, ctx context.Context, name string) error) *cobra.Command {
+		return &cobra.Command{Use: use + " NAME", Short: short, Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return withJobs(cmd, a, func(ctx context.Context, store *cron.Store) error {
+					if err := do(store, ctx, args[0]); err != nil {
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", args[0], use+"d")
+					return nil
+				})
+			}}
+	}
+	pause := byName("pause", "Stop a job firing until resume", (*cron.Store).Pause)
+	resume := byName("resume", "Let a paused job fire again", (*cron.Store).Resume)
+	remove := byName("remove", "Delete a job created at run time", (*cron.Store).Remove)
+	cmd.AddCommand(list, run, history, create, pause, resume, remove)
 	return cmd
+}
+
+// withJobs opens the job store for a command and closes it after.
+func withJobs(cmd *cobra.Command, a *app, fn func(ctx context.Context, store *cron.Store) error) error {
+	l, err := a.load(cmd)
+	if err != nil {
+		return err
+	}
+	store, _, err := openJobs(cmd, l, a.logger(cmd))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return fn(cmd.Context(), store)
 }

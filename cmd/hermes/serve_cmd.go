@@ -88,7 +88,7 @@ func printJobs(ctx context.Context, w io.Writer, store *cron.Store, zone string)
 	}
 	fmt.Fprintf(w, "time zone: %s (now %s)\n", zone, time.Now().In(loadZone(zone)).Format("2006-01-02 15:04 MST"))
 	if len(jobs) == 0 {
-		fmt.Fprintln(w, "no jobs: add schedules: to config.yaml")
+		fmt.Fprintln(w, "no jobs: add schedules: to config.yaml, or hermes cron create")
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -226,3 +226,22 @@ func TestCronjobTool(t *testing.T) {
 		t.Errorf("the cronjob tool inside a job: %s", res)
 	}
 }
+
+func TestCronCommands(t *testing.T) {
+	h := newHome(t)
+	if r := h.hermes("cron", "create", "backup", "--schedule", "every 6h", "--prompt", "check backups", "--deliver", "local"); r.code != 0 || !strings.Contains(r.stdout, "created backup; next fire") {
+		t.Fatalf("create: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	h.hermes("cron", "pause", "backup")
+	if r := h.hermes("cron", "list"); !strings.Contains(r.stdout, "paused") {
+		t.Errorf("a paused job:\n%s", r.stdout)
+	}
+	h.hermes("cron", "resume", "backup")
+	if r := h.hermes("cron", "remove", "backup"); r.code != 0 || !strings.Contains(r.stdout, "backup: removed") {
+		t.Errorf("remove: exit %d %s", r.code, r.stderr)
+	}
+	r := h.hermes("cron", "create", "bad", "--schedule", "0 9 * * MONDAY", "--prompt", "x")
+	if r.code == 0 || !strings.Contains(r.stderr, `job "bad"`) || !strings.Contains(r.stderr, `e.g. "0 9 * * MON"`) {
+		t.Errorf("a bad schedule: exit %d %s", r.code, r.stderr)
+	}
+}
