@@ -2,9 +2,8 @@ package cron
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // versionKey is the cron schema's entry in state_meta or cron_meta.
@@ -53,79 +52,12 @@ CREATE TABLE cron_lease (
 `,
 }
 
-// migrate brings the cron tables to len(migrations), the way the fact
-// store does (memory/facts/schema.go): an unlocked version read first, then
-// a second read inside BEGIN IMMEDIATE so concurrent openers migrate once.
-// The version goes to state_meta when the session store made it, else to
-// cron_meta; the larger of the two is read.
-func (s *Store) migrate(ctx context.Context) error {
-	if v, err := readVersion(ctx, s.db); err == nil && v == len(migrations) {
-		return nil
-	}
-	return s.writeTx(ctx, "migrate cron schema", func(tx *sql.Tx) error {
-		v, err := readVersion(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if v > len(migrations) {
-			return fmt.Errorf("cron schema version %d is newer than this program knows (%d): upgrade hermes", v, len(migrations))
-		}
-		for ; v < len(migrations); v++ {
-			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-				return fmt.Errorf("migrate cron schema to version %d: %w", v+1, err)
-			}
-		}
-		return writeVersion(ctx, tx, v)
-	})
-}
+// schema is the cron tables' place in the shared state.db
+// (sqlitedb.Schema): the version goes to state_meta when the session store
+// made it, else to cron_meta.
+var schema = sqlitedb.Schema{Name: "cron", VersionKey: versionKey, Fallback: "cron_meta", Migrations: migrations}
 
-// querier is what readVersion needs of a *sql.DB or *sql.Tx.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// readVersion is the cron schema version in state_meta or cron_meta.
-func readVersion(ctx context.Context, q querier) (int, error) {
-	v := 0
-	for _, table := range []string{"state_meta", "cron_meta"} {
-		var n int
-		if err := q.QueryRowContext(ctx,
-			`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, table).Scan(&n); err != nil {
-			return 0, fmt.Errorf("look for table %s: %w", table, err)
-		}
-		if n == 0 {
-			continue
-		}
-		err := q.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM `+table+` WHERE key = ?`, versionKey).Scan(&n)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return 0, fmt.Errorf("read %s.%s: %w", table, versionKey, err)
-		default:
-			v = max(v, n)
-		}
-	}
-	return v, nil
-}
-
-// writeVersion records v in state_meta if it exists, else in cron_meta
-// (never creating state_meta, whose owner creates it without IF NOT EXISTS).
-func writeVersion(ctx context.Context, tx *sql.Tx, v int) error {
-	table := "state_meta"
-	var n int
-	if err := tx.QueryRowContext(ctx,
-		`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'state_meta'`).Scan(&n); err != nil {
-		return fmt.Errorf("look for table state_meta: %w", err)
-	}
-	if n == 0 {
-		table = "cron_meta"
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS cron_meta (key TEXT PRIMARY KEY, value TEXT)`); err != nil {
-			return fmt.Errorf("create cron_meta: %w", err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+` (key, value) VALUES (?, ?)
-ON CONFLICT (key) DO UPDATE SET value = excluded.value`, versionKey, fmt.Sprint(v)); err != nil {
-		return fmt.Errorf("write %s.%s: %w", table, versionKey, err)
-	}
-	return nil
+// readVersion is the cron schema version (sqlitedb.Schema.Version).
+func readVersion(ctx context.Context, q sqlitedb.Querier) (int, error) {
+	return schema.Version(ctx, q)
 }

@@ -79,19 +79,8 @@ func Open(path string, opt StoreOptions) (*Store, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	busy := opt.BusyTimeout
-	if busy <= 0 {
-		busy = time.Second
-	}
 	var err error
-	if s.db, err = sql.Open("sqlite", sqlitedb.WriterDSN(path, busy)); err != nil {
-		return nil, fmt.Errorf("cron: open %s: %w", path, err)
-	}
-	s.db.SetMaxOpenConns(4)
-	s.db.SetMaxIdleConns(2)
-	s.db.SetConnMaxIdleTime(5 * time.Minute)
-	if err := s.migrate(context.Background()); err != nil {
-		s.db.Close()
+	if s.db, err = sqlitedb.Open(context.Background(), path, opt.BusyTimeout, schema, s.log); err != nil {
 		return nil, fmt.Errorf("cron: open %s: %w", path, err)
 	}
 	return s, nil

@@ -2,9 +2,8 @@ package facts
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // versionKey is the fact schema's entry in state_meta or facts_meta.
@@ -57,100 +56,12 @@ END;
 `,
 }
 
-// migrate brings the fact tables to len(migrations). It first reads the
-// version without the write lock, so an up-to-date file costs no write
-// transaction; otherwise it reads the version again inside BEGIN
-// IMMEDIATE, so when several processes open a new file at once one
-// migrates and the others find nothing left to do.
-//
-// The version lives in state_meta, the session store's key-value table,
-// when that table exists. The store must not create state_meta itself:
-// the session store's first migration creates it without IF NOT EXISTS
-// and would fail. So when it is missing the version goes to facts_meta,
-// and the version read is the larger of the two, which stays right if
-// the session store creates state_meta later.
-func (s *Store) migrate(ctx context.Context) error {
-	if v, err := readVersion(ctx, s.db); err == nil && v == len(migrations) {
-		return nil
-	}
-	return s.writeTx(ctx, "migrate fact schema", func(tx *sql.Tx) error {
-		v, err := readVersion(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if v > len(migrations) {
-			return fmt.Errorf("fact schema version %d is newer than this program knows (%d): upgrade hermes",
-				v, len(migrations))
-		}
-		if v == len(migrations) {
-			return nil
-		}
-		for ; v < len(migrations); v++ {
-			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-				return fmt.Errorf("migrate fact schema to version %d: %w", v+1, err)
-			}
-		}
-		return writeVersion(ctx, tx, v)
-	})
-}
+// schema is the fact tables' place in the shared state.db
+// (sqlitedb.Schema): the version goes to state_meta when the session store
+// made it, else to facts_meta.
+var schema = sqlitedb.Schema{Name: "fact", VersionKey: versionKey, Fallback: "facts_meta", Migrations: migrations}
 
-// querier is what readVersion needs of a *sql.DB or *sql.Tx.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// readVersion is the fact schema version recorded in state_meta or
-// facts_meta, whichever is larger; zero when neither records one.
-func readVersion(ctx context.Context, q querier) (int, error) {
-	v := 0
-	for _, table := range []string{"state_meta", "facts_meta"} {
-		ok, err := tableExists(ctx, q, table)
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			continue
-		}
-		var n int
-		err = q.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM `+table+` WHERE key = ?`, versionKey).Scan(&n)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return 0, fmt.Errorf("read %s.%s: %w", table, versionKey, err)
-		default:
-			v = max(v, n)
-		}
-	}
-	return v, nil
-}
-
-// writeVersion records v in state_meta if it exists, else in facts_meta.
-func writeVersion(ctx context.Context, tx *sql.Tx, v int) error {
-	table := "state_meta"
-	ok, err := tableExists(ctx, tx, table)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		table = "facts_meta"
-		if _, err := tx.ExecContext(ctx,
-			`CREATE TABLE IF NOT EXISTS facts_meta (key TEXT PRIMARY KEY, value TEXT)`); err != nil {
-			return fmt.Errorf("create facts_meta: %w", err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+` (key, value) VALUES (?, ?)
-ON CONFLICT (key) DO UPDATE SET value = excluded.value`, versionKey, fmt.Sprint(v)); err != nil {
-		return fmt.Errorf("write %s.%s: %w", table, versionKey, err)
-	}
-	return nil
-}
-
-// tableExists reports whether the database has a table of that name.
-func tableExists(ctx context.Context, q querier, name string) (bool, error) {
-	var n int
-	if err := q.QueryRowContext(ctx,
-		`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n); err != nil {
-		return false, fmt.Errorf("look for table %s: %w", name, err)
-	}
-	return n > 0, nil
+// readVersion is the fact schema version (sqlitedb.Schema.Version).
+func readVersion(ctx context.Context, q sqlitedb.Querier) (int, error) {
+	return schema.Version(ctx, q)
 }

@@ -57,24 +57,8 @@ func OpenWith(path string, opt Options) (*Store, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	busy := opt.BusyTimeout
-	if busy <= 0 {
-		busy = time.Second
-	}
 	var err error
-	if s.db, err = sql.Open("sqlite", dsn(path, busy)); err != nil {
-		return nil, fmt.Errorf("facts: open %s: %w", path, err)
-	}
-	// Reads and writes share a small pool: fact traffic is a search at
-	// the first message and an insert at the end of a conversation, far
-	// below what would justify the session store's split pools. Every
-	// transaction is BEGIN IMMEDIATE (the DSN's _txlock), and reads run
-	// outside transactions, so readers never take the write lock.
-	s.db.SetMaxOpenConns(4)
-	s.db.SetMaxIdleConns(2)
-	s.db.SetConnMaxIdleTime(5 * time.Minute)
-	if err := s.migrate(context.Background()); err != nil {
-		s.db.Close()
+	if s.db, err = sqlitedb.Open(context.Background(), path, opt.BusyTimeout, schema, s.log); err != nil {
 		return nil, fmt.Errorf("facts: open %s: %w", path, err)
 	}
 	return s, nil
@@ -87,10 +71,6 @@ func (s *Store) Close() error {
 	}
 	return nil
 }
-
-// dsn configures a connection the way session/sqlite's writer is
-// configured, since both open the same file (sqlitedb.WriterDSN).
-func dsn(path string, busy time.Duration) string { return sqlitedb.WriterDSN(path, busy) }
 
 // writeTx runs fn in a write transaction, retrying while another process
 // holds the lock (sqlitedb.WriteTx). fn may run several times, so it must
