@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"text/tabwriter"
 	"time"
@@ -65,7 +66,9 @@ func newJobRunner(cmd *cobra.Command, a *app, l *config.Loaded, log *slog.Logger
 		return nil, nil, err
 	}
 	rt.policy.NonInteractive = string(l.Config.Approvals.CronMode)
-	return rt, &jobRunner{rt: rt, notifier: notify.New(notifyConfig(l, log)), log: log}, nil
+	rt.jobs.log = log // hermes serve logs jobs as JSON
+	rt.jobs.notifier = notify.New(notifyConfig(l, log))
+	return rt, rt.jobs, nil
 }
 
 func newCronCmd(a *app) *cobra.Command {
@@ -81,16 +84,9 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 		Short: "The jobs, their schedules and next fires, in their time zones",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			l, err := a.load(cmd)
-			if err != nil {
-				return err
-			}
-			store, zone, err := openJobs(cmd, l, a.logger(cmd))
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			return printJobs(cmd.Context(), cmd.OutOrStdout(), store, zone)
+			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, zone string) error {
+				return printJobs(ctx, cmd.OutOrStdout(), store, zone)
+			})
 		},
 	}
 	run := &cobra.Command{
@@ -146,31 +142,9 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 		Short: "A job's last runs: when, how they ended, where the result went",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd)
-			if err != nil {
-				return err
-			}
-			store, _, err := openJobs(cmd, l, a.logger(cmd))
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			runs, err := store.History(cmd.Context(), args[0], 20)
-			if err != nil {
-				return err
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SCHEDULED\tSTATUS\tSESSION\tDELIVERED\tOUTPUT")
-			for _, r := range runs {
-				delivered := ""
-				for _, d := range r.Deliveries {
-					if d.OK {
-						delivered = d.Target
-					}
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduledFor.Format("2006-01-02 15:04"), r.Status, r.SessionID, delivered, oneLine(r.Output+r.Error, 50))
-			}
-			return tw.Flush()
+			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
+				return printHistory(ctx, cmd.OutOrStdout(), store, args[0])
+			})
 		},
 	}
 	var schedule, prompt, timezone string
@@ -180,7 +154,7 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 		Short: "Create a job (kept in state.db; jobs in config.yaml are edited there)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store) error {
+			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
 				job, err := store.Create(ctx, cron.Job{Name: args[0], Source: cron.SourceTool,
 					Spec: cron.Spec{Schedule: schedule, Prompt: prompt, Timezone: timezone, Deliver: deliver}})
 				if err != nil {
@@ -198,7 +172,7 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 	byName := func(use, short string, do func(store *cron.Store, ctx context.Context, name string) error) *cobra.Command {
 		return &cobra.Command{Use: use + " NAME", Short: short, Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				return withJobs(cmd, a, func(ctx context.Context, store *cron.Store) error {
+				return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
 					if err := do(store, ctx, args[0]); err != nil {
 						return err
 					}
@@ -215,15 +189,35 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 }
 
 // withJobs opens the job store for a command and closes it after.
-func withJobs(cmd *cobra.Command, a *app, fn func(ctx context.Context, store *cron.Store) error) error {
+func withJobs(cmd *cobra.Command, a *app, fn func(ctx context.Context, store *cron.Store, zone string) error) error {
 	l, err := a.load(cmd)
 	if err != nil {
 		return err
 	}
-	store, _, err := openJobs(cmd, l, a.logger(cmd))
+	store, zone, err := openJobs(cmd, l, a.logger(cmd))
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	return fn(cmd.Context(), store)
+	return fn(cmd.Context(), store, zone)
+}
+
+// printHistory writes a job's last runs.
+func printHistory(ctx context.Context, w io.Writer, store *cron.Store, name string) error {
+	runs, err := store.History(ctx, name, 20)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCHEDULED\tSTATUS\tSESSION\tDELIVERED\tOUTPUT")
+	for _, r := range runs {
+		delivered := ""
+		for _, d := range r.Deliveries {
+			if d.OK {
+				delivered = d.Target
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduledFor.Format("2006-01-02 15:04"), r.Status, r.SessionID, delivered, oneLine(r.Output+r.Error, 50))
+	}
+	return tw.Flush()
 }

@@ -81,6 +81,8 @@ type wiring struct {
 	engine *engine.Engine
 	policy *safety.Policy
 	model  config.Resolved
+	// jobs runs scheduled jobs in this wiring's engine.
+	jobs *jobRunner
 	// memory is long-term memory; nil when memory.long_term is false.
 	memory *longTerm
 	facts  *facts.Store
@@ -206,10 +208,10 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		opts.Recall = rt.memory.recall
 	}
 	rt.engine = engine.New(opts)
+	rt.jobs = &jobRunner{rt: rt, notifier: notify.New(notifyConfig(l, log)), log: log}
 	if tools.jobs != nil {
-		runner := &jobRunner{rt: rt, notifier: notify.New(notifyConfig(l, log)), log: log}
 		tools.runJob = func(ctx context.Context, name string) (string, error) {
-			res, err := runJobNow(ctx, tools.jobs, runner, name)
+			res, err := runJobNow(ctx, tools.jobs, rt.jobs, name)
 			if err == nil {
 				err = res.Err
 			}
