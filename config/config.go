@@ -82,6 +82,8 @@ type Config struct {
 	Schedules map[string]Schedule `yaml:"schedules"`
 	// Delivery configures where job results can be sent.
 	Delivery Delivery `yaml:"delivery"`
+	// Scheduler tunes how hermes serve runs the jobs.
+	Scheduler Scheduler `yaml:"scheduler"`
 	// Compression keeps long conversations inside the context window.
 	Compression Compression `yaml:"compression"`
 	// Memory configures MEMORY.md, USER.md and long-term memory.
@@ -132,12 +134,30 @@ type Schedule struct {
 	Enabled Flag `yaml:"enabled"`
 }
 
+// Scheduler is the scheduler section.
+type Scheduler struct {
+	// InactivityTimeout stops a job run that has shown no progress (no
+	// model output, no tool call) for this long, so a hung model or tool
+	// cannot hold the job forever. A run that keeps working is not cut.
+	InactivityTimeout time.Duration `yaml:"inactivity_timeout"`
+	// ShutdownTimeout is how long running jobs may go on after SIGTERM
+	// before they are cancelled; their sessions are kept consistent.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	// MaxConcurrent bounds the job runs in progress at once.
+	MaxConcurrent int `yaml:"max_concurrent"`
+}
+
 // Delivery is the delivery section: the accounts delivery targets use.
 type Delivery struct {
 	// TelegramBotToken sends telegram: targets (usually from .env).
 	TelegramBotToken Secret `yaml:"telegram_bot_token"`
 	// SMTP sends email: targets.
 	SMTP SMTP `yaml:"smtp"`
+	// RetryBackoff lists the waits between tries of one target after a
+	// transient failure (default 1s, 4s, 15s: four tries); its length is
+	// the number of retries. A target that still fails hands the message
+	// to the next one in the job's deliver: chain.
+	RetryBackoff []time.Duration `yaml:"retry_backoff"`
 }
 
 // SMTP is delivery.smtp.
@@ -427,6 +447,7 @@ func Defaults() Config {
 		Compression: Compression{Threshold: 0.50, TargetRatio: 0.20, ProtectFirstN: 3},
 		Memory:      Memory{MemoryCharLimit: 2200, UserCharLimit: 1375, NudgeInterval: 10, ExtractAfter: 30 * time.Minute},
 		Skills:      Skills{IndexFullLimit: 60, CreationNudgeInterval: 10},
+		Scheduler:   Scheduler{InactivityTimeout: 10 * time.Minute, ShutdownTimeout: 20 * time.Second, MaxConcurrent: 4},
 	}
 }
 

@@ -66,3 +66,15 @@ func (t *fakeTimer) Stop() bool {
 	delete(t.c.timers, t)
 	return ok
 }
+
+// hasTimerAt reports whether a timer is set to fire at at.
+func (c *fakeClock) hasTimerAt(at time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for t := range c.timers {
+		if t.at.Equal(at) {
+			return true
+		}
+	}
+	return false
+}

@@ -150,3 +150,19 @@ WHERE name = ? AND enabled = 1 AND next_run_at = ?`, micros(p.next), p.disable, 
 	})
 	return ids, err
 }
+
+// Holder is who holds the scheduler lease, for "hermes cron status": the
+// holder's name and when its lease lapses unless renewed. ok is false
+// when no scheduler holds it (none running, or the last one stopped).
+func (s *Store) Holder(ctx context.Context) (holder string, until time.Time, ok bool, err error) {
+	var exp int64
+	err = s.db.QueryRowContext(ctx, `SELECT holder, expires_at FROM cron_lease WHERE id = 1`).Scan(&holder, &exp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, false, nil
+	}
+	if err != nil {
+		return "", time.Time{}, false, fmt.Errorf("cron: lease: %w", err)
+	}
+	until = fromMicros(exp)
+	return holder, until, until.After(s.now()), nil
+}

@@ -14,7 +14,7 @@ import (
 
 // Runner executes one run of a job: the agent turn or script, and the
 // delivery of its result. It is called in its own goroutine; ctx ends
-// when the scheduler stops.
+// when the scheduler has stopped and its shutdown grace has passed.
 type Runner interface {
 	Run(ctx context.Context, job Job, scheduledFor time.Time) RunResult
 }
@@ -37,6 +37,10 @@ type Options struct {
 	LeaseTTL time.Duration
 	// MaxConcurrent bounds the runs in progress at once (default 4).
 	MaxConcurrent int
+	// ShutdownGrace is how long runs in progress may go on once Run's
+	// context ends before their context is cancelled too; zero cancels
+	// them at once. No new run starts during the grace.
+	ShutdownGrace time.Duration
 	Logger        *slog.Logger
 }
 
@@ -49,6 +53,7 @@ type Scheduler struct {
 	clock  Clock
 	holder string
 	ttl    time.Duration
+	grace  time.Duration
 	log    *slog.Logger
 	wake   chan struct{}
 	sem    chan struct{}
@@ -72,7 +77,7 @@ func New(opt Options) (*Scheduler, error) {
 	}
 	s := &Scheduler{
 		store: opt.Store, runner: opt.Runner, clock: opt.Clock, holder: opt.Holder,
-		ttl: opt.LeaseTTL, log: opt.Logger,
+		ttl: opt.LeaseTTL, grace: opt.ShutdownGrace, log: opt.Logger,
 		wake:    make(chan struct{}, 1),
 		running: map[string]bool{}, runIDs: map[int64]bool{},
 	}
@@ -113,17 +118,19 @@ func (s *Scheduler) Wake() {
 	}
 }
 
-// Run fires jobs until ctx ends, then waits for the runs in progress
-// (which see ctx cancelled) and releases the lease.
+// Run fires jobs until ctx ends, then gives the runs in progress the
+// shutdown grace to finish, cancels those still going, waits for them and
+// releases the lease.
 func (s *Scheduler) Run(ctx context.Context) error {
+	runs, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer func() {
-		s.wg.Wait()
+		s.drain(cancelRuns)
 		if err := s.store.releaseLease(context.WithoutCancel(ctx), s.holder); err != nil {
 			s.log.Warn("cron: release lease", "err", err)
 		}
 	}()
 	for {
-		wait := s.tick(ctx, s.clock.Now())
+		wait := s.tick(ctx, runs, s.clock.Now())
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -143,7 +150,8 @@ func (s *Scheduler) Run(ctx context.Context) error {
 }
 
 // tick renews the lease, fires what is due and returns how long to sleep.
-func (s *Scheduler) tick(ctx context.Context, now time.Time) time.Duration {
+// Runs get the runs context, which outlives ctx by the shutdown grace.
+func (s *Scheduler) tick(ctx, runs context.Context, now time.Time) time.Duration {
 	renew := s.ttl / 3
 	held, taken, until, err := s.store.acquireLease(ctx, s.holder, now, s.ttl)
 	if err != nil {
@@ -177,7 +185,7 @@ func (s *Scheduler) tick(ctx context.Context, now time.Time) time.Duration {
 		return renew
 	}
 	for _, j := range due {
-		s.fire(ctx, j, now)
+		s.fire(ctx, runs, j, now)
 	}
 	wait := renew
 	next, ok, err := s.store.earliest(ctx)
@@ -190,7 +198,7 @@ func (s *Scheduler) tick(ctx context.Context, now time.Time) time.Duration {
 }
 
 // fire claims one due job's fire and starts its runs.
-func (s *Scheduler) fire(ctx context.Context, j Job, now time.Time) {
+func (s *Scheduler) fire(ctx, runs context.Context, j Job, now time.Time) {
 	s.mu.Lock()
 	running := s.running[j.Name]
 	s.mu.Unlock()
@@ -226,12 +234,40 @@ func (s *Scheduler) fire(ctx context.Context, j Job, now time.Time) {
 	}
 	s.mu.Unlock()
 	s.wg.Add(1)
-	go s.execute(ctx, j, p.start, ids)
+	go s.execute(ctx, runs, j, p.start, ids)
+}
+
+// drain waits for the runs in progress, cancelling them once the
+// shutdown grace has passed.
+func (s *Scheduler) drain(cancelRuns context.CancelFunc) {
+	defer cancelRuns()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return
+	default:
+	}
+	s.log.Info("cron: waiting for runs in progress", "grace_ms", s.grace.Milliseconds())
+	t := s.clock.NewTimer(s.grace)
+	defer t.Stop()
+	select {
+	case <-done:
+		return
+	case <-t.C():
+	}
+	s.log.Warn("cron: shutdown grace over, cancelling runs in progress")
+	cancelRuns()
+	<-done
 }
 
 // execute runs the claimed fires of one job in order, within the
-// concurrency bound, and records each result.
-func (s *Scheduler) execute(ctx context.Context, j Job, fires []time.Time, ids []int64) {
+// concurrency bound, and records each result. A fire still waiting for a
+// slot when the scheduler stops is not started.
+func (s *Scheduler) execute(ctx, runs context.Context, j Job, fires []time.Time, ids []int64) {
 	defer s.wg.Done()
 	defer func() {
 		s.mu.Lock()
@@ -245,7 +281,7 @@ func (s *Scheduler) execute(ctx context.Context, j Job, fires []time.Time, ids [
 		var res RunResult
 		select {
 		case s.sem <- struct{}{}:
-			res = s.runOne(ctx, j, at)
+			res = s.runOne(runs, j, at)
 			<-s.sem
 		case <-ctx.Done():
 			res = RunResult{Err: fmt.Errorf("not started: %w", ctx.Err())}

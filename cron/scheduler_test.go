@@ -260,3 +260,69 @@ func TestUpcoming(t *testing.T) {
 		t.Errorf("Upcoming = %+v", up)
 	}
 }
+
+// TestShutdownGrace: when the scheduler stops, a run in progress goes on
+// for the grace and is cancelled only once it has passed.
+func TestShutdownGrace(t *testing.T) {
+	const grace = 90 * time.Second
+	for _, tc := range []struct {
+		name   string
+		finish bool // the run ends by itself within the grace
+		want   string
+	}{
+		{"run ends within the grace", true, StatusOK},
+		{"grace runs out", false, StatusError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gate := make(chan struct{})
+			path, clock, r := dbPath(t), newFakeClock(t0), &recorder{gate: map[string]chan struct{}{"slow": gate}}
+			n := startNode(t, path, clock, "a", r)
+			n.sched.grace = grace
+			createJob(t, n.store, "slow", "every 1m", "")
+			n.waitIdle()
+			n.advance(time.Minute, true)
+			waitFor(t, "the run to start", func() bool { return len(r.fires("slow")) == 1 })
+			n.cancel()
+			waitFor(t, "the shutdown grace timer", func() bool { return clock.hasTimerAt(clock.Now().Add(grace)) })
+			select {
+			case <-n.done:
+				t.Fatal("the scheduler stopped before the run in progress ended")
+			default:
+			}
+			if tc.finish {
+				close(gate)
+			} else {
+				clock.Advance(grace)
+			}
+			<-n.done
+			if st := statuses(t, n.store, "slow"); st[tc.want] != 1 {
+				t.Errorf("history = %v, want one %s run", st, tc.want)
+			}
+		})
+	}
+}
+
+// waitFor polls cond for up to 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// TestHolder: the lease names the active scheduler while it runs, and
+// nobody once it has stopped.
+func TestHolder(t *testing.T) {
+	path, clock := dbPath(t), newFakeClock(t0)
+	n := startNode(t, path, clock, "serve-1", &recorder{})
+	holder, until, ok, err := n.store.Holder(context.Background())
+	if err != nil || !ok || holder != "serve-1" || !until.After(clock.Now()) {
+		t.Fatalf("while running: Holder = %q, %v, %v, %v; want serve-1 holding", holder, until, ok, err)
+	}
+	n.stop()
+	if holder, _, ok, err := n.store.Holder(context.Background()); err != nil || ok {
+		t.Fatalf("after stop: Holder = %q, %v, %v; want nobody", holder, ok, err)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/smtptest"
 )
 
 // smtpConfig points cfg at addr with the given credentials.
@@ -30,8 +32,8 @@ func TestFallbackChain(t *testing.T) {
 
 	t.Run("email after the webhook", func(t *testing.T) {
 		cfg, sl := testConfig(t)
-		ms := startMailServer(t, "hermes", password)
-		smtpConfig(t, &cfg, ms.addr, password)
+		ms := smtptest.Start(t, "hermes", password)
+		smtpConfig(t, &cfg, ms.Addr, password)
 		n := New(cfg)
 		chain, err := n.ParseChain([]string{"webhook:" + hook.URL + "/in", "email:ops@example.com, lead@example.com"})
 		if err != nil {
@@ -47,7 +49,7 @@ func TestFallbackChain(t *testing.T) {
 		if len(sl.got()) != 3 {
 			t.Errorf("sleeps = %v", sl.got())
 		}
-		mails := ms.received()
+		mails := ms.Received()
 		if len(mails) != 1 {
 			t.Fatalf("server received %d mails", len(mails))
 		}
@@ -107,8 +109,8 @@ func TestFallbackChain(t *testing.T) {
 
 	t.Run("wrong SMTP password is permanent", func(t *testing.T) {
 		cfg, _ := testConfig(t)
-		ms := startMailServer(t, "hermes", password)
-		smtpConfig(t, &cfg, ms.addr, "wrong-password-123")
+		ms := smtptest.Start(t, "hermes", password)
+		smtpConfig(t, &cfg, ms.Addr, "wrong-password-123")
 		rep := New(cfg).Deliver(context.Background(), []Target{mustParse(t, "email:ops@example.com", cfg)}, sample)
 		if got := statuses(rep); !reflect.DeepEqual(got, []string{StatusFailed, StatusOK}) || rep.Delivered != "local" {
 			t.Errorf("statuses = %v (%+v)", got, rep)

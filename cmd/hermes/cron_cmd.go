@@ -58,17 +58,24 @@ func runJobNow(ctx context.Context, store *cron.Store, runner *jobRunner, name s
 	return res, nil
 }
 
-// newJobRunner wires the engine a job runs in: nobody can approve a
-// command, so approvals.cron_mode decides.
-func newJobRunner(cmd *cobra.Command, a *app, l *config.Loaded, log *slog.Logger) (*wiring, *jobRunner, error) {
+// newJobRunner wires the engine jobs run in: nobody can approve a
+// command, so approvals.cron_mode decides. Without a usable model the
+// runner still runs no_agent jobs, and agent jobs fail with the reason,
+// delivered like any failure. stop releases what it holds.
+func newJobRunner(cmd *cobra.Command, a *app, l *config.Loaded, log *slog.Logger) (*jobRunner, error) {
+	notifier := notify.New(notifyConfig(l, log))
+	if _, _, err := (&turnFlags{}).resolve(cmd, a); err != nil {
+		log.Warn("no model: only no_agent jobs can run", "error", err.Error())
+		return &jobRunner{notifier: notifier, log: log, noModel: err}, nil
+	}
 	rt, err := newWiring(cmd, a, &turnFlags{}, false, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rt.policy.NonInteractive = string(l.Config.Approvals.CronMode)
 	rt.jobs.log = log // hermes serve logs jobs as JSON
-	rt.jobs.notifier = notify.New(notifyConfig(l, log))
-	return rt, rt.jobs, nil
+	rt.jobs.notifier = notifier
+	return rt.jobs, nil
 }
 
 func newCronCmd(a *app) *cobra.Command {
@@ -76,8 +83,17 @@ func newCronCmd(a *app) *cobra.Command {
 		Use:   "cron",
 		Short: "See and run the scheduled jobs",
 		Long: `Scheduled jobs are declared under schedules: in config.yaml (seed 003's
-shape) and fired by hermes serve. These commands show them and run one by
-hand, recorded like a scheduled run, without a running hermes serve.`,
+shape), or created with hermes cron create or by the agent's cronjob tool,
+and fired by hermes serve. These commands show, change and run them.
+
+  hermes cron status        is a scheduler running; how did each job's last run end
+  hermes cron run NAME      run a job now, in the foreground, recorded and delivered
+                            like a scheduled run (no hermes serve needed)
+  hermes cron show NAME     one job whole, with its last runs
+
+A run that fails (an error, no progress for scheduler.inactivity_timeout)
+is delivered along the job's chain as a failure notice, so a broken job is
+never silent.`,
 	}
 	list := &cobra.Command{
 		Use:   "list",
@@ -110,17 +126,19 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 			} else if err != nil {
 				return err
 			}
-			rt, runner, err := newJobRunner(cmd, a, l, log)
+			runner, err := newJobRunner(cmd, a, l, log)
 			if err != nil {
 				return err
 			}
-			defer rt.close()
+			defer runner.stop()
 			res, err := runJobNow(ctx, store, runner, args[0])
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
-			fmt.Fprintln(out, res.Output)
+			if res.Output != "" {
+				fmt.Fprintln(out, res.Output)
+			}
 			for _, d := range res.Deliveries {
 				state := "ok"
 				if !d.OK {
@@ -143,32 +161,10 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
-				return printHistory(ctx, cmd.OutOrStdout(), store, args[0])
+				return printHistory(ctx, cmd.OutOrStdout(), store, args[0], 20)
 			})
 		},
 	}
-	var schedule, prompt, timezone string
-	var deliver []string
-	create := &cobra.Command{
-		Use:   "create NAME",
-		Short: "Create a job (kept in state.db; jobs in config.yaml are edited there)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
-				job, err := store.Create(ctx, cron.Job{Name: args[0], Source: cron.SourceTool,
-					Spec: cron.Spec{Schedule: schedule, Prompt: prompt, Timezone: timezone, Deliver: deliver}})
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "created %s; next fire %s\n", job.Name, job.NextRunAt.Format("2006-01-02 15:04 MST"))
-				return nil
-			})
-		},
-	}
-	create.Flags().StringVar(&schedule, "schedule", "", `cron expression, @daily, "every 30m", 2026-12-24T09:00 or "in 2h"`)
-	create.Flags().StringVar(&prompt, "prompt", "", "the instruction the job runs with")
-	create.Flags().StringVar(&timezone, "timezone", "", "IANA zone of the schedule (default: timezone in config.yaml, else the machine's)")
-	create.Flags().StringSliceVar(&deliver, "deliver", nil, "delivery targets in order (wecom:KEY, email:ADDRESS, webhook:URL, local, ...)")
 	byName := func(use, short string, do func(store *cron.Store, ctx context.Context, name string) error) *cobra.Command {
 		return &cobra.Command{Use: use + " NAME", Short: short, Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -184,7 +180,7 @@ hand, recorded like a scheduled run, without a running hermes serve.`,
 	pause := byName("pause", "Stop a job firing until resume", (*cron.Store).Pause)
 	resume := byName("resume", "Let a paused job fire again", (*cron.Store).Resume)
 	remove := byName("remove", "Delete a job created at run time", (*cron.Store).Remove)
-	cmd.AddCommand(list, run, history, create, pause, resume, remove)
+	cmd.AddCommand(list, newCronShowCmd(a), newCronCreateCmd(a), newCronEditCmd(a), pause, resume, run, remove, history, newCronStatusCmd(a))
 	return cmd
 }
 
@@ -202,22 +198,16 @@ func withJobs(cmd *cobra.Command, a *app, fn func(ctx context.Context, store *cr
 	return fn(cmd.Context(), store, zone)
 }
 
-// printHistory writes a job's last runs.
-func printHistory(ctx context.Context, w io.Writer, store *cron.Store, name string) error {
-	runs, err := store.History(ctx, name, 20)
+// printHistory writes a job's last n runs.
+func printHistory(ctx context.Context, w io.Writer, store *cron.Store, name string, n int) error {
+	runs, err := store.History(ctx, name, n)
 	if err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCHEDULED\tSTATUS\tSESSION\tDELIVERED\tOUTPUT")
 	for _, r := range runs {
-		delivered := ""
-		for _, d := range r.Deliveries {
-			if d.OK {
-				delivered = d.Target
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduledFor.Format("2006-01-02 15:04"), r.Status, r.SessionID, delivered, oneLine(r.Output+r.Error, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduledFor.Format("2006-01-02 15:04"), r.Status, r.SessionID, deliveredTo(r), oneLine(r.Output+r.Error, 50))
 	}
 	return tw.Flush()
 }

@@ -28,7 +28,8 @@ func notifyConfig(l *config.Loaded, log *slog.Logger) notify.Config {
 		TelegramToken: token,
 		SMTP: notify.SMTP{Host: d.SMTP.Host, Port: d.SMTP.Port, Username: d.SMTP.Username,
 			Password: password, From: d.SMTP.From},
-		Logger: log,
+		Backoff: d.RetryBackoff,
+		Logger:  log,
 	}
 }
 

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hermes-go/hermes/config"
@@ -39,16 +41,68 @@ func configJobs(c config.Config) []cron.Job {
 
 // jobRunner runs a scheduled job: its script, then a turn of the agent in
 // a fresh session (or the job's own), then delivery of the reply along its
-// chain, ending in the local file.
+// chain, ending in the local file. A run that fails is delivered too, as
+// a failure notice, so a broken job is never silent.
 type jobRunner struct {
 	rt       *wiring
 	notifier *notify.Notifier
 	log      *slog.Logger
+	// inactivity stops a run that has shown no progress this long.
+	inactivity time.Duration
+	// noModel, when set, is why there is no engine (rt is nil): only
+	// no_agent jobs run.
+	noModel error
+
+	mu sync.Mutex
+	// engines are those built for jobs that name their own toolsets or
+	// model, by toolsets and model, kept for the job's next runs.
+	engines map[string]*engine.Engine
 }
 
 func (j *jobRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) cron.RunResult {
 	log := j.log.With("job", job.Name)
 	start := time.Now()
+	res := j.run(ctx, job, log)
+	if res.Err == nil && strings.HasPrefix(strings.TrimSpace(res.Output), silentPrefix) {
+		res.Status = cron.StatusSilent
+	}
+	if res.Err != nil && ctx.Err() != nil && !errors.As(context.Cause(ctx), new(errInactive)) {
+		// Stopped by shutdown: recorded, not announced; the next start
+		// shows it in the history.
+		res.Err = fmt.Errorf("interrupted by shutdown: %w", res.Err)
+		return res
+	}
+	if res.Status == cron.StatusSilent {
+		log.Info("job run finished silently", "session_id", res.SessionID, "duration_ms", time.Since(start).Milliseconds())
+		return res
+	}
+	text := res.Output
+	if res.Err != nil {
+		text = fmt.Sprintf("hermes: the scheduled job %q failed at %s: %v", job.Name, fireTime(scheduled, job.Timezone), res.Err)
+		if res.Output != "" {
+			text += "\n\nOutput so far:\n" + res.Output
+		}
+	}
+	chain, err := j.notifier.ParseChain(job.Deliver)
+	if err != nil {
+		// A bad target (the job was stored before the check) still
+		// leaves the result in the local file.
+		res.Err = errors.Join(res.Err, err)
+		chain = nil
+	}
+	rep := j.notifier.Deliver(context.WithoutCancel(ctx), chain, notify.Message{
+		Title: job.Name, Text: text, Job: job.Name, RunID: scheduled.Format(time.RFC3339)})
+	for _, a := range rep.Attempts {
+		res.Deliveries = append(res.Deliveries, cron.Delivery{Target: a.Target, OK: a.Status == "ok", Error: a.Error})
+	}
+	log.Info("job run finished", "session_id", res.SessionID, "delivered", rep.Delivered, "failed", res.Err != nil,
+		"duration_ms", time.Since(start).Milliseconds())
+	return res
+}
+
+// run runs the job's script and agent turn under the inactivity
+// watchdog, without delivering.
+func (j *jobRunner) run(ctx context.Context, job cron.Job, log *slog.Logger) cron.RunResult {
 	var scriptOut string
 	if job.Script != "" {
 		out, err := runScript(ctx, job.Script)
@@ -58,46 +112,86 @@ func (j *jobRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) 
 		}
 		scriptOut = out
 	}
-	res := cron.RunResult{}
-	text := scriptOut
-	if !job.NoAgent {
-		prompt, err := j.prompt(job, scriptOut)
-		if err != nil {
-			return cron.RunResult{Err: err}
-		}
-		sid := ""
-		if job.SessionType == cron.SessionContinue {
-			sid = job.SessionID
-		}
-		turn, err := j.rt.engine.Turn(ctx, sid, engine.Input{Text: prompt, Source: "cron",
-			Approver: func(id string) tool.Approver { return j.rt.policy.For(id) }}, nil)
-		if err != nil {
-			return cron.RunResult{Err: err}
-		}
-		res.SessionID = turn.SessionID
-		text = turn.Final
-		if turn.Err != nil && text == "" {
-			res.Err = turn.Err
-		}
+	if job.NoAgent {
+		return cron.RunResult{Output: scriptOut}
 	}
-	res.Output = text
-	if strings.HasPrefix(strings.TrimSpace(text), silentPrefix) {
-		res.Status = cron.StatusSilent
-		log.Info("job run finished silently", "session_id", res.SessionID, "duration_ms", time.Since(start).Milliseconds())
-		return res
+	if j.noModel != nil {
+		return cron.RunResult{Err: fmt.Errorf("the job needs a model: %w", j.noModel)}
 	}
-	chain, err := j.notifier.ParseChain(job.Deliver)
+	eng, err := j.engineFor(job)
 	if err != nil {
-		res.Err = err
-		return res
+		return cron.RunResult{Err: err}
 	}
-	rep := j.notifier.Deliver(context.WithoutCancel(ctx), chain, notify.Message{
-		Title: job.Name, Text: text, Job: job.Name, RunID: scheduled.Format(time.RFC3339)})
-	for _, a := range rep.Attempts {
-		res.Deliveries = append(res.Deliveries, cron.Delivery{Target: a.Target, OK: a.Status == "ok", Error: a.Error})
+	prompt, err := j.prompt(job, scriptOut)
+	if err != nil {
+		return cron.RunResult{Err: err}
 	}
-	log.Info("job run finished", "session_id", res.SessionID, "delivered", rep.Delivered, "duration_ms", time.Since(start).Milliseconds())
+	sid := ""
+	if job.SessionType == cron.SessionContinue {
+		sid = job.SessionID
+	}
+	wctx, dog := newWatchdog(ctx, j.inactivity)
+	defer dog.Stop()
+	turn, err := eng.Turn(wctx, sid, engine.Input{Text: prompt, Source: "cron",
+		Approver: func(id string) tool.Approver { return j.rt.policy.For(id) }}, dog)
+	if err != nil {
+		return cron.RunResult{Err: err}
+	}
+	res := cron.RunResult{SessionID: turn.SessionID, Output: turn.Final}
+	switch cause := context.Cause(wctx); {
+	case errors.As(cause, new(errInactive)):
+		res.Err = cause
+	case turn.Err != nil && turn.Final == "":
+		res.Err = turn.Err
+	}
 	return res
+}
+
+// engineFor is the engine a job runs in: the wiring's own, or for a job
+// that names its toolsets or model, one built for them.
+func (j *jobRunner) engineFor(job cron.Job) (*engine.Engine, error) {
+	if len(job.Toolsets) == 0 && job.Model == "" {
+		return j.rt.engine, nil
+	}
+	key := strings.Join(job.Toolsets, ",") + "|" + job.Model
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if e, ok := j.engines[key]; ok {
+		return e, nil
+	}
+	e, err := j.rt.variant(job.Toolsets, job.Model)
+	if err != nil {
+		return nil, fmt.Errorf("job %q: %w", job.Name, err)
+	}
+	if j.engines == nil {
+		j.engines = map[string]*engine.Engine{}
+	}
+	j.engines[key] = e
+	return e, nil
+}
+
+// watch reloads declared tools as their files change, until ctx ends.
+func (j *jobRunner) watch(ctx context.Context) {
+	if j.rt != nil {
+		go j.rt.tools.watch(ctx)
+	}
+}
+
+// stop releases the wiring the runner runs in.
+func (j *jobRunner) stop() {
+	if j.rt != nil {
+		j.rt.close()
+	}
+}
+
+// close ends the engines built for jobs.
+func (j *jobRunner) close() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, e := range j.engines {
+		e.Close()
+	}
+	j.engines = nil
 }
 
 // prompt is the job's first message: its skills, the prompt, and the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
 )
 
 func newServeCmd(a *app) *cobra.Command {
@@ -29,8 +31,11 @@ Fires missed while hermes was down run once when it comes back (catch_up).
 Only one process fires jobs, even with several hermes serve on one home.
 
 At start it prints the time zone and each job's next fire. Logs are JSON
-lines on stderr. SIGTERM or Ctrl-C stops it: running jobs are cancelled and
-their sessions stay consistent.
+lines on stderr. SIGTERM or Ctrl-C stops it: no new run starts, runs in
+progress get scheduler.shutdown_timeout (20s) to finish and are then
+cancelled; every message is stored as it is produced, so their sessions
+stay consistent. A run with no progress for scheduler.inactivity_timeout
+(10m) is stopped and reported as failed.
 
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
@@ -46,18 +51,23 @@ their sessions stay consistent.
 			}
 			defer store.Close()
 			ctx := cmd.Context()
+			if err := checkDeliver(ctx, store, notify.New(notifyConfig(l, log))); err != nil {
+				return err
+			}
 			if check {
 				return printJobs(ctx, cmd.OutOrStdout(), store, zone)
 			}
-			rt, runner, err := newJobRunner(cmd, a, l, log)
+			runner, err := newJobRunner(cmd, a, l, log)
 			if err != nil {
 				return err
 			}
-			defer rt.close()
+			defer runner.stop()
 			host, _ := os.Hostname()
 			sched, err := cron.New(cron.Options{
 				Store: store, Clock: cron.RealClock{}, Logger: log, Runner: runner,
-				Holder: fmt.Sprintf("%s/%d", host, os.Getpid()),
+				Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
+				MaxConcurrent: l.Config.Scheduler.MaxConcurrent,
+				ShutdownGrace: l.Config.Scheduler.ShutdownTimeout,
 			})
 			if err != nil {
 				return err
@@ -65,7 +75,7 @@ their sessions stay consistent.
 			if err := printJobs(ctx, cmd.OutOrStdout(), store, zone); err != nil {
 				return err
 			}
-			go rt.tools.watch(ctx)
+			runner.watch(ctx)
 			log.Info("hermes serve started", "zone", zone)
 			err = sched.Run(ctx)
 			log.Info("hermes serve stopped")
@@ -77,6 +87,22 @@ their sessions stay consistent.
 	}
 	cmd.Flags().BoolVar(&check, "check", false, "validate the configuration and the jobs, print the next fires, and exit")
 	return cmd
+}
+
+// checkDeliver parses every job's deliver: chain, so a mistyped target
+// is an error at start rather than a lost result at 09:00.
+func checkDeliver(ctx context.Context, store *cron.Store, n *notify.Notifier) error {
+	jobs, err := store.List(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, j := range jobs {
+		if _, err := n.ParseChain(j.Deliver); err != nil {
+			errs = append(errs, fmt.Errorf("job %q: %w", j.Name, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // printJobs prints the time zone and each job's next fire (seed 003: a

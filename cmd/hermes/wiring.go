@@ -89,11 +89,20 @@ type wiring struct {
 	// notify, when set before the first turn, hears what background
 	// reviews saved; the chat prints it as one line.
 	notify func(sessionID string, saved []string)
+	// opts, overrides and redact are what the engine was built from,
+	// kept to build variants of it (a job's own toolsets or model).
+	opts      engine.Options
+	overrides map[string]tool.Override
+	redact    func(string) string
+	log       *slog.Logger
 }
 
 // close ends what the command started: background processes, then the
 // store.
 func (r *wiring) close() {
+	if r.jobs != nil {
+		r.jobs.close()
+	}
 	if r.engine != nil {
 		r.engine.Close()
 	}
@@ -125,7 +134,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 	if err != nil {
 		return nil, err
 	}
-	rt := &wiring{loaded: l, store: store, model: main}
+	rt := &wiring{loaded: l, store: store, model: main, log: log}
 	var judge safety.Judge
 	if l.Config.Approvals.Mode == config.ApprovalSmart {
 		judge = safety.NewModelJudge(provider, main.Model)
@@ -176,22 +185,21 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		rt.close()
 		return nil, err
 	}
-	dispatcher := &tool.Dispatcher{Registry: sel, Overrides: overrides, Logger: log, Redact: newRedactor(l, main).Redact}
-	tools.bind(dispatcher)
+	rt.overrides, rt.redact = overrides, newRedactor(l, main).Redact
+	box := rt.toolbox(sel)
+	tools.bind(box.Dispatcher)
 	opts := engine.Options{
-		Store:     store,
-		Provider:  provider,
-		Model:     main.Model,
-		Tools:     toolbox{Registry: sel, Dispatcher: dispatcher},
-		MaxTurns:  maxTurns,
-		MaxTokens: main.MaxTokens,
-		SystemPrompt: func(s *session.Session) string {
-			return sessionPrompt(l, tools, sel, s.Cwd).Text()
-		},
-		Resumed:    func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
-		Price:      priceFunc(l.Config),
-		Compressor: comp,
-		Window:     window,
+		Store:        store,
+		Provider:     provider,
+		Model:        main.Model,
+		Tools:        box,
+		MaxTurns:     maxTurns,
+		MaxTokens:    main.MaxTokens,
+		SystemPrompt: rt.systemPrompt(sel),
+		Resumed:      func(id string, history []session.Message) { restoreTodo(tools.todo, id, history) },
+		Price:        priceFunc(l.Config),
+		Compressor:   comp,
+		Window:       window,
 		Review: &engine.Review{
 			Tools:       []string{"memory", "skill_manage", "skills_list", "skills_search", "skill_view"},
 			MemoryEvery: l.Config.Memory.NudgeInterval, SkillEvery: l.Config.Skills.CreationNudgeInterval,
@@ -207,8 +215,10 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 	if rt.memory != nil {
 		opts.Recall = rt.memory.recall
 	}
+	rt.opts = opts
 	rt.engine = engine.New(opts)
-	rt.jobs = &jobRunner{rt: rt, notifier: notify.New(notifyConfig(l, log)), log: log}
+	rt.jobs = &jobRunner{rt: rt, notifier: notify.New(notifyConfig(l, log)), log: log,
+		inactivity: l.Config.Scheduler.InactivityTimeout}
 	if tools.jobs != nil {
 		tools.runJob = func(ctx context.Context, name string) (string, error) {
 			res, err := runJobNow(ctx, tools.jobs, rt.jobs, name)
@@ -219,6 +229,45 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		}
 	}
 	return rt, nil
+}
+
+// toolbox is the tools of sel behind a dispatcher of their own.
+func (r *wiring) toolbox(sel *tool.Registry) toolbox {
+	return toolbox{Registry: sel, Dispatcher: &tool.Dispatcher{Registry: sel, Overrides: r.overrides, Logger: r.log, Redact: r.redact}}
+}
+
+// systemPrompt builds a session's prompt for the tools of sel.
+func (r *wiring) systemPrompt(sel *tool.Registry) func(s *session.Session) string {
+	return func(s *session.Session) string { return sessionPrompt(r.loaded, r.tools, sel, s.Cwd).Text() }
+}
+
+// variant is an engine like the wiring's but offering only toolsets (when
+// given) and calling model (when given) on the configured provider; a
+// scheduled job that names its own runs in one. Background reviews stay
+// with the main engine.
+func (r *wiring) variant(toolsets []string, model string) (*engine.Engine, error) {
+	opts := r.opts
+	opts.Review = nil
+	if len(toolsets) > 0 {
+		sel, err := r.tools.registry.Select(toolsets, r.loaded.Config.Agent.DisabledToolsets)
+		if err != nil {
+			return nil, fmt.Errorf("toolsets: %w", err)
+		}
+		opts.Tools = r.toolbox(sel)
+		opts.SystemPrompt = r.systemPrompt(sel)
+	}
+	if model != "" {
+		m, err := r.loaded.ResolveModel(config.ModelOverride{Model: model})
+		if err != nil {
+			return nil, fmt.Errorf("model %q: %w", model, err)
+		}
+		p, err := newModelChain(r.loaded, m, r.loaded.Config.Agent.APIMaxRetries, r.log)
+		if err != nil {
+			return nil, fmt.Errorf("model %q: %w", model, err)
+		}
+		opts.Provider, opts.Model, opts.MaxTokens = p, m.Model, m.MaxTokens
+	}
+	return engine.New(opts), nil
 }
 
 // newRedactor knows the values of every secret hermes holds, from the

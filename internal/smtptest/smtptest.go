@@ -1,4 +1,6 @@
-package notify
+// Package smtptest runs a real SMTP server in a test, for the delivery
+// of scheduled jobs' results by e-mail.
+package smtptest
 
 import (
 	"io"
@@ -11,26 +13,29 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// received is one mail the test SMTP server accepted.
-type received struct {
+// Mail is one message the server accepted.
+type Mail struct {
 	From string
 	To   []string
 	Data []byte
 }
 
-// mailServer is a real SMTP server (go-smtp) on a local port that
-// accepts PLAIN auth for one user and keeps what it receives.
-type mailServer struct {
-	addr     string
+// Server is a real SMTP server (go-smtp) on a local port that accepts
+// PLAIN auth for one user and keeps what it receives.
+type Server struct {
+	// Addr is host:port.
+	Addr     string
 	user     string
 	password string
 	mu       sync.Mutex
-	mails    []received
+	mails    []Mail
 }
 
-func startMailServer(t *testing.T, user, password string) *mailServer {
+// Start starts a server for user and password, closed when the test
+// ends.
+func Start(t testing.TB, user, password string) *Server {
 	t.Helper()
-	ms := &mailServer{user: user, password: password}
+	ms := &Server{user: user, password: password}
 	s := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
 		return &mailSession{srv: ms}, nil
 	}))
@@ -42,22 +47,23 @@ func startMailServer(t *testing.T, user, password string) *mailServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms.addr = l.Addr().String()
+	ms.Addr = l.Addr().String()
 	go func() { _ = s.Serve(l) }()
 	t.Cleanup(func() { _ = s.Close() })
 	return ms
 }
 
-func (ms *mailServer) received() []received {
+// Received is the mail accepted so far.
+func (ms *Server) Received() []Mail {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
-	return append([]received(nil), ms.mails...)
+	return append([]Mail(nil), ms.mails...)
 }
 
 type mailSession struct {
-	srv    *mailServer
+	srv    *Server
 	authed bool
-	cur    received
+	cur    Mail
 }
 
 func (s *mailSession) AuthMechanisms() []string { return []string{sasl.Plain} }
@@ -77,7 +83,7 @@ func (s *mailSession) Mail(from string, _ *smtp.MailOptions) error {
 	if !s.authed {
 		return smtp.ErrAuthRequired
 	}
-	s.cur = received{From: from}
+	s.cur = Mail{From: from}
 	return nil
 }
 
@@ -98,5 +104,5 @@ func (s *mailSession) Data(r io.Reader) error {
 	return nil
 }
 
-func (s *mailSession) Reset()        { s.cur = received{} }
+func (s *mailSession) Reset()        { s.cur = Mail{} }
 func (s *mailSession) Logout() error { return nil }

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/hermes-go/hermes/cron"
+)
+
+// specFlags are the flags that set a job's spec, shared by cron create
+// and cron edit; edit changes only the fields whose flags are given.
+type specFlags struct {
+	spec cron.Spec
+}
+
+func (f *specFlags) register(fl *pflag.FlagSet) {
+	s := &f.spec
+	fl.StringVar(&s.Schedule, "schedule", "", `cron expression, @daily, "every 30m", 2026-12-24T09:00 or "in 2h"`)
+	fl.StringVar(&s.Prompt, "prompt", "", "the instruction the job runs with")
+	fl.StringVar(&s.Timezone, "timezone", "", "IANA zone of the schedule (default: timezone in config.yaml, else the machine's)")
+	fl.StringSliceVar(&s.Deliver, "deliver", nil, "delivery targets in order (wecom:KEY, email:ADDRESS, webhook:URL, local, ...)")
+	fl.StringSliceVar(&s.Skills, "skills", nil, "skills loaded before the prompt")
+	fl.StringSliceVar(&s.Toolsets, "toolsets", nil, "toolsets the job may use (default: the configured ones)")
+	fl.StringVar(&s.Model, "model", "", "model the job calls on the configured provider (default: the configured one)")
+	fl.StringVar(&s.Script, "script", "", "shell command run first; its output goes into the prompt")
+	fl.BoolVar(&s.NoAgent, "no-agent", false, "deliver the script's output without asking the model")
+	fl.StringVar(&s.SessionType, "session-type", "", "new (a fresh session per run, the default) or continue (the job's own)")
+	fl.StringVar(&s.CatchUp, "catch-up", "", "fires missed while hermes was down: once (default), skip or all")
+}
+
+// apply copies the flags that were given onto spec.
+func (f *specFlags) apply(fl *pflag.FlagSet, spec cron.Spec) cron.Spec {
+	set := map[string]func(){
+		"schedule": func() { spec.Schedule = f.spec.Schedule }, "prompt": func() { spec.Prompt = f.spec.Prompt },
+		"timezone": func() { spec.Timezone = f.spec.Timezone }, "deliver": func() { spec.Deliver = f.spec.Deliver },
+		"skills": func() { spec.Skills = f.spec.Skills }, "toolsets": func() { spec.Toolsets = f.spec.Toolsets },
+		"model": func() { spec.Model = f.spec.Model }, "script": func() { spec.Script = f.spec.Script },
+		"no-agent": func() { spec.NoAgent = f.spec.NoAgent }, "session-type": func() { spec.SessionType = f.spec.SessionType },
+		"catch-up": func() { spec.CatchUp = f.spec.CatchUp },
+	}
+	fl.Visit(func(p *pflag.Flag) {
+		if fn, ok := set[p.Name]; ok {
+			fn()
+		}
+	})
+	return spec
+}
+
+func newCronCreateCmd(a *app) *cobra.Command {
+	var f specFlags
+	cmd := &cobra.Command{
+		Use:   "create NAME --schedule WHEN --prompt TEXT",
+		Short: "Create a job (kept in state.db; jobs in config.yaml are edited there)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
+				job, err := store.Create(ctx, cron.Job{Name: args[0], Source: cron.SourceTool, Spec: f.spec})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "created %s; next fire %s\n", job.Name, job.NextRunAt.In(loadZone(job.Timezone)).Format("2006-01-02 15:04 MST"))
+				return nil
+			})
+		},
+	}
+	f.register(cmd.Flags())
+	return cmd
+}
+
+func newCronEditCmd(a *app) *cobra.Command {
+	var f specFlags
+	cmd := &cobra.Command{
+		Use:   "edit NAME [--schedule WHEN] [--prompt TEXT] ...",
+		Short: "Change a job created at run time; only the fields given change",
+		Long: `Change a job created with hermes cron create or by the agent's cronjob
+tool. Only the fields whose flags are given change; the job is
+rescheduled from now. Jobs declared under schedules: in config.yaml are
+edited in config.yaml.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().NFlag() == 0 {
+				return fmt.Errorf("nothing to change: give at least one of --schedule, --prompt, --timezone, --deliver, ... (hermes cron edit --help)")
+			}
+			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
+				job, err := store.Get(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				job, err = store.Update(ctx, job.Name, f.apply(cmd.Flags(), job.Spec))
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "changed %s; next fire %s\n", job.Name, job.NextRunAt.In(loadZone(job.Timezone)).Format("2006-01-02 15:04 MST"))
+				return nil
+			})
+		},
+	}
+	f.register(cmd.Flags())
+	return cmd
+}
+
+func newCronShowCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show NAME",
+		Short: "One job whole: its schedule, what it does, where it delivers, its last runs",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
+				job, err := store.Get(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				printJob(cmd.OutOrStdout(), job)
+				fmt.Fprintln(cmd.OutOrStdout())
+				return printHistory(ctx, cmd.OutOrStdout(), store, job.Name, 5)
+			})
+		},
+	}
+}
+
+// printJob writes a job's fields, one per line.
+func printJob(w io.Writer, j cron.Job) {
+	loc := loadZone(j.Timezone)
+	when := func(t time.Time) string {
+		if t.IsZero() {
+			return "-"
+		}
+		return t.In(loc).Format("2006-01-02 15:04 MST")
+	}
+	state := "enabled"
+	if !j.Enabled {
+		state = "paused"
+	}
+	from := "config.yaml"
+	if j.Source != cron.SourceConfig {
+		from = "state.db (hermes cron create or the cronjob tool)"
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	rows := [][2]string{
+		{"job", j.Name}, {"declared in", from}, {"state", state},
+		{"schedule", j.Schedule}, {"time zone", j.Timezone},
+		{"next fire", when(j.NextRunAt)}, {"last run", when(j.LastRunAt)},
+		{"session", j.SessionType + sessionNote(j)}, {"catch up", j.CatchUp},
+		{"model", j.Model}, {"toolsets", strings.Join(j.Toolsets, ", ")}, {"skills", strings.Join(j.Skills, ", ")},
+		{"script", j.Script}, {"deliver", maskTargets(strings.Join(j.Deliver, " → "))},
+	}
+	if j.NoAgent {
+		rows = append(rows, [2]string{"no_agent", "true (the script's output is delivered)"})
+	}
+	for _, r := range rows {
+		if r[1] != "" {
+			fmt.Fprintf(tw, "%s:\t%s\n", r[0], r[1])
+		}
+	}
+	tw.Flush()
+	if j.Prompt != "" {
+		fmt.Fprintf(w, "prompt:\n  %s\n", strings.ReplaceAll(strings.TrimSpace(j.Prompt), "\n", "\n  "))
+	}
+}
+
+func sessionNote(j cron.Job) string {
+	if j.SessionType == cron.SessionContinue && j.SessionID != "" {
+		return " (" + j.SessionID + ")"
+	}
+	return ""
+}
