@@ -24,8 +24,10 @@ const (
 	StatusSilent = "silent"
 )
 
-// maxOutput bounds the output excerpt kept per run.
-const maxOutput = 4000
+// maxOutput bounds the output kept per run: enough for a whole report,
+// so a message cut to a chat platform's limit can be read whole with
+// "hermes cron show".
+const maxOutput = 64 << 10
 
 // Delivery is the outcome of sending a run's result to one target.
 type Delivery struct {

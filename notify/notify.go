@@ -31,6 +31,9 @@ type Message struct {
 	Job   string
 	RunID string
 	Link  string
+	// Full, when there is no Link, says where the whole text can be
+	// read (a command to run); only a truncation note shows it.
+	Full string
 }
 
 // Part is one piece of a Message as a target sends it: a platform with a

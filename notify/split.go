@@ -63,6 +63,9 @@ func truncationNote(msg Message) string {
 	if msg.Link != "" {
 		return "\n\n…(truncated; full text: " + msg.Link + ")"
 	}
+	if msg.Full != "" {
+		return "\n\n…(truncated; full text: " + msg.Full + ")"
+	}
 	if msg.RunID != "" {
 		return "\n\n…(truncated; full text in run " + msg.RunID + ")"
 	}

@@ -123,3 +123,11 @@ func TestSeriesCapsParts(t *testing.T) {
 		t.Errorf("last part ends %q", last[len(last)-50:])
 	}
 }
+
+func TestTruncationNoteSaysWhereTheWholeIs(t *testing.T) {
+	msg := Message{Text: strings.Repeat("x", 100_000), RunID: "r-1", Full: "hermes sessions show s-42"}
+	parts := mustParse(t, "slack:https://hooks.slack.com/services/A/B/C", Config{}).Split(msg)
+	if last := parts[len(parts)-1].Text; !strings.HasSuffix(last, "…(truncated; full text: hermes sessions show s-42)") {
+		t.Errorf("last part ends %q", last[len(last)-60:])
+	}
+}

@@ -95,6 +95,9 @@ schedules:
 			if r := h.hermes("cron", "status"); !strings.Contains(r.stdout, "disk") || !strings.Contains(r.stdout, tc.delivered) {
 				t.Errorf("cron status:\n%s%s", r.stdout, r.stderr)
 			}
+			if r := h.hermes("cron", "show", "disk"); !strings.Contains(r.stdout, "last run (") || !strings.Contains(r.stdout, "disk 81% full on /srv") {
+				t.Errorf("cron show does not give the last run's output:\n%s%s", r.stdout, r.stderr)
+			}
 		})
 	}
 }

@@ -117,9 +117,19 @@ func newCronShowCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				printJob(cmd.OutOrStdout(), job)
-				fmt.Fprintln(cmd.OutOrStdout())
-				return printHistory(ctx, cmd.OutOrStdout(), store, job.Name, 5)
+				out := cmd.OutOrStdout()
+				printJob(out, job)
+				fmt.Fprintln(out)
+				if err := printHistory(ctx, out, store, job.Name, 5); err != nil {
+					return err
+				}
+				runs, err := store.History(ctx, job.Name, 1)
+				if err != nil || len(runs) == 0 {
+					return err
+				}
+				r := runs[0]
+				fmt.Fprintf(out, "\nlast run (%s, %s):\n%s\n", fireTime(r.ScheduledFor, job.Timezone), r.Status, strings.TrimSpace(r.Output+"\n"+r.Error))
+				return nil
 			})
 		},
 	}

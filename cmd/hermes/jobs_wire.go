@@ -90,8 +90,12 @@ func (j *jobRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) 
 		res.Err = errors.Join(res.Err, err)
 		chain = nil
 	}
-	rep := j.notifier.Deliver(context.WithoutCancel(ctx), chain, notify.Message{
-		Title: job.Name, Text: text, Job: job.Name, RunID: scheduled.Format(time.RFC3339)})
+	msg := notify.Message{Title: job.Name, Text: text, Job: job.Name, RunID: scheduled.Format(time.RFC3339),
+		Full: "hermes cron show " + job.Name}
+	if res.SessionID != "" {
+		msg.Full = "hermes sessions show " + res.SessionID
+	}
+	rep := j.notifier.Deliver(context.WithoutCancel(ctx), chain, msg)
 	for _, a := range rep.Attempts {
 		res.Deliveries = append(res.Deliveries, cron.Delivery{Target: a.Target, OK: a.Status == "ok", Error: a.Error})
 	}
