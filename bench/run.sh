@@ -29,3 +29,7 @@ go run ./bench/store -n "${STORE_MESSAGES:-100000}"
 echo
 echo "== a 300-turn chat with and without compression: tokens per call, cacheable prefix (go run ./bench/longsession)"
 go run ./bench/longsession -turns "${TURNS:-300}"
+
+echo
+echo "== idle hermes serve: RSS and anonymous memory with 0 and 1,000 jobs, and after jobs ran (go run ./bench/serve)"
+go run ./bench/serve -reps "${SERVE_REPS:-3}"

@@ -241,17 +241,19 @@ func (s *Scheduler) fire(ctx, runs context.Context, j Job, now time.Time) {
 // shutdown grace has passed.
 func (s *Scheduler) drain(cancelRuns context.CancelFunc) {
 	defer cancelRuns()
+	s.mu.Lock()
+	busy := len(s.running)
+	s.mu.Unlock()
+	if busy == 0 {
+		s.wg.Wait() // runs past their last step
+		return
+	}
 	done := make(chan struct{})
 	go func() {
 		s.wg.Wait()
 		close(done)
 	}()
-	select {
-	case <-done:
-		return
-	default:
-	}
-	s.log.Info("cron: waiting for runs in progress", "grace_ms", s.grace.Milliseconds())
+	s.log.Info("cron: waiting for runs in progress", "runs", busy, "grace_ms", s.grace.Milliseconds())
 	t := s.clock.NewTimer(s.grace)
 	defer t.Stop()
 	select {

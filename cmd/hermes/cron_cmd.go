@@ -73,7 +73,7 @@ func newJobRunner(cmd *cobra.Command, a *app, l *config.Loaded, log *slog.Logger
 		return nil, err
 	}
 	rt.policy.NonInteractive = string(l.Config.Approvals.CronMode)
-	rt.jobs.log = log // hermes serve logs jobs as JSON
+	rt.jobs.log = log // job processes log as JSON, like hermes serve
 	rt.jobs.notifier = notifier
 	return rt.jobs, nil
 }
@@ -180,7 +180,7 @@ never silent.`,
 	pause := byName("pause", "Stop a job firing until resume", (*cron.Store).Pause)
 	resume := byName("resume", "Let a paused job fire again", (*cron.Store).Resume)
 	remove := byName("remove", "Delete a job created at run time", (*cron.Store).Remove)
-	cmd.AddCommand(list, newCronShowCmd(a), newCronCreateCmd(a), newCronEditCmd(a), pause, resume, run, remove, history, newCronStatusCmd(a))
+	cmd.AddCommand(list, newCronShowCmd(a), newCronCreateCmd(a), newCronEditCmd(a), pause, resume, run, remove, history, newCronStatusCmd(a), newCronExecCmd(a))
 	return cmd
 }
 

@@ -184,7 +184,8 @@ func TestJobOwnModelAndToolsets(t *testing.T) {
 // and exits non-zero, naming the job, on a bad one.
 func TestServeCheck(t *testing.T) {
 	h := newHome(t)
-	h.write("config.yaml", `timezone: Asia/Shanghai
+	model := "model: {base_url: \"http://127.0.0.1:9/v1\", default: m, api_key: sk-test-123456}\n"
+	h.write("config.yaml", model+`timezone: Asia/Shanghai
 schedules:
   weekly: {cron: 0 9 * * MON, prompt: report, deliver: local}
 `)
@@ -196,10 +197,19 @@ schedules:
 		{`{cron: "@daily", timezone: Mars/Olympus, prompt: x}`, "Mars/Olympus"},
 		{`{cron: "@daily", prompt: x, deliver: "pager:42"}`, `job "bad": deliver[0]`},
 	} {
-		h.write("config.yaml", "schedules:\n  bad: "+tc.job+"\n")
+		h.write("config.yaml", model+"schedules:\n  bad: "+tc.job+"\n")
 		if r := h.hermes("serve", "--check"); r.code == 0 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%s: exit %d, stderr does not name %q:\n%s", tc.job, r.code, tc.want, r.stderr)
 		}
+	}
+	// An agent job with no model to call fails the check; a script job
+	// needs none.
+	h.write("config.yaml", `schedules:
+  report: {cron: "@daily", prompt: x}
+  disk: {cron: "@daily", no_agent: true, script: df}
+`)
+	if r := h.hermes("serve", "--check"); r.code == 0 || !strings.Contains(r.stderr, `job "report" needs a model`) || strings.Contains(r.stderr, `"disk"`) {
+		t.Errorf("no model: exit %d\n%s", r.code, r.stderr)
 	}
 }
 
@@ -358,5 +368,41 @@ func TestTwoServesFireOnce(t *testing.T) {
 	}
 	if ok < 2 {
 		t.Errorf("%d ok runs in 7 s, want at least 2:\n%s\n%s", ok, alogs.String(), blogs.String())
+	}
+}
+
+// TestServeRunsAgentJob: hermes serve runs an agent job in a job process
+// of its own; the reply is delivered and the run names its session.
+func TestServeRunsAgentJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs hermes serve in real time")
+	}
+	h := newHome(t)
+	srv := llmtest.New(t)
+	h.write("config.yaml", modelConfig(srv)+`schedules:
+  brief: {cron: "@every 2s", prompt: write the morning brief, deliver: local}
+`)
+	srv.Enqueue(llmtest.Reply{Text: "Morning brief: all green."})
+	cmd, logs := startServe(t, h)
+	waitFile(t, filepath.Join(h.dir, "deliveries", "brief.md"))
+	stopServe(t, cmd, logs, 30*time.Second)
+	runs := jobRuns(t, h, "brief")
+	var first cron.Run
+	for _, r := range runs {
+		if r.Status == cron.StatusOK {
+			first = r
+		}
+	}
+	if first.SessionID == "" || !strings.Contains(first.Output, "all green") {
+		t.Fatalf("runs = %+v\n%s", runs, logs.String())
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "morning brief") {
+		t.Errorf("the model got %q", got)
+	}
+	if r := h.hermes("sessions", "show", first.SessionID); r.code != 0 || !strings.Contains(r.stdout, "all green") {
+		t.Errorf("the run's session: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(logs.String(), `"msg":"turn finished"`) || !strings.Contains(logs.String(), `"session_id":"`+first.SessionID) {
+		t.Errorf("the job process did not log the turn as JSON with its session:\n%s", logs.String())
 	}
 }

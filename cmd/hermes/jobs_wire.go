@@ -174,13 +174,6 @@ func (j *jobRunner) engineFor(job cron.Job) (*engine.Engine, error) {
 	return e, nil
 }
 
-// watch reloads declared tools as their files change, until ctx ends.
-func (j *jobRunner) watch(ctx context.Context) {
-	if j.rt != nil {
-		go j.rt.tools.watch(ctx)
-	}
-}
-
 // stop releases the wiring the runner runs in.
 func (j *jobRunner) stop() {
 	if j.rt != nil {

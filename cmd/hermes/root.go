@@ -29,6 +29,9 @@ type app struct {
 	base context.Context
 	// stopSignals releases the signal watcher once the command is done.
 	stopSignals func()
+	// log, when a command set it, is the logger everything it wires
+	// uses (job processes log JSON lines, like hermes serve).
+	log *slog.Logger
 }
 
 // close releases what the command held.
@@ -61,6 +64,9 @@ func (a *app) load(cmd *cobra.Command) (*config.Loaded, error) {
 // logger writes structured logs to stderr: warnings by default, everything
 // with --debug or HERMES_LOG_LEVEL=debug; secrets are redacted from them.
 func (a *app) logger(cmd *cobra.Command) *slog.Logger {
+	if a.log != nil {
+		return a.log
+	}
 	level := slog.LevelWarn
 	if v, _ := a.env("HERMES_LOG_LEVEL"); a.debug || strings.EqualFold(v, "debug") {
 		level = slog.LevelDebug

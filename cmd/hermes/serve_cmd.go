@@ -5,15 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/notify"
 )
@@ -29,6 +30,9 @@ session_type: continue), and their results are delivered along their
 deliver: chain, ending in $HERMES_HOME/deliveries/ so nothing is lost.
 Fires missed while hermes was down run once when it comes back (catch_up).
 Only one process fires jobs, even with several hermes serve on one home.
+Each run happens in a child hermes process of its own, so serve itself
+stays small however long it runs, and each run sees the tools, skills
+and configuration as they are on disk at that moment.
 
 At start it prints the time zone and each job's next fire. Logs are JSON
 lines on stderr. SIGTERM or Ctrl-C stops it: no new run starts, runs in
@@ -44,27 +48,29 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			if err != nil {
 				return err
 			}
-			log := slog.New(redactingHandler{slog.NewJSONHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo})})
+			log := jsonLogger(cmd.ErrOrStderr())
 			store, zone, err := openJobs(cmd, l, log)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
+			// The schedules are in the store now; serve reads them there.
+			l.Config.Schedules = nil
 			ctx := cmd.Context()
-			if err := checkDeliver(ctx, store, notify.New(notifyConfig(l, log))); err != nil {
+			if err := checkJobs(ctx, cmd.ErrOrStderr(), store, l, notify.New(notifyConfig(l, log)), check); err != nil {
 				return err
 			}
 			if check {
 				return printJobs(ctx, cmd.OutOrStdout(), store, zone)
 			}
-			runner, err := newJobRunner(cmd, a, l, log)
+			exe, err := selfExe()
 			if err != nil {
 				return err
 			}
-			defer runner.stop()
 			host, _ := os.Hostname()
 			sched, err := cron.New(cron.Options{
-				Store: store, Clock: cron.RealClock{}, Logger: log, Runner: runner,
+				Store: store, Clock: cron.RealClock{}, Logger: log,
+				Runner:        &procRunner{exe: exe, profile: a.profile, stderr: cmd.ErrOrStderr(), log: log},
 				Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
 				MaxConcurrent: l.Config.Scheduler.MaxConcurrent,
 				ShutdownGrace: l.Config.Scheduler.ShutdownTimeout,
@@ -75,7 +81,9 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			if err := printJobs(ctx, cmd.OutOrStdout(), store, zone); err != nil {
 				return err
 			}
-			runner.watch(ctx)
+			// Start-up (config, schema, job list) leaves garbage that an
+			// idle serve would hold for hours before the next collection.
+			debug.FreeOSMemory()
 			log.Info("hermes serve started", "zone", zone)
 			err = sched.Run(ctx)
 			log.Info("hermes serve stopped")
@@ -89,17 +97,27 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 	return cmd
 }
 
-// checkDeliver parses every job's deliver: chain, so a mistyped target
-// is an error at start rather than a lost result at 09:00.
-func checkDeliver(ctx context.Context, store *cron.Store, n *notify.Notifier) error {
+// checkJobs parses every job's deliver: chain, so a mistyped target is
+// an error at start rather than a lost result at 09:00, and warns when
+// agent jobs have no model to call; under --check (strict) that is an
+// error too.
+func checkJobs(ctx context.Context, w io.Writer, store *cron.Store, l *config.Loaded, n *notify.Notifier, strict bool) error {
 	jobs, err := store.List(ctx)
 	if err != nil {
 		return err
 	}
+	_, modelErr := l.ResolveModel(config.ModelOverride{})
 	var errs []error
 	for _, j := range jobs {
 		if _, err := n.ParseChain(j.Deliver); err != nil {
 			errs = append(errs, fmt.Errorf("job %q: %w", j.Name, err))
+		}
+		if modelErr != nil && !j.NoAgent && j.Enabled {
+			if !strict {
+				fmt.Fprintf(w, "warning: job %q will fail: it needs a model: %v\n", j.Name, modelErr)
+				continue
+			}
+			errs = append(errs, fmt.Errorf("job %q needs a model: %w", j.Name, modelErr))
 		}
 	}
 	return errors.Join(errs...)
