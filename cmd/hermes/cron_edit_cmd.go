@@ -65,7 +65,7 @@ func newCronCreateCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "created %s; next fire %s\n", job.Name, job.NextRunAt.In(loadZone(job.Timezone)).Format("2006-01-02 15:04 MST"))
+				fmt.Fprintf(cmd.OutOrStdout(), "created %s; next fire %s\n", job.Name, nextFire(job, ""))
 				return nil
 			})
 		},
@@ -97,7 +97,7 @@ edited in config.yaml.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "changed %s; next fire %s\n", job.Name, job.NextRunAt.In(loadZone(job.Timezone)).Format("2006-01-02 15:04 MST"))
+				fmt.Fprintf(cmd.OutOrStdout(), "changed %s; next fire %s\n", job.Name, nextFire(job, ""))
 				return nil
 			})
 		},

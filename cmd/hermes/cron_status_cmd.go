@@ -52,10 +52,6 @@ func printStatus(ctx context.Context, w io.Writer, store *cron.Store, zone strin
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tNEXT FIRE\tLAST RUN\tSTATUS\tDELIVERED TO\tERROR")
 	for _, j := range jobs {
-		next := "paused"
-		if j.Enabled {
-			next = fireTime(j.NextRunAt, j.Timezone)
-		}
 		runs, err := store.History(ctx, j.Name, 1)
 		if err != nil {
 			return err
@@ -66,7 +62,7 @@ func printStatus(ctx context.Context, w io.Writer, store *cron.Store, zone strin
 			last, status, why = fireTime(r.ScheduledFor, j.Timezone), r.Status, oneLine(r.Error, 60)
 			delivered = deliveredTo(r)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, next, last, status, delivered, why)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, nextFire(j, zone), last, status, delivered, why)
 	}
 	return tw.Flush()
 }

@@ -138,19 +138,25 @@ func printJobs(ctx context.Context, w io.Writer, store *cron.Store, zone string)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tSCHEDULE\tNEXT FIRE\tDELIVER")
 	for _, j := range jobs {
-		next := "paused"
-		if j.Enabled && !j.NextRunAt.IsZero() {
-			next = j.NextRunAt.In(loadZone(firstNonEmpty(j.Timezone, zone))).Format("2006-01-02 15:04 MST")
-		} else if j.Enabled {
-			next = "none (a one-shot that has run)"
-		}
 		deliver := strings.Join(j.Deliver, " → ")
 		if deliver == "" {
 			deliver = "local"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", j.Name, j.Schedule, next, maskTargets(deliver))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", j.Name, j.Schedule, nextFire(j, zone), maskTargets(deliver))
 	}
 	return tw.Flush()
+}
+
+// nextFire says when a job fires next, in its zone (zone when it names
+// none), or why it does not.
+func nextFire(j cron.Job, zone string) string {
+	switch {
+	case !j.Enabled:
+		return "paused"
+	case j.NextRunAt.IsZero():
+		return "none (a one-shot that has run)"
+	}
+	return fireTime(j.NextRunAt, firstNonEmpty(j.Timezone, zone))
 }
 
 // maskTargets hides the keys in delivery targets (wecom:KEY, URLs with

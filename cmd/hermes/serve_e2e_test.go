@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -58,18 +57,7 @@ func TestServeFiresAndStops(t *testing.T) {
 		t.Errorf("serve did not print the zone and the jobs first:\n%s", strings.Join(head, "\n"))
 	}
 	time.Sleep(5 * time.Second)
-	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("hermes serve after SIGTERM: %v\n%s", err, logs.String())
-		}
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("hermes serve did not stop on SIGTERM")
-	}
+	stopServe(t, cmd, &logs, 20*time.Second)
 	data, err := os.ReadFile(filepath.Join(h.dir, "deliveries", "tick.md"))
 	if n := strings.Count("\n"+string(data), "\n## "); err != nil || n < 2 {
 		// Each delivery is one entry under a heading.
