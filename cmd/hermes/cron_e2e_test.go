@@ -17,6 +17,7 @@ import (
 
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/internal/smtptest"
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -404,5 +405,83 @@ func TestServeRunsAgentJob(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"msg":"turn finished"`) || !strings.Contains(logs.String(), `"session_id":"`+first.SessionID) {
 		t.Errorf("the job process did not log the turn as JSON with its session:\n%s", logs.String())
+	}
+}
+
+// TestJobApprovalsCronMode: nobody can approve a dangerous command in a
+// scheduled job, so approvals.cron_mode decides: denied by default, run
+// when set to allow.
+func TestJobApprovalsCronMode(t *testing.T) {
+	for _, tc := range []struct {
+		mode    string
+		removed bool
+	}{{"", false}, {"allow", true}} {
+		t.Run("cron_mode="+tc.mode, func(t *testing.T) {
+			h := newHome(t)
+			srv := llmtest.New(t)
+			target := filepath.Join(t.TempDir(), "build")
+			if err := os.MkdirAll(filepath.Join(target, "obj"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			approvals := ""
+			if tc.mode != "" {
+				approvals = "approvals: {cron_mode: " + tc.mode + "}\n"
+			}
+			h.write("config.yaml", modelConfig(srv)+approvals+`schedules:
+  clean: {cron: "@daily", prompt: clean the build directory, deliver: local}
+`)
+			srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("rm -rf " + target)}}, llmtest.Reply{Text: "done"})
+			if r := h.hermes("cron", "run", "clean"); r.code != 0 {
+				t.Fatalf("cron run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			_, err := os.Stat(target)
+			if removed := os.IsNotExist(err); removed != tc.removed {
+				t.Errorf("removed = %v, want %v; the tool said %s", removed, tc.removed, lastToolResult(t, srv, 1))
+			}
+			if !tc.removed && !strings.Contains(lastToolResult(t, srv, 1), "denied") {
+				t.Errorf("the model was not told the command was denied: %s", lastToolResult(t, srv, 1))
+			}
+		})
+	}
+}
+
+// TestJobContinueSession: a session_type: continue job carries one
+// conversation across its runs; a new job starts fresh each time.
+func TestJobContinueSession(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	h.write("config.yaml", modelConfig(srv)+`schedules:
+  diary: {cron: "@daily", session_type: continue, prompt: note the day, deliver: local}
+  fresh: {cron: "@daily", prompt: note the day, deliver: local}
+`)
+	srv.Enqueue(llmtest.Reply{Text: "day one noted"}, llmtest.Reply{Text: "day two noted"},
+		llmtest.Reply{Text: "a"}, llmtest.Reply{Text: "b"})
+	for _, job := range []string{"diary", "diary", "fresh", "fresh"} {
+		if r := h.hermes("cron", "run", job); r.code != 0 {
+			t.Fatalf("cron run %s: exit %d\n%s", job, r.code, r.stderr)
+		}
+	}
+	reqs := srv.Requests()
+	users := func(i int) int {
+		n := 0
+		for _, m := range reqs[i].Messages {
+			if m.Role == llm.RoleUser {
+				n++
+			}
+		}
+		return n
+	}
+	if users(1) != 2 || !strings.Contains(fmt.Sprint(reqs[1].Messages), "day one noted") {
+		t.Errorf("the continuing job's second run did not carry the first: %d user messages", users(1))
+	}
+	if users(3) != 1 {
+		t.Errorf("a new-session job's second run has %d user messages, want 1", users(3))
+	}
+	runs := jobRuns(t, h, "diary")
+	if len(runs) != 2 {
+		t.Fatalf("%d diary runs, want 2", len(runs))
+	}
+	if runs[0].SessionID != runs[1].SessionID {
+		t.Errorf("the diary runs are in sessions %q and %q, want one", runs[0].SessionID, runs[1].SessionID)
 	}
 }
