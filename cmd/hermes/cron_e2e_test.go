@@ -485,3 +485,25 @@ func TestJobContinueSession(t *testing.T) {
 		t.Errorf("the diary runs are in sessions %q and %q, want one", runs[0].SessionID, runs[1].SessionID)
 	}
 }
+
+// TestJobSkills: a job's skills are loaded before its prompt; a skill
+// that does not exist fails the run and says which.
+func TestJobSkills(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	h.write("config.yaml", modelConfig(srv)+`schedules:
+  report: {cron: "@weekly", skills: [weekly-report-job], prompt: write this week's report, deliver: local}
+  typo: {cron: "@weekly", skills: [weekly-reprot-job], prompt: x, deliver: local}
+`)
+	srv.Enqueue(llmtest.Reply{Text: "report"})
+	if r := h.hermes("cron", "run", "report"); r.code != 0 {
+		t.Fatalf("cron run: exit %d\n%s", r.code, r.stderr)
+	}
+	first := srv.Requests()[0].LastUserText()
+	if !strings.Contains(first, `<skill name="weekly-report-job">`) || !strings.HasSuffix(strings.TrimSpace(first), "write this week's report") {
+		t.Errorf("the first message does not load the skill before the prompt:\n%s", first)
+	}
+	if r := h.hermes("cron", "run", "typo"); r.code == 0 || !strings.Contains(r.stderr, `skill "weekly-reprot-job"`) {
+		t.Errorf("an unknown skill: exit %d %s", r.code, r.stderr)
+	}
+}
