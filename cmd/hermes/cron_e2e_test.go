@@ -507,3 +507,29 @@ func TestJobSkills(t *testing.T) {
 		t.Errorf("an unknown skill: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestServeJobProcessDies: a job process killed mid-run (out of memory,
+// say) cannot report; serve records the run failed and delivers the
+// notice itself, so the failure is not silent.
+func TestServeJobProcessDies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs hermes serve in real time")
+	}
+	h := newHome(t)
+	// The script's parent is the job process.
+	h.write("config.yaml", `schedules:
+  doomed: {cron: "@every 2s", no_agent: true, script: "kill -9 $PPID; sleep 5", deliver: local}
+`)
+	cmd, logs := startServe(t, h)
+	notice := filepath.Join(h.dir, "deliveries", "doomed.md")
+	waitFile(t, notice)
+	stopServe(t, cmd, logs, 30*time.Second)
+	data, _ := os.ReadFile(notice)
+	if !strings.Contains(string(data), `"doomed" failed`) || !strings.Contains(string(data), "ended without a result") {
+		t.Errorf("the notice:\n%s", data)
+	}
+	runs := jobRuns(t, h, "doomed")
+	if len(runs) == 0 || runs[len(runs)-1].Status != cron.StatusError {
+		t.Errorf("runs = %+v", runs)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
 )
 
 // jobKillDelay is how long a job's process has, once told to stop, to
@@ -34,6 +35,10 @@ type procRunner struct {
 	profile string    // --profile to pass on, if any
 	stderr  io.Writer // where the children's JSON logs go: serve's own
 	log     *slog.Logger
+	// notifier delivers the failure notice of a job process that died
+	// without reporting (killed, out of memory), which could not send
+	// its own.
+	notifier *notify.Notifier
 }
 
 // execResult is what "hermes cron exec" prints: a cron.RunResult.
@@ -70,7 +75,11 @@ func (p *procRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time)
 			err = jerr
 		}
 		p.log.Error("job process ended without a result", "job", job.Name, "error", err.Error())
-		return cron.RunResult{Err: fmt.Errorf("the job's process ended without a result: %w", err)}
+		res := cron.RunResult{Err: fmt.Errorf("the job's process ended without a result: %w", err)}
+		if ctx.Err() == nil && p.notifier != nil {
+			deliverRun(ctx, p.notifier, job, scheduled, &res)
+		}
+		return res
 	}
 	res := cron.RunResult{Status: r.Status, SessionID: r.SessionID, Output: r.Output, Deliveries: r.Deliveries}
 	if r.Error != "" {

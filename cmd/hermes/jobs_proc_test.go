@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
 )
 
 // TestProcRunnerResults: the scheduler's side of a job process reads the
@@ -34,7 +35,9 @@ func TestProcRunnerResults(t *testing.T) {
 		{"a crash", `echo 'panic: boom' >&2; exit 2`, "", "ended without a result: exit status 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &procRunner{exe: script(strings.ReplaceAll(tc.name, " ", "-"), tc.body), stderr: io.Discard, log: slog.New(slog.DiscardHandler)}
+			home := t.TempDir()
+			p := &procRunner{exe: script(strings.ReplaceAll(tc.name, " ", "-"), tc.body), stderr: io.Discard, log: slog.New(slog.DiscardHandler),
+				notifier: notify.New(notify.Config{Home: home})}
 			res := p.Run(context.Background(), cron.Job{Name: "brief"}, time.Now())
 			got := res.Output
 			if res.Err != nil {
@@ -42,6 +45,12 @@ func TestProcRunnerResults(t *testing.T) {
 			}
 			if res.Status != tc.status || !strings.Contains(got, tc.want) {
 				t.Errorf("result = %q %q, want %q %q", res.Status, got, tc.status, tc.want)
+			}
+			// The job process delivers its own result; serve delivers only
+			// the notice of a process that died without one.
+			notice, _ := os.ReadFile(filepath.Join(home, "deliveries", "brief.md"))
+			if crashed := tc.name == "a crash"; strings.Contains(string(notice), "ended without a result") != crashed {
+				t.Errorf("failure notice delivered = %v, want %v:\n%s", !crashed, crashed, notice)
 			}
 		})
 	}

@@ -66,7 +66,7 @@ func (j *jobRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) 
 	if res.Err == nil && strings.HasPrefix(strings.TrimSpace(res.Output), silentPrefix) {
 		res.Status = cron.StatusSilent
 	}
-	if res.Err != nil && ctx.Err() != nil && !errors.As(context.Cause(ctx), new(errInactive)) {
+	if res.Err != nil && ctx.Err() != nil {
 		// Stopped by shutdown: recorded, not announced; the next start
 		// shows it in the history.
 		res.Err = fmt.Errorf("interrupted by shutdown: %w", res.Err)
@@ -76,6 +76,16 @@ func (j *jobRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) 
 		log.Info("job run finished silently", "session_id", res.SessionID, "duration_ms", time.Since(start).Milliseconds())
 		return res
 	}
+	delivered := deliverRun(ctx, j.notifier, job, scheduled, &res)
+	log.Info("job run finished", "session_id", res.SessionID, "delivered", delivered, "failed", res.Err != nil,
+		"duration_ms", time.Since(start).Milliseconds())
+	return res
+}
+
+// deliverRun sends a run's result along the job's chain, or when the run
+// failed a notice saying so, records every attempt on res and returns the
+// target that took it.
+func deliverRun(ctx context.Context, n *notify.Notifier, job cron.Job, scheduled time.Time, res *cron.RunResult) string {
 	text := res.Output
 	if res.Err != nil {
 		text = fmt.Sprintf("hermes: the scheduled job %q failed at %s: %v", job.Name, fireTime(scheduled, job.Timezone), res.Err)
@@ -83,7 +93,7 @@ func (j *jobRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) 
 			text += "\n\nOutput so far:\n" + res.Output
 		}
 	}
-	chain, err := j.notifier.ParseChain(job.Deliver)
+	chain, err := n.ParseChain(job.Deliver)
 	if err != nil {
 		// A bad target (the job was stored before the check) still
 		// leaves the result in the local file.
@@ -95,13 +105,11 @@ func (j *jobRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) 
 	if res.SessionID != "" {
 		msg.Full = "hermes sessions show " + res.SessionID
 	}
-	rep := j.notifier.Deliver(context.WithoutCancel(ctx), chain, msg)
+	rep := n.Deliver(context.WithoutCancel(ctx), chain, msg)
 	for _, a := range rep.Attempts {
 		res.Deliveries = append(res.Deliveries, cron.Delivery{Target: a.Target, OK: a.Status == "ok", Error: a.Error})
 	}
-	log.Info("job run finished", "session_id", res.SessionID, "delivered", rep.Delivered, "failed", res.Err != nil,
-		"duration_ms", time.Since(start).Milliseconds())
-	return res
+	return rep.Delivered
 }
 
 // run runs the job's script and agent turn under the inactivity

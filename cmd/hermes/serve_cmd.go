@@ -57,7 +57,8 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			// The schedules are in the store now; serve reads them there.
 			l.Config.Schedules = nil
 			ctx := cmd.Context()
-			if err := checkJobs(ctx, cmd.ErrOrStderr(), store, l, notify.New(notifyConfig(l, log)), check); err != nil {
+			notifier := notify.New(notifyConfig(l, log))
+			if err := checkJobs(ctx, cmd.ErrOrStderr(), store, l, notifier, check); err != nil {
 				return err
 			}
 			if check {
@@ -70,7 +71,7 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			host, _ := os.Hostname()
 			sched, err := cron.New(cron.Options{
 				Store: store, Clock: cron.RealClock{}, Logger: log,
-				Runner:        &procRunner{exe: exe, profile: a.profile, stderr: cmd.ErrOrStderr(), log: log},
+				Runner:        &procRunner{exe: exe, profile: a.profile, stderr: cmd.ErrOrStderr(), log: log, notifier: notifier},
 				Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
 				MaxConcurrent: l.Config.Scheduler.MaxConcurrent,
 				ShutdownGrace: l.Config.Scheduler.ShutdownTimeout,
