@@ -533,3 +533,39 @@ func TestServeJobProcessDies(t *testing.T) {
 		t.Errorf("runs = %+v", runs)
 	}
 }
+
+// TestServeReloadsSchedules: a job added to config.yaml while hermes serve
+// runs starts firing without a restart; a config.yaml that breaks is
+// logged and the jobs stay as they were.
+func TestServeReloadsSchedules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs hermes serve in real time")
+	}
+	h := newHome(t)
+	h.write("config.yaml", `schedules:
+  weekly: {cron: 0 9 * * MON, no_agent: true, script: echo weekly}
+`)
+	cmd, logs := startServe(t, h)
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s:\n%s", what, logs.String())
+			}
+		}
+	}
+	waitFor("serve to start", func() bool { return strings.Contains(logs.String(), "hermes serve started") })
+	h.write("config.yaml", `schedules:
+  weekly: {cron: 0 9 * * MON, no_agent: true, script: echo weekly}
+  tick: {cron: "@every 2s", no_agent: true, script: echo tick, deliver: local}
+`)
+	waitFile(t, filepath.Join(h.dir, "deliveries", "tick.md"))
+	if !strings.Contains(logs.String(), `"msg":"schedules reloaded from config.yaml","added":["tick"]`) {
+		t.Errorf("the reload was not logged:\n%s", logs.String())
+	}
+	h.write("config.yaml", "schedules:\n  tick: {cron: \"@every 2s\", no_agent: true, script: [oops\n")
+	waitFor("the broken config to be logged", func() bool { return strings.Contains(logs.String(), "does not load; the jobs stay as they were") })
+	fired := len(jobRuns(t, h, "tick"))
+	waitFor("tick to fire on after the broken edit", func() bool { return len(jobRuns(t, h, "tick")) > fired })
+	stopServe(t, cmd, logs, 30*time.Second)
+}

@@ -43,12 +43,18 @@ func (a *app) close() {
 
 func defaultEnv() *app { return &app{env: os.LookupEnv, stdin: os.Stdin} }
 
+// loadOptions say where the configuration is read from: the profile and
+// the environment.
+func (a *app) loadOptions() config.LoadOptions {
+	return config.LoadOptions{Profile: a.profile, Env: a.env}
+}
+
 // load reads the configuration once and prints its warnings to stderr.
 func (a *app) load(cmd *cobra.Command) (*config.Loaded, error) {
 	if a.loaded != nil {
 		return a.loaded, nil
 	}
-	l, err := config.Load(config.LoadOptions{Profile: a.profile, Env: a.env})
+	l, err := config.Load(a.loadOptions())
 	if l != nil {
 		for _, w := range l.Warnings {
 			fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)

@@ -30,6 +30,7 @@ session_type: continue), and their results are delivered along their
 deliver: chain, ending in $HERMES_HOME/deliveries/ so nothing is lost.
 Fires missed while hermes was down run once when it comes back (catch_up).
 Only one process fires jobs, even with several hermes serve on one home.
+Editing schedules: in config.yaml takes effect without a restart.
 Each run happens in a child hermes process of its own, so serve itself
 stays small however long it runs, and each run sees the tools, skills
 and configuration as they are on disk at that moment.
@@ -85,6 +86,13 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			// Start-up (config, schema, job list) leaves garbage that an
 			// idle serve would hold for hours before the next collection.
 			debug.FreeOSMemory()
+			watchCtx, stopWatch := context.WithCancel(ctx)
+			reloads := make(chan struct{})
+			go func() {
+				defer close(reloads)
+				watchSchedules(watchCtx, a.loadOptions(), l.Paths.ConfigFile, store, log)
+			}()
+			defer func() { stopWatch(); <-reloads }()
 			log.Info("hermes serve started", "zone", zone)
 			err = sched.Run(ctx)
 			log.Info("hermes serve stopped")

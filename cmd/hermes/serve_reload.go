@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
+)
+
+// reloadDebounce lets an editor finish writing (write, rename, chmod)
+// before the file is read.
+const reloadDebounce = 300 * time.Millisecond
+
+// watchSchedules re-reads config.yaml whenever it changes and syncs its
+// schedules into the store, so an edited, added or removed job takes
+// effect without restarting hermes serve (the scheduler is woken by the
+// change). A config that no longer loads is logged and the jobs stay as
+// they were. It returns when ctx ends.
+func watchSchedules(ctx context.Context, opts config.LoadOptions, path string, store *cron.Store, log *slog.Logger) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
+		return
+	}
+	defer w.Close()
+	// The directory, not the file: editors save by renaming a new file
+	// over the old one.
+	if err := w.Add(filepath.Dir(path)); err != nil {
+		log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
+		return
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-w.Events:
+			if !ok {
+				return
+			}
+			if filepath.Clean(ev.Name) == filepath.Clean(path) {
+				timer.Reset(reloadDebounce)
+			}
+		case err, ok := <-w.Errors:
+			if !ok {
+				return
+			}
+			log.Warn("watching config.yaml failed", "error", err.Error())
+		case <-timer.C:
+			resyncSchedules(ctx, opts, store, log)
+		}
+	}
+}
+
+// resyncSchedules loads the configuration again and syncs its schedules.
+func resyncSchedules(ctx context.Context, opts config.LoadOptions, store *cron.Store, log *slog.Logger) {
+	l, err := config.Load(opts)
+	if err != nil {
+		log.Error("config.yaml changed but does not load; the jobs stay as they were", "error", err.Error())
+		return
+	}
+	n := notify.New(notifyConfig(l, log))
+	for name, s := range l.Config.Schedules {
+		if _, err := n.ParseChain(s.Deliver); err != nil {
+			log.Error("config.yaml changed: a job's delivery target is wrong; its results will go to the local file", "job", name, "error", err.Error())
+		}
+	}
+	res, err := store.Sync(ctx, configJobs(l.Config))
+	if err != nil {
+		log.Error("config.yaml changed but its schedules were not applied; the jobs stay as they were", "error", err.Error())
+		return
+	}
+	if len(res.Added)+len(res.Updated)+len(res.Removed) > 0 {
+		log.Info("schedules reloaded from config.yaml", "added", res.Added, "updated", res.Updated, "removed", res.Removed)
+	}
+}
