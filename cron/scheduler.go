@@ -256,10 +256,23 @@ func (s *Scheduler) drain(cancelRuns context.CancelFunc) {
 	s.log.Info("cron: waiting for runs in progress", "runs", busy, "grace_ms", s.grace.Milliseconds())
 	t := s.clock.NewTimer(s.grace)
 	defer t.Stop()
-	select {
-	case <-done:
-		return
-	case <-t.C():
+	// The lease is still renewed, so no other scheduler takes over and
+	// marks these runs interrupted while they finish.
+	ctx := context.Background()
+	for waiting := true; waiting; {
+		renew := s.clock.NewTimer(s.ttl / 3)
+		select {
+		case <-done:
+			renew.Stop()
+			return
+		case <-t.C():
+			waiting = false
+		case <-renew.C():
+			if _, _, _, err := s.store.acquireLease(ctx, s.holder, s.clock.Now(), s.ttl); err != nil {
+				s.log.Warn("cron: lease", "err", err)
+			}
+		}
+		renew.Stop()
 	}
 	s.log.Warn("cron: shutdown grace over, cancelling runs in progress")
 	cancelRuns()

@@ -264,7 +264,7 @@ func TestUpcoming(t *testing.T) {
 // TestShutdownGrace: when the scheduler stops, a run in progress goes on
 // for the grace and is cancelled only once it has passed.
 func TestShutdownGrace(t *testing.T) {
-	const grace = 90 * time.Second
+	const grace = 5 * time.Minute
 	for _, tc := range []struct {
 		name   string
 		finish bool // the run ends by itself within the grace
@@ -284,6 +284,15 @@ func TestShutdownGrace(t *testing.T) {
 			waitFor(t, "the run to start", func() bool { return len(r.fires("slow")) == 1 })
 			n.cancel()
 			waitFor(t, "the shutdown grace timer", func() bool { return clock.hasTimerAt(clock.Now().Add(grace)) })
+			// Through the grace the lease is renewed, so another scheduler
+			// does not take the job over and call its run interrupted.
+			for range 4 {
+				clock.Advance(20 * time.Second)
+				waitFor(t, "the lease to be renewed", func() bool {
+					_, until, ok, err := n.store.Holder(context.Background())
+					return err == nil && ok && until.After(clock.Now().Add(15*time.Second))
+				})
+			}
 			select {
 			case <-n.done:
 				t.Fatal("the scheduler stopped before the run in progress ended")
