@@ -82,8 +82,12 @@ func systemdUnit(bin, home, profile string) string {
 		"Restart=on-failure",
 		"RestartSec=5",
 		// hermes serve ends turns and writes what it holds on SIGTERM.
+		// mixed: the signal goes to serve alone, which gives its job
+		// processes scheduler.shutdown_timeout before passing it on;
+		// what is left at TimeoutStopSec is killed.
 		"KillSignal=SIGTERM",
-		"TimeoutStopSec=60",
+		"KillMode=mixed",
+		"TimeoutStopSec=90",
 		"",
 		"[Install]",
 		"WantedBy=default.target",

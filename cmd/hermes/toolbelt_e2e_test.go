@@ -267,7 +267,7 @@ func TestServiceInstallWritesUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ExecStart=" + hermesBin + " serve", "Environment=HERMES_HOME=" + h.dir, "Restart=on-failure", "WantedBy=default.target"} {
+	for _, want := range []string{"ExecStart=" + hermesBin + " serve", "Environment=HERMES_HOME=" + h.dir, "Restart=on-failure", "KillMode=mixed", "WantedBy=default.target"} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("unit lacks %q:\n%s", want, data)
 		}
