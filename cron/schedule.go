@@ -140,13 +140,79 @@ func parseEvery(d string, fail func(error) error) (Schedule, error) {
 }
 
 // cronSchedule is a cron expression or descriptor such as @daily,
-// evaluated in its zone's wall clock (robfig handles the zone, DST
-// included: see schedule_test.go for what a skipped hour does).
+// evaluated in its zone's wall clock (robfig handles the zone and
+// daylight saving, except for the hour a spring-forward change skips:
+// see gapFire).
 type cronSchedule struct{ spec *robfig.SpecSchedule }
 
 func (c cronSchedule) Next(after time.Time) (time.Time, bool) {
 	t := c.spec.Next(after)
-	return t, !t.IsZero()
+	if t.IsZero() {
+		return t, false
+	}
+	if g, ok := c.gapFire(after, t); ok {
+		return g, true
+	}
+	for c.repeated(t) {
+		if t = c.spec.Next(t); t.IsZero() {
+			return t, false
+		}
+	}
+	return t, true
+}
+
+// allHours is the hour field of a spec that fires in every hour.
+const allHours = 1<<24 - 1
+
+// repeated reports whether t is the second pass of a wall time that the
+// autumn change repeats (01:30 EST after 01:30 EDT) and the first pass
+// was a fire too: like Vixie cron, a job at a fixed time runs once that
+// night. Jobs that fire every hour run in both passes.
+func (c cronSchedule) repeated(t time.Time) bool {
+	if c.spec.Hour&allHours == allHours {
+		return false
+	}
+	loc := c.spec.Location
+	start, _ := t.In(loc).ZoneBounds()
+	if start.IsZero() {
+		return false
+	}
+	_, before := start.Add(-time.Second).In(loc).Zone()
+	_, now := t.In(loc).Zone()
+	back := time.Duration(before-now) * time.Second
+	if back <= 0 || t.Sub(start) >= back {
+		return false
+	}
+	first := t.Add(-back)
+	return c.spec.Next(first.Add(-time.Second)).Equal(first)
+}
+
+// gapFire finds a fire that robfig would skip: one whose wall time lies
+// in the hour a spring-forward change removes (02:30 on the night New
+// York goes from 02:00 to 03:00), which robfig drops for that day. Like
+// Vixie cron, hermes runs it at the change instead, so a daily job never
+// silently misses a day. It returns the first such change in (after, t).
+// Jobs that fire every hour just lose the hour that does not exist.
+func (c cronSchedule) gapFire(after, t time.Time) (time.Time, bool) {
+	if c.spec.Hour&allHours == allHours {
+		return time.Time{}, false
+	}
+	loc := c.spec.Location
+	_, end := after.In(loc).ZoneBounds()
+	for !end.IsZero() && end.Before(t) {
+		_, before := end.Add(-time.Second).In(loc).Zone()
+		_, now := end.In(loc).Zone()
+		if gap := time.Duration(now-before) * time.Second; gap > 0 {
+			// In the old offset the skipped wall hour is [end, end+gap).
+			old := *c.spec
+			old.Location = time.FixedZone("", before)
+			if x := old.Next(end.Add(-time.Second)); !x.IsZero() && x.Before(end.Add(gap)) {
+				return end, true
+			}
+		}
+		_, end = end.In(loc).ZoneBounds()
+	}
+	return time.Time{}, false
 }
 
 func (c cronSchedule) Period() time.Duration {

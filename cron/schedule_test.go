@@ -91,10 +91,11 @@ func TestOneShotPast(t *testing.T) {
 	}
 }
 
-// TestDST pins what robfig does across daylight-saving changes in the
-// job's own zone: a daily 09:00 stays 09:00 local (the UTC instant moves
-// by an hour), and a time inside the skipped spring-forward hour does not
-// fire that day at all; it fires again at 02:30 the next day.
+// TestDST pins fires across daylight-saving changes in the job's own
+// zone: a daily 09:00 stays 09:00 local (the UTC instant moves by an
+// hour); a time inside the skipped spring-forward hour fires at the change
+// (03:00 EDT) rather than not at all that day; a time in the hour the
+// autumn change repeats fires once.
 func TestDST(t *testing.T) {
 	ny := mustZone(t, "America/New_York")
 	// 2027-03-14 02:00 EST becomes 03:00 EDT.
@@ -129,9 +130,54 @@ func TestDST(t *testing.T) {
 	if !first.Equal(time.Date(2027, 3, 13, 2, 30, 0, 0, ny)) {
 		t.Errorf("first 02:30 = %v", first)
 	}
-	// 2027-03-14 02:30 does not exist in New York: robfig skips the day.
-	if !second.Equal(time.Date(2027, 3, 15, 2, 30, 0, 0, ny)) {
-		t.Errorf("02:30 after the spring-forward day = %v, want 2027-03-15 02:30 EDT (the 14th is skipped)", second)
+	// 2027-03-14 02:30 does not exist in New York: it fires at 03:00 EDT,
+	// the change, and the next day at 02:30 again.
+	if want := time.Date(2027, 3, 14, 7, 0, 0, 0, time.UTC); !second.Equal(want) || second.In(ny).Format("15:04 MST") != "03:00 EDT" {
+		t.Errorf("02:30 on the spring-forward day = %v, want 03:00 EDT (%v)", second.In(ny), want)
+	}
+	if third, _ := s.Next(second); !third.Equal(time.Date(2027, 3, 15, 2, 30, 0, 0, ny)) {
+		t.Errorf("the day after = %v, want 2027-03-15 02:30 EDT", third.In(ny))
+	}
+
+	// 2027-11-07 02:00 EDT becomes 01:00 EST: 01:30 happens twice.
+	autumn := time.Date(2027, 11, 6, 12, 0, 0, 0, ny)
+	s, err = Parse("30 1 * * *", "America/New_York", autumn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, fires := autumn, 0
+	for {
+		next, _ := s.Next(at)
+		if next.After(time.Date(2027, 11, 8, 0, 0, 0, 0, ny)) {
+			break
+		}
+		fires, at = fires+1, next
+	}
+	if fires != 1 {
+		t.Errorf("01:30 on the autumn change day fired %d times, want 1", fires)
+	}
+
+	// An hourly job fires once per real hour: 23 on the spring day, 25 on
+	// the autumn one.
+	for _, day := range []struct {
+		date time.Time
+		want int
+	}{{time.Date(2027, 3, 14, 0, 0, 0, 0, ny), 23}, {time.Date(2027, 11, 7, 0, 0, 0, 0, ny), 25}} {
+		s, err := Parse("30 * * * *", "America/New_York", day.date)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, at := 0, day.date
+		for {
+			next, _ := s.Next(at)
+			if !next.Before(day.date.AddDate(0, 0, 1)) {
+				break
+			}
+			n, at = n+1, next
+		}
+		if n != day.want {
+			t.Errorf("hourly on %s: %d fires, want %d", day.date.Format("2006-01-02"), n, day.want)
+		}
 	}
 }
 
