@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hermes-go/hermes/bench/internal/ship"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
@@ -27,17 +28,11 @@ func main() {
 	turns := flag.Int("turns", 300, "user turns in the conversation")
 	window := flag.Int("window", 128_000, "the model's context window (model.context_length)")
 	flag.Parse()
-	dir, err := os.MkdirTemp("", "hermes-bench-long-")
+	bin, dir, err := ship.Hermes("hermes-bench-long-")
 	if err != nil {
 		fail(err)
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "hermes")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/hermes")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fail(fmt.Errorf("build: %v\n%s", err, out))
-	}
 	fmt.Printf("%d turns, window %d tokens, 2 model calls per turn\n", *turns, *window)
 	for _, compress := range []bool{true, false} {
 		if err := measure(bin, dir, *turns, *window, compress); err != nil {

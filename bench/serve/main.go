@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hermes-go/hermes/bench/internal/ship"
 )
 
 func main() {
@@ -36,18 +38,11 @@ func main() {
 const model = "model: {provider: openai, default: gpt-4o-mini, base_url: http://127.0.0.1:9/v1}\nagent: {api_max_retries: 0}\ndelivery: {retry_backoff: []}\n"
 
 func run(reps int, settle time.Duration) error {
-	dir, err := os.MkdirTemp("", "hermes-bench-serve-")
+	bin, dir, err := ship.Hermes("hermes-bench-serve-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "hermes")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/hermes")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("building hermes: %w", err)
-	}
 	cases := []struct {
 		name, schedules string
 		wait            time.Duration

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hermes-go/hermes/bench/internal/ship"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
@@ -32,17 +33,11 @@ func main() {
 }
 
 func run(n int, toolName string) error {
-	dir, err := os.MkdirTemp("", "hermes-bench-session-")
+	bin, dir, err := ship.Hermes("hermes-bench-session-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "hermes")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/hermes")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("build: %v\n%s", err, out)
-	}
 
 	srv := llmtest.NewServer()
 	defer srv.Close()

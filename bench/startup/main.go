@@ -15,6 +15,8 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/hermes-go/hermes/bench/internal/ship"
 )
 
 const hello = `package main
@@ -44,11 +46,11 @@ func run(runs int, dir string) error {
 		dir = tmp
 	}
 	hermes := filepath.Join(dir, "hermes")
-	if err := build(hermes, "./cmd/hermes", ""); err != nil {
+	if err := ship.Build(hermes, "./cmd/hermes", ""); err != nil {
 		return err
 	}
 	floor := filepath.Join(dir, "floor")
-	if err := build(floor, "./bench/startup/floor", ""); err != nil {
+	if err := ship.Build(floor, "./bench/startup/floor", ""); err != nil {
 		return err
 	}
 	helloDir := filepath.Join(dir, "hello-src")
@@ -62,7 +64,7 @@ func run(runs int, dir string) error {
 		return err
 	}
 	helloBin := filepath.Join(dir, "hello")
-	if err := build(helloBin, ".", helloDir); err != nil {
+	if err := ship.Build(helloBin, ".", helloDir); err != nil {
 		return err
 	}
 
@@ -103,18 +105,6 @@ func run(runs int, dir string) error {
 	mh, mf, mw := median(wall[0]), median(wall[1]), median(wall[2])
 	fmt.Printf("ratio hermes/hello wall time: %.2fx (budget 1.5x); deps floor/hello: %.2fx; hermes/floor: %.2fx\n", mh/mw, mf/mw, mh/mf)
 	fmt.Printf("max RSS budget 15 MB\n")
-	return nil
-}
-
-// build compiles pkg into out as hermes ships: static, stripped, trimmed.
-func build(out, pkg, dir string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("build %s: %w", pkg, err)
-	}
 	return nil
 }
 
