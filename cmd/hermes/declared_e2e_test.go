@@ -53,31 +53,15 @@ func (a *ordersAPI) requests() []*http.Request {
 	return append([]*http.Request(nil), a.seen...)
 }
 
-// ordersTools is seed 003's own example, as a user writes it.
-const ordersTools = `tools:
-  - name: search_orders
-    description: 查询订单列表，可按用户ID、订单状态、时间范围过滤。不要用于统计报表。
-    parameters:
-      type: object
-      properties:
-        user_id: {type: string, description: 用户唯一标识}
-        status: {type: string, enum: [pending, paid, shipped, cancelled]}
-        start_date: {type: string, format: date, description: 开始日期，格式YYYY-MM-DD，例如2024-01-01}
-      required: []
-    timeout: 10s
-    retry: {attempts: 2, backoff: [3s, 10s]}
-    http:
-      method: GET
-      url: "${ORDERS_API}/orders"
-      headers: {Authorization: "Bearer ${ORDERS_TOKEN}"}
-      query: {user_id: "{{.user_id}}", status: "{{.status}}", from: "{{.start_date}}"}
-      select: ".items"
-  - name: disk_report
-    description: Disk usage of one directory.
-    parameters: {type: object, properties: {path: {type: string}}, required: [path]}
-    command:
-      argv: ["du", "-sh", "{{.path}}"]
-`
+// ordersTools is seed 003's own example, as a user writes it; the
+// declared-tools loader's tests read the same file.
+var ordersTools = func() string {
+	b, err := os.ReadFile("../../tools/declared/testdata/seed-orders.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 const ordersToken = "ord-tok-5f2a9c81e7d4"
 
