@@ -18,9 +18,11 @@ import (
 // export, the child starts with the summary and the protected tail, and
 // the rest of the turn is recorded there.
 type compactor struct {
-	e    *Engine
-	sess *session.Session
-	rec  *recorder
+	e     *Engine
+	sess  *session.Session
+	rec   *recorder
+	model string
+	box   *Toolbox
 }
 
 // Compact compresses when the request passes the compressor's threshold,
@@ -52,7 +54,7 @@ func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agen
 		c.e.markFutile(c.sess.ID, est)
 		return agent.Compacted{}, false, nil
 	}
-	child, system, err := c.e.continueIn(ctx, c.sess, res.Messages)
+	child, system, err := c.e.continueIn(ctx, c.sess, res.Messages, c.model, c.box)
 	if err != nil {
 		return agent.Compacted{}, false, err
 	}
@@ -93,10 +95,10 @@ func (e *Engine) markFutile(sessionID string, est int) {
 }
 
 // continueIn starts a child of parent holding msgs, ends the parent, and
-// returns the child with its own system prompt (rebuilt, so memory
-// written since is read again).
-func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs []llm.Message) (*session.Session, string, error) {
-	child := &session.Session{Source: parent.Source, Model: e.opt.Model, Cwd: parent.Cwd, ParentID: parent.ID}
+// returns the child with its own system prompt (rebuilt for the tools of
+// box, so memory written since is read again).
+func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs []llm.Message, model string, box *Toolbox) (*session.Session, string, error) {
+	child := &session.Session{Source: parent.Source, Model: model, Cwd: parent.Cwd, ParentID: parent.ID}
 	if err := e.opt.Store.Create(ctx, child); err != nil {
 		return nil, "", fmt.Errorf("starting the compressed session: %w", err)
 	}
@@ -116,7 +118,7 @@ func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs [
 	if err := e.opt.Store.End(ctx, parent.ID, "compressed"); err != nil {
 		e.opt.Logger.Warn("parent session not marked ended", slog.String("session_id", parent.ID), slog.String("error", err.Error()))
 	}
-	return child, e.systemPrompt(ctx, child, nil), nil
+	return child, e.systemPrompt(ctx, child, nil, box), nil
 }
 
 // Compressed is the outcome of an explicit compression (/compress).
@@ -135,6 +137,10 @@ var ErrNothingToCompress = errors.New("the conversation is too short to compress
 func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compressed, error) {
 	if e.opt.Compressor == nil {
 		return nil, errors.New("compression is off (compression.enabled: false)")
+	}
+	box, err := e.Toolbox(nil)
+	if err != nil {
+		return nil, err
 	}
 	unlock, err := e.lock(ctx, sessionID)
 	if err != nil {
@@ -156,7 +162,7 @@ func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compre
 	if !gained(res) {
 		return nil, ErrNothingToCompress
 	}
-	child, _, err := e.continueIn(ctx, s, res.Messages)
+	child, _, err := e.continueIn(ctx, s, res.Messages, s.Model, box)
 	if err != nil {
 		return nil, err
 	}

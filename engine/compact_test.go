@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/llm/openai"
 	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -48,11 +46,7 @@ func isSummary(r llmtest.Request) bool {
 
 func newCompressionRig(t *testing.T, summarizerURL string) *compressionRig {
 	rig := &compressionRig{srv: llmtest.New(t)}
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := openStore(t)
 	rig.st = st
 	rig.srv.Handle(func(r llmtest.Request) llmtest.Reply {
 		if isSummary(r) {
@@ -76,14 +70,13 @@ func newCompressionRig(t *testing.T, summarizerURL string) *compressionRig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tool.NewRegistry()
-	reg.Register(echoTool{})
 	rig.e = engine.New(engine.Options{
-		Store: st, Provider: provider, Model: "m",
-		Tools:        toolbox{reg, &tool.Dispatcher{Registry: reg}},
-		Compressor:   comp,
-		SystemPrompt: func(*session.Session) string { return "You rotate logs." },
+		Store: st, Models: oneModel{engine.Model{Provider: provider, Name: "m"}},
+		Tools:      engine.Tools{Registry: registry(t, echoTool{})},
+		Compressor: comp,
+		Prompt:     engine.PromptSources{Home: soulHome(t, "You rotate logs.")},
 	})
+	t.Cleanup(rig.e.Close)
 	return rig
 }
 
@@ -186,19 +179,16 @@ func TestCompressionNetworkFailureLeavesConversation(t *testing.T) {
 // limit the provider stated.
 func TestOverflowStepsTheWindowDown(t *testing.T) {
 	srv := llmtest.New(t)
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := openStore(t)
 	provider := openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"})
 	comp, err := compress.New(compress.Options{Window: 32_000, ReplyBudget: 1_000, Summarizer: compress.ModelSummarizer{Provider: provider, Model: "m"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := engine.New(engine.Options{Store: st, Provider: provider, Model: "m",
-		Tools:      toolbox{tool.NewRegistry(), &tool.Dispatcher{Registry: tool.NewRegistry()}},
+	e := engine.New(engine.Options{Store: st, Models: oneModel{engine.Model{Provider: provider, Name: "m"}},
+		Tools:      engine.Tools{Registry: tool.NewRegistry()},
 		Compressor: comp, Window: llm.NewWindow("m", 32_000)})
+	t.Cleanup(e.Close)
 	ctx := context.Background()
 	long := strings.Repeat("a long message about the servers ", 300)
 	srv.Enqueue(llmtest.Reply{Text: "ok"})

@@ -1,9 +1,15 @@
 // Package engine is the one entry for a turn. Every front-end — the
 // terminal, chat platforms, the HTTP API, editors, scheduled jobs — asks
-// the Engine to run a turn; the Engine finds or creates the session, makes
-// sure only one turn per session runs at a time, builds the session's
-// system prompt once, and runs the agent loop with a recorder that stores
-// every message as it is produced.
+// the process's one Engine to run a turn; the Engine finds or creates the
+// session, makes sure only one turn per session runs at a time, builds the
+// session's system prompt once, and runs the agent loop with a recorder
+// that stores every message as it is produced. What differs between turns
+// (the toolsets offered, the model, who approves commands, where the turn
+// came from) is a field of the turn's Input, not a second Engine.
+//
+// The loops that run beside or after turns live here too: background
+// reviews that save memory and skills, long-term fact extraction when a
+// session goes idle or ends, and scheduled job runs.
 package engine
 
 import (
@@ -22,48 +28,38 @@ import (
 	"github.com/hermes-go/hermes/tool"
 )
 
-// Toolbox is the set of tools offered to the model: their specs, name
-// repair, and the dispatcher that runs them.
-type Toolbox interface {
-	Specs() []llm.ToolSpec
-	agent.Resolver
-	agent.Dispatcher
-}
-
-// Options wire an Engine. Store, Provider and Tools are required.
+// Options wire an Engine. Store, Models and Tools.Registry are required.
 type Options struct {
-	Store    session.Store
-	Provider llm.Provider
-	// Model is the model name sent on each call.
-	Model     string
-	Tools     Toolbox
-	MaxTurns  int
-	MaxTokens int
-	// SystemPrompt builds a session's system prompt; it is called once per
-	// session per process.
-	SystemPrompt func(s *session.Session) string
-	// Resumed, when set, is told the history of a session the first time
-	// this process runs a turn in it, so tools can restore their state
-	// (the todo list).
-	Resumed func(sessionID string, history []session.Message)
+	Store session.Store
+	// Models gives the provider of the main model and of the models
+	// turns name.
+	Models Models
+	// Tools is every tool hermes has; each turn is offered a selection.
+	Tools Tools
+	// Prompt is what system prompts are built from.
+	Prompt PromptSources
+	// MaxTurns is the iteration budget of a turn that sets none.
+	MaxTurns int
 	// Compressor, when set, keeps conversations inside the context
 	// window: before a model call past its threshold, or after a context
 	// overflow, the conversation is compressed into a child session.
 	Compressor *compress.Compressor
-	// Window is the model's context window as hermes knows it; a context
-	// overflow steps it down and the Compressor follows.
+	// Window is the main model's context window as hermes knows it; a
+	// context overflow steps it down and the Compressor follows.
 	Window *llm.Window
-	// Price, when set, estimates a model call's cost in USD for the
-	// session's totals; 0 when the model's price is not known.
-	Price func(model string, u llm.Usage) float64
+	// Prices override the built-in price table (config's pricing:), by
+	// model name, for the sessions' estimated costs.
+	Prices map[string]llm.Price
 	// Review, when set, runs background reviews after turns (see Review).
 	Review *Review
-	// Recall, when set, is asked for long-term memory relevant to the
-	// first message of a new session; what it returns (a marked block,
-	// or "") goes before that message. It goes into the user message,
-	// not the system prompt, so the prompt's cached prefix holds.
-	Recall func(ctx context.Context, text string) string
-	Now    func() time.Time
+	// LongTerm, when set, recalls facts at the first message of a session
+	// and extracts new ones when a session goes idle or ends.
+	LongTerm *LongTerm
+	// Jobs is what scheduled job runs need.
+	Jobs Jobs
+	Now  func() time.Time
+	// Logger gets the engine's lines, with session_id, duration_ms and
+	// tokens fields.
 	Logger *slog.Logger
 }
 
@@ -77,14 +73,17 @@ type Engine struct {
 	// byte-identical across its turns; it is bounded by maxPrompts.
 	locks   map[string]*turnLock
 	prompts map[string]string
-	// rev tracks background reviews; base is their context, ended by
-	// Close.
-	rev reviews
+	// boxes caches the toolboxes of the selections turns asked for.
+	boxes map[string]*Toolbox
+	// rev tracks background reviews; facts tracks extractions.
+	rev   reviews
+	facts extractions
 	// noGain holds, per session, the size at which compressing last
 	// saved too little.
 	noGain map[string]int
-	base   context.Context
-	stop   context.CancelFunc
+	// base is the context of background work, ended by Close.
+	base context.Context
+	stop context.CancelFunc
 }
 
 // turnLock is one session's turn lock and how many turns hold or wait
@@ -94,9 +93,9 @@ type turnLock struct {
 	refs int
 }
 
-// maxPrompts bounds the cached system prompts of a long-running process.
-// When it is reached the cache starts over; a session whose prompt was
-// dropped gets it rebuilt, which costs one prompt-cache miss.
+// maxPrompts bounds the per-session caches of a long-running process.
+// When one is full it starts over; a session whose prompt was dropped gets
+// it read back from the store.
 const maxPrompts = 4096
 
 // New returns an Engine.
@@ -108,17 +107,40 @@ func New(opt Options) *Engine {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
 	base, stop := context.WithCancel(context.Background())
-	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{}, base: base, stop: stop}
+	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{},
+		boxes: map[string]*Toolbox{}, base: base, stop: stop}
 }
 
-// Close cancels the background reviews still running and waits for them
-// to end. Turns must have ended before.
+// Close stops the idle timers, cancels the background reviews and
+// extractions still running and waits for them to end. Turns must have
+// ended before; Drain first gives background work a chance to finish.
 func (e *Engine) Close() {
+	e.facts.close()
 	e.stop()
 	e.rev.active.Wait()
+	e.facts.active.Wait()
 }
 
-// Input is one turn's request.
+// Drain waits until the background reviews and fact extractions running
+// now have ended, or ctx has; a front that is about to exit gives them a
+// moment to finish.
+func (e *Engine) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		e.rev.active.Wait()
+		e.facts.active.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Input is one turn's request: the message and everything about the turn
+// that differs from one front or job to another.
 type Input struct {
 	// Text is the user's message; empty continues a turn that was cut
 	// off before the model answered.
@@ -128,10 +150,23 @@ type Input struct {
 	Source string
 	// Workdir is where a new session works; tools start there.
 	Workdir string
+	// Toolsets, when set, replaces the engine's default selection of
+	// toolsets for this turn (a job's own toolsets); disabled toolsets
+	// stay off.
+	Toolsets []string
+	// Model, when set, is the model this turn calls instead of the main
+	// one (a job's own model), on the configured provider.
+	Model string
+	// MaxTurns, when positive, replaces the engine's iteration budget.
+	MaxTurns int
 	// Approver returns who decides on dangerous commands in the session
 	// (approvals granted for a session are kept per session id); nil
 	// leaves the tools' own fallback.
 	Approver func(sessionID string) tool.Approver
+	// Reviewed, when set, hears what a background review started after
+	// this turn saved ("saved skill deploy-checklist"); it is called
+	// later, from another goroutine, and only when something was saved.
+	Reviewed func(sessionID string, saved []string)
 }
 
 // TurnResult is a finished turn.
@@ -143,10 +178,18 @@ type TurnResult struct {
 // Turn runs one turn in the session sessionID, or in a new session when
 // sessionID is empty. A second turn in the same session waits for the
 // first to end, or for ctx. The error is for failures before the loop
-// starts (unknown session, store unavailable); a failed model call is
-// reported in the result's Stopped and Err.
+// starts (unknown session, unknown toolset, no model, store unavailable);
+// a failed model call is reported in the result's Stopped and Err.
 func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agent.Sink) (*TurnResult, error) {
-	s, err := e.session(ctx, sessionID, in)
+	box, err := e.Toolbox(in.Toolsets)
+	if err != nil {
+		return nil, fmt.Errorf("toolsets: %w", err)
+	}
+	model, err := e.opt.Models.Model(in.Model)
+	if err != nil {
+		return nil, err
+	}
+	s, err := e.session(ctx, sessionID, in, model.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +198,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		return nil, err
 	}
 	defer unlock()
+	e.facts.touch(s.ID)
 
 	stored, err := e.opt.Store.Messages(ctx, s.ID)
 	if err != nil {
@@ -164,7 +208,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	for i, m := range stored {
 		history[i] = m.Message
 	}
-	system := e.systemPrompt(ctx, s, stored)
+	system := e.systemPrompt(ctx, s, history, box)
 	var input llm.Message
 	if in.Text != "" {
 		input = llm.UserMessage(e.recall(ctx, history, in.Text))
@@ -180,17 +224,21 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if workdir == "" {
 		workdir = in.Workdir
 	}
-	rec := &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Now, price: e.opt.Price}
+	maxTurns := e.opt.MaxTurns
+	if in.MaxTurns > 0 {
+		maxTurns = in.MaxTurns
+	}
+	rec := &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Now, prices: e.opt.Prices}
 	cfg := agent.Config{
-		Provider:   e.opt.Provider,
-		Model:      e.opt.Model,
-		Tools:      e.opt.Tools.Specs(),
-		Dispatcher: e.opt.Tools,
-		Resolver:   e.opt.Tools,
+		Provider:   model.Provider,
+		Model:      model.Name,
+		Tools:      box.Specs(),
+		Dispatcher: box,
+		Resolver:   box,
 		Recorder:   rec,
 		System:     system,
-		MaxTurns:   e.opt.MaxTurns,
-		MaxTokens:  e.opt.MaxTokens,
+		MaxTurns:   maxTurns,
+		MaxTokens:  model.MaxTokens,
 		SessionID:  s.ID,
 		Source:     s.Source,
 		Workdir:    workdir,
@@ -200,7 +248,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		cfg.Approver = in.Approver(s.ID)
 	}
 	if e.opt.Compressor != nil {
-		cfg.Compactor = &compactor{e: e, sess: s, rec: rec}
+		cfg.Compactor = &compactor{e: e, sess: s, rec: rec, model: model.Name, box: box}
 	}
 	start := e.opt.Now()
 	res := agent.Run(ctx, cfg, history, input, sink)
@@ -210,7 +258,8 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	// A compressed conversation goes on in a child session; the caller
 	// continues there.
 	final := rec.sessionID
-	e.afterTurn(final, e.cachedPrompt(final, system), res)
+	e.afterTurn(turnDone{sessionID: final, system: e.cachedPrompt(final, system), source: s.Source,
+		model: model, box: box, reviewed: in.Reviewed}, res)
 	return &TurnResult{SessionID: final, Result: res}, nil
 }
 
@@ -224,19 +273,8 @@ func (e *Engine) cachedPrompt(id, fallback string) string {
 	return fallback
 }
 
-// recall prepends long-term memory to the first message of a session.
-func (e *Engine) recall(ctx context.Context, history []llm.Message, text string) string {
-	if e.opt.Recall == nil || len(history) > 0 {
-		return text
-	}
-	if block := e.opt.Recall(ctx, text); block != "" {
-		return block + "\n\n" + text
-	}
-	return text
-}
-
 // session returns the session to run in, creating it when id is empty.
-func (e *Engine) session(ctx context.Context, id string, in Input) (*session.Session, error) {
+func (e *Engine) session(ctx context.Context, id string, in Input, model string) (*session.Session, error) {
 	if id != "" {
 		s, err := e.opt.Store.Get(ctx, id)
 		if errors.Is(err, session.ErrNotFound) {
@@ -244,7 +282,7 @@ func (e *Engine) session(ctx context.Context, id string, in Input) (*session.Ses
 		}
 		return s, err
 	}
-	s := &session.Session{Source: in.Source, Model: e.opt.Model, Cwd: in.Workdir}
+	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir}
 	if s.Source == "" {
 		s.Source = "cli"
 	}
@@ -280,38 +318,20 @@ func (e *Engine) lock(ctx context.Context, id string) (func(), error) {
 	}
 }
 
-// systemPrompt returns the session's prompt: the one recorded for it when
-// it started (by this process or another), else a new one, which is
-// recorded. A session keeps its prompt for life, so the provider's prefix
-// cache keeps hitting and memory written during the session shows only in
-// the next one.
-func (e *Engine) systemPrompt(ctx context.Context, s *session.Session, stored []session.Message) string {
-	e.mu.Lock()
-	p, ok := e.prompts[s.ID]
-	e.mu.Unlock()
-	if ok {
-		return p
+// EndSession records why a session stopped being used ("exit",
+// "new_session") and, with long-term memory on, extracts its lasting
+// facts in the background (Drain waits for that). A resumed session is
+// simply ended again later.
+func (e *Engine) EndSession(ctx context.Context, id, reason string) error {
+	if id == "" {
+		return nil
 	}
-	p, err := e.opt.Store.SystemPrompt(ctx, s.ID)
+	err := e.opt.Store.End(ctx, id, reason)
 	if err != nil {
-		e.opt.Logger.Warn("reading the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
+		err = fmt.Errorf("marking session %s ended: %w", id, err)
 	}
-	if p == "" && e.opt.SystemPrompt != nil {
-		p = e.opt.SystemPrompt(s)
-		if err := e.opt.Store.SetSystemPrompt(ctx, s.ID, p); err != nil {
-			e.opt.Logger.Warn("recording the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
-		}
-	}
-	if e.opt.Resumed != nil && len(stored) > 0 {
-		e.opt.Resumed(s.ID, stored)
-	}
-	e.mu.Lock()
-	if len(e.prompts) >= maxPrompts {
-		clear(e.prompts)
-	}
-	e.prompts[s.ID] = p
-	e.mu.Unlock()
-	return p
+	e.extractLater(id)
+	return err
 }
 
 // title is a session title made from its first message: the first line,

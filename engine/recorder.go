@@ -15,7 +15,7 @@ type recorder struct {
 	store     session.Store
 	sessionID string
 	now       func() time.Time
-	price     func(model string, u llm.Usage) float64
+	prices    map[string]llm.Price
 }
 
 // Record appends msgs in one transaction.
@@ -40,11 +40,12 @@ func (r *recorder) Usage(ctx context.Context, model string, u llm.Usage) error {
 	})
 }
 
-// cost is the estimated price of a call, 0 when the model's price is not
-// known.
+// cost is the estimated price of a call, from the configured prices and
+// else the built-in table; 0 when the model's price is not known.
 func (r *recorder) cost(model string, u llm.Usage) float64 {
-	if r.price == nil {
+	p, ok := llm.PriceOf(model, r.prices)
+	if !ok {
 		return 0
 	}
-	return r.price(model, u)
+	return llm.Cost(p, u)
 }

@@ -37,9 +37,6 @@ type Review struct {
 	SkillWriter string
 	// MaxIterations bounds the review's model calls; zero means 8.
 	MaxIterations int
-	// Done hears what a review saved, one short line per change
-	// ("saved skill deploy-checklist"); nothing when it saved nothing.
-	Done func(sessionID string, saved []string)
 }
 
 // reviewState counts, per session, what has happened since the last
@@ -56,9 +53,23 @@ type reviews struct {
 	active sync.WaitGroup
 }
 
-// afterTurn counts a finished turn and starts a review when one is due
-// and none runs for the session. history is the conversation so far.
-func (e *Engine) afterTurn(sessionID, system string, res *agent.Result) {
+// turnDone is what happens after a turn needs to know of it.
+type turnDone struct {
+	sessionID, system, source string
+	model                     Model
+	box                       *Toolbox
+	reviewed                  func(sessionID string, saved []string)
+}
+
+// afterTurn restarts the session's idle clock for fact extraction and
+// counts the turn toward a background review, starting one when it is due
+// and none runs for the session. Work nobody watches (scheduled jobs) is
+// not reviewed.
+func (e *Engine) afterTurn(t turnDone, res *agent.Result) {
+	if background(t.source) {
+		return
+	}
+	e.idle(t.sessionID)
 	r := e.opt.Review
 	if r == nil || res.Stopped != agent.StopDone {
 		return
@@ -67,10 +78,10 @@ func (e *Engine) afterTurn(sessionID, system string, res *agent.Result) {
 	if e.rev.byID == nil || len(e.rev.byID) >= maxPrompts {
 		e.rev.byID = map[string]*reviewState{}
 	}
-	st := e.rev.byID[sessionID]
+	st := e.rev.byID[t.sessionID]
 	if st == nil {
 		st = &reviewState{}
-		e.rev.byID[sessionID] = st
+		e.rev.byID[t.sessionID] = st
 	}
 	st.turns++
 	for _, c := range res.ToolCalls {
@@ -99,58 +110,42 @@ func (e *Engine) afterTurn(sessionID, system string, res *agent.Result) {
 	go func() {
 		defer e.rev.active.Done()
 		var saved []string
-		if history, err := e.history(e.base, sessionID); err != nil {
-			e.opt.Logger.Warn("background review skipped", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		if history, err := e.history(e.base, t.sessionID); err != nil {
+			e.opt.Logger.Warn("background review skipped", slog.String("session_id", t.sessionID), slog.String("error", err.Error()))
 		} else {
-			saved = e.review(e.base, sessionID, system, history, memoryDue, skillDue)
+			saved = e.review(e.base, t, history, memoryDue, skillDue)
 		}
 		e.rev.mu.Lock()
 		st.running = false
 		e.rev.mu.Unlock()
-		if r.Done != nil && len(saved) > 0 {
-			r.Done(sessionID, saved)
+		if t.reviewed != nil && len(saved) > 0 {
+			t.reviewed(t.sessionID, saved)
 		}
 	}()
 }
 
-// WaitReviews waits until the running background reviews end, or ctx
-// does; a command that is about to exit gives them a moment to finish.
-func (e *Engine) WaitReviews(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		e.rev.active.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // review runs the forked agent and returns what it saved.
-func (e *Engine) review(ctx context.Context, sessionID, system string, history []llm.Message, memory, skill bool) []string {
+func (e *Engine) review(ctx context.Context, t turnDone, history []llm.Message, memory, skill bool) []string {
 	r := e.opt.Review
 	limit := r.MaxIterations
 	if limit <= 0 {
 		limit = 8
 	}
-	only := &onlyTools{Toolbox: e.opt.Tools, allowed: map[string]bool{}}
+	only := &onlyTools{box: t.box, allowed: map[string]bool{}}
 	for _, name := range r.Tools {
 		only.allowed[name] = true
 	}
 	cfg := agent.Config{
-		Provider: e.opt.Provider, Model: e.opt.Model,
-		Tools: e.opt.Tools.Specs(), Dispatcher: only, Resolver: e.opt.Tools,
-		System: system, MaxTurns: limit, MaxTokens: e.opt.MaxTokens,
-		SessionID: sessionID, Logger: e.opt.Logger,
+		Provider: t.model.Provider, Model: t.model.Name,
+		Tools: t.box.Specs(), Dispatcher: only, Resolver: t.box,
+		System: t.system, MaxTurns: limit, MaxTokens: t.model.MaxTokens,
+		SessionID: t.sessionID, Logger: e.opt.Logger,
 		// No Recorder: nothing reaches the user's session. No Approver:
 		// dangerous commands are denied.
 	}
 	start := e.opt.Now()
 	res := agent.Run(ctx, cfg, history, llm.UserMessage(reviewPrompt(memory, skill)), nil)
-	e.opt.Logger.Info("background review finished", slog.String("session_id", sessionID),
+	e.opt.Logger.Info("background review finished", slog.String("session_id", t.sessionID),
 		slog.String("stopped", string(res.Stopped)), slog.Int("iterations", res.Iterations),
 		slog.Int64("duration_ms", e.opt.Now().Sub(start).Milliseconds()),
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
@@ -173,7 +168,7 @@ func reviewPrompt(memory, skill bool) string {
 // while the model is offered the same specs as in the turn (for prompt
 // cache hits). It records what the allowed calls changed.
 type onlyTools struct {
-	Toolbox
+	box     *Toolbox
 	allowed map[string]bool
 	mu      sync.Mutex
 	changes []string
@@ -184,7 +179,7 @@ func (o *onlyTools) Run(ctx context.Context, calls []llm.ToolCall, obs tool.Obse
 	var run []llm.ToolCall
 	var at []int
 	for i, c := range calls {
-		_, name, ok := o.Toolbox.Resolve(c.Name)
+		_, name, ok := o.box.Resolve(c.Name)
 		if !ok || !o.allowed[name] {
 			res := tool.Fail(tool.CodeDenied, "%s is not available in a background review; only %s may be called", c.Name, allowedList(o.allowed))
 			out[i] = tool.Outcome{Call: c, Name: c.Name, Result: res, Content: res.JSON()}
@@ -194,7 +189,7 @@ func (o *onlyTools) Run(ctx context.Context, calls []llm.ToolCall, obs tool.Obse
 		at = append(at, i)
 	}
 	if len(run) > 0 {
-		for j, oc := range o.Toolbox.Run(ctx, run, nil) {
+		for j, oc := range o.box.Run(ctx, run, nil) {
 			out[at[j]] = oc
 			if oc.Result.Status == tool.StatusOK {
 				o.record(oc)

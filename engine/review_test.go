@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,8 +12,6 @@ import (
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
-	"github.com/hermes-go/hermes/llm/openai"
-	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -45,18 +42,9 @@ func isReview(r llmtest.Request) bool {
 
 func TestBackgroundReview(t *testing.T) {
 	srv := llmtest.New(t)
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := openStore(t)
 	mem := &memoryTool{}
-	reg := tool.NewRegistry()
-	for _, tl := range []tool.Tool{echoTool{}, mem} {
-		if err := reg.Register(tl); err != nil {
-			t.Fatal(err)
-		}
-	}
+	reg := registry(t, echoTool{}, mem)
 	release := make(chan struct{})
 	var reviewCalls atomic.Int32
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
@@ -75,27 +63,26 @@ func TestBackgroundReview(t *testing.T) {
 		}
 	})
 	done := make(chan []string, 1)
+	reviewed := func(_ string, saved []string) { done <- saved }
 	e := engine.New(engine.Options{
-		Store:    st,
-		Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}),
-		Model:    "m",
-		Tools:    toolbox{reg, &tool.Dispatcher{Registry: reg}},
-		Review: &engine.Review{Tools: []string{"memory"}, MemoryEvery: 2, SkillWriter: "skill_manage",
-			Done: func(_ string, saved []string) { done <- saved }},
+		Store:  st,
+		Models: model(srv),
+		Tools:  engine.Tools{Registry: reg},
+		Review: &engine.Review{Tools: []string{"memory"}, MemoryEvery: 2, SkillWriter: "skill_manage"},
 	})
 	t.Cleanup(e.Close)
 	ctx := context.Background()
-	first, err := e.Turn(ctx, "", engine.Input{Text: "one"}, nil)
+	first, err := e.Turn(ctx, "", engine.Input{Text: "one", Reviewed: reviewed}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := first.SessionID
-	if _, err := e.Turn(ctx, id, engine.Input{Text: "two"}, nil); err != nil {
+	if _, err := e.Turn(ctx, id, engine.Input{Text: "two", Reviewed: reviewed}, nil); err != nil {
 		t.Fatal(err)
 	}
 	// The review is due after the second turn and blocks in the model;
 	// the third turn goes ahead.
-	third, err := e.Turn(ctx, id, engine.Input{Text: "three"}, nil)
+	third, err := e.Turn(ctx, id, engine.Input{Text: "three", Reviewed: reviewed}, nil)
 	if err != nil || third.Final != "answer" {
 		t.Fatalf("a turn while the review runs: %v %+v", err, third)
 	}
@@ -159,18 +146,9 @@ func (s *skillTool) Call(context.Context, json.RawMessage) (any, error) {
 // review due; the review is asked about skills and saves one.
 func TestReviewAfterToolIterations(t *testing.T) {
 	srv := llmtest.New(t)
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := openStore(t)
 	sk := &skillTool{}
-	reg := tool.NewRegistry()
-	for _, tl := range []tool.Tool{echoTool{}, sk} {
-		if err := reg.Register(tl); err != nil {
-			t.Fatal(err)
-		}
-	}
+	reg := registry(t, echoTool{}, sk)
 	var mu sync.Mutex
 	var reviewPrompt string
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
@@ -192,15 +170,14 @@ func TestReviewAfterToolIterations(t *testing.T) {
 	})
 	done := make(chan []string, 1)
 	e := engine.New(engine.Options{
-		Store:    st,
-		Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}),
-		Model:    "m",
-		Tools:    toolbox{reg, &tool.Dispatcher{Registry: reg}},
-		Review: &engine.Review{Tools: []string{"skill_manage"}, SkillEvery: 3, SkillWriter: "skill_manage",
-			Done: func(_ string, saved []string) { done <- saved }},
+		Store:  st,
+		Models: model(srv),
+		Tools:  engine.Tools{Registry: reg},
+		Review: &engine.Review{Tools: []string{"skill_manage"}, SkillEvery: 3, SkillWriter: "skill_manage"},
 	})
 	t.Cleanup(e.Close)
-	if _, err := e.Turn(context.Background(), "", engine.Input{Text: "rotate the logs"}, nil); err != nil {
+	in := engine.Input{Text: "rotate the logs", Reviewed: func(_ string, saved []string) { done <- saved }}
+	if _, err := e.Turn(context.Background(), "", in, nil); err != nil {
 		t.Fatal(err)
 	}
 	select {

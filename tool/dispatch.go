@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermes-go/hermes/llm"
@@ -54,6 +55,10 @@ type Dispatcher struct {
 	// error_code; never argument values, which may hold secrets). Nil
 	// means no logging.
 	Logger *slog.Logger
+
+	// calls numbers the calls tools make through the invocation's
+	// Caller, so each has an id of its own in logs.
+	calls atomic.Int64
 }
 
 // Override replaces parts of one tool's spec from configuration. Zero
@@ -173,6 +178,7 @@ func (d *Dispatcher) execute(ctx context.Context, j *job, o *lockedObserver) Out
 	o.started(j.index, j.call)
 	inv := InvocationFrom(ctx)
 	inv.CallID = j.call.ID
+	inv.Caller = dispatchCaller{d}
 	ctx = WithInvocation(ctx, inv)
 	start := time.Now()
 	res, attempts := d.callWithRetry(ctx, j)

@@ -1,6 +1,9 @@
 package tool
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Invocation is what a tool may know about the call it is serving: whose
 // session it runs in and who approves risky actions. The agent puts it in
@@ -20,6 +23,19 @@ type Invocation struct {
 	// Approver decides whether a risky command may run. Nil means no one
 	// can be asked: tools must treat dangerous actions as denied.
 	Approver Approver
+	// Caller runs further tool calls the way the dispatcher running this
+	// call does: the same tools offered, the same approver, validation,
+	// timeouts and logging (execute_code's programs call tools through
+	// it). The Dispatcher sets it; nil means no tools can be called.
+	Caller Caller
+}
+
+// Caller runs tool calls on behalf of a tool.
+type Caller interface {
+	// CallTool runs one call and returns its result.
+	CallTool(ctx context.Context, name string, args json.RawMessage) Result
+	// ToolNames lists the tools that may be called, sorted.
+	ToolNames() []string
 }
 
 // Approver is supplied per turn by the front-end (terminal prompt, chat

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
@@ -25,7 +26,7 @@ type chatFlags struct {
 	cont   bool
 }
 
-func newChatCmd(a *app) *cobra.Command {
+func newChatCmd(a *cli) *cobra.Command {
 	var f chatFlags
 	cmd := &cobra.Command{
 		Use:   "chat",
@@ -78,34 +79,37 @@ truncated, interrupted or error.`,
 	return cmd
 }
 
-// openChat wires hermes for a chat and picks the session it continues
-// ("" for a new one). The caller closes the wiring.
-func openChat(cmd *cobra.Command, a *app, f *chatFlags, interactive bool, prompter safety.Prompter) (*wiring, string, error) {
-	rt, err := newWiring(cmd, a, &f.turnFlags, interactive, prompter)
+// openChat assembles hermes for a chat and picks the session it continues
+// ("" for a new one). prompter asks the person at the terminal, or is nil
+// when nobody can be asked. The caller closes the app.
+func openChat(cmd *cobra.Command, a *cli, f *chatFlags, prompter safety.Prompter) (*app.App, string, error) {
+	o := f.options()
+	o.Approvals.Prompter = prompter
+	h, err := a.openTurns(cmd, &f.turnFlags, o)
 	if err != nil {
 		return nil, "", err
 	}
-	id, err := startSession(cmd, rt, f)
+	id, err := startSession(cmd, h, f)
 	if err != nil {
-		rt.close()
+		h.Close()
 		return nil, "", err
 	}
-	return rt, id, nil
+	return h, id, nil
 }
 
 // startSession returns the session id to continue, or "" for a new one.
-func startSession(cmd *cobra.Command, rt *wiring, f *chatFlags) (string, error) {
+func startSession(cmd *cobra.Command, h *app.App, f *chatFlags) (string, error) {
 	switch {
 	case f.resume != "":
-		if _, err := rt.store.Get(cmd.Context(), f.resume); err != nil {
+		if _, err := h.Sessions.Get(cmd.Context(), f.resume); err != nil {
 			if errors.Is(err, session.ErrNotFound) {
 				return "", fmt.Errorf("--resume: session %q does not exist; `hermes sessions list` shows the sessions there are", f.resume)
 			}
 			return "", err
 		}
-		return latestContinuation(cmd, rt, f.resume)
+		return latestContinuation(cmd, h, f.resume)
 	case f.cont:
-		s, err := rt.store.Latest(cmd.Context(), "cli")
+		s, err := h.Sessions.Latest(cmd.Context(), "cli")
 		if errors.Is(err, session.ErrNotFound) {
 			return "", errors.New("--continue: there is no earlier terminal session")
 		}
@@ -120,10 +124,10 @@ func startSession(cmd *cobra.Command, rt *wiring, f *chatFlags) (string, error) 
 // latestContinuation follows a session's lineage to its newest
 // continuation: a compressed session goes on in a child, so resuming the
 // parent resumes the child.
-func latestContinuation(cmd *cobra.Command, rt *wiring, id string) (string, error) {
+func latestContinuation(cmd *cobra.Command, h *app.App, id string) (string, error) {
 	start := id
 	for range 1000 {
-		kids, err := rt.store.List(cmd.Context(), session.ListOptions{ParentID: id, Limit: 1})
+		kids, err := h.Sessions.List(cmd.Context(), session.ListOptions{ParentID: id, Limit: 1})
 		if err != nil {
 			return "", err
 		}
@@ -140,23 +144,26 @@ func latestContinuation(cmd *cobra.Command, rt *wiring, id string) (string, erro
 
 // chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to
 // stdout. Nobody can approve commands here.
-func chatOnce(cmd *cobra.Command, a *app, f *chatFlags) error {
-	rt, id, err := openChat(cmd, a, f, false, nil)
+func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
+	h, id, err := openChat(cmd, a, f, nil)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
+	defer h.Close()
 	sink := &printer{info: cmd.ErrOrStderr(), noErrors: true}
 	if f.json {
 		sink.info = io.Discard
 	}
 	cwd, _ := os.Getwd()
-	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approver: func(id string) tool.Approver { return rt.policy.For(id) }}
-	res, err := rt.engine.Turn(cmd.Context(), id, in, sink)
+	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approver: approver(h)}
+	res, err := h.Engine.Turn(cmd.Context(), id, in, sink)
 	if err != nil {
 		return err
 	}
-	endSession(cmd, rt, res.SessionID, string(res.Stopped))
+	// A one-shot answer is not worth a model call to extract facts from.
+	if err := h.Sessions.End(context.WithoutCancel(cmd.Context()), res.SessionID, string(res.Stopped)); err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: marking session %s ended: %v\n", res.SessionID, err)
+	}
 	out := cmd.OutOrStdout()
 	if f.json {
 		j := chatJSON{SessionID: res.SessionID, Final: res.Final, Iterations: res.Iterations, ToolCalls: res.ToolCalls,
@@ -183,19 +190,21 @@ func chatOnce(cmd *cobra.Command, a *app, f *chatFlags) error {
 	return nil
 }
 
+// approver is the per-session approver of the app's policy.
+func approver(h *app.App) func(string) tool.Approver {
+	return func(id string) tool.Approver { return h.Policy.For(id) }
+}
+
 // interactiveInput reports whether stdin is a terminal a person types in.
 func interactiveInput(cmd *cobra.Command) bool {
 	f, ok := cmd.InOrStdin().(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// endSession records why the session stopped being used. A resumed session
-// is simply ended again later.
-func endSession(cmd *cobra.Command, rt *wiring, id, reason string) {
-	if id == "" {
-		return
-	}
-	if err := rt.store.End(context.WithoutCancel(cmd.Context()), id, reason); err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: marking session %s ended: %v\n", id, err)
+// endSession records why the session stopped being used; with long-term
+// memory on, its facts are extracted in the background.
+func endSession(cmd *cobra.Command, h *app.App, id, reason string) {
+	if err := h.Engine.EndSession(context.WithoutCancel(cmd.Context()), id, reason); err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: %v\n", err)
 	}
 }

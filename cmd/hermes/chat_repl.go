@@ -12,8 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
-	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/safety"
 )
 
 // lineSource reads lines from the terminal in the background, so the chat
@@ -50,15 +52,18 @@ func (s *lineSource) read(ctx context.Context) (string, error) {
 }
 
 // chatREPL is the line-mode conversation.
-func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
+func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	lines := newLineSource(cmd.InOrStdin())
-	interactive := interactiveInput(cmd)
-	rt, id, err := openChat(cmd, a, f, interactive, &consolePrompter{out: out, lines: lines})
+	var prompter safety.Prompter
+	if interactiveInput(cmd) {
+		prompter = &consolePrompter{out: out, lines: lines}
+	}
+	h, id, err := openChat(cmd, a, f, prompter)
 	if err != nil {
 		return err
 	}
-	defer rt.close()
+	defer h.Close()
 	// The chat handles Ctrl-C itself: the first interrupts the running
 	// turn, a second one (or one at the prompt) quits.
 	if a.stopSignals != nil {
@@ -72,26 +77,30 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 	if base == nil {
 		base = context.Background()
 	}
-	rt.notify = func(_ string, saved []string) {
-		fmt.Fprintf(out, "\n· %s\n", strings.Join(saved, "; "))
-	}
-	defer waitReviews(errOut, rt)
 	// Declared tools files edited during the chat take effect from the
 	// next turn.
 	watchCtx, stopWatch := context.WithCancel(base)
 	defer stopWatch()
-	go rt.tools.watch(watchCtx)
+	go h.Tools.Watch(watchCtx)
 
 	where := "a new session"
 	if id != "" {
 		where = "session " + id
 	}
+	model, _ := h.Models.Main()
 	fmt.Fprintf(out, "hermes %s · %s via %s · %s\nCtrl-C interrupts a turn; Ctrl-D, /exit or Ctrl-C at the prompt quits. /new starts a new session.\n",
-		version, rt.model.Model, rt.model.Provider, where)
+		version, model.Model, model.Provider, where)
 	cwd, _ := os.Getwd()
-	defer func() { endSession(cmd, rt, id, "exit") }()
-	idle := newIdleExtractor(rt, base)
-	defer func() { idle.finish(errOut, id) }()
+	defer func() {
+		if h.Config.Config.Memory.LongTerm.Or(true) && id != "" {
+			fmt.Fprintln(errOut, "(noting what to remember from this session…)")
+		}
+		endSession(cmd, h, id, "exit")
+		drain(errOut, h)
+	}()
+	reviewed := func(_ string, saved []string) {
+		fmt.Fprintf(out, "\n· %s\n", strings.Join(saved, "; "))
+	}
 	for {
 		fmt.Fprint(out, "› ")
 		var line string
@@ -111,8 +120,7 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 		case "/exit", "/quit":
 			return nil
 		case "/new":
-			endSession(cmd, rt, id, "new_session")
-			idle.ended(id)
+			endSession(cmd, h, id, "new_session")
 			id = ""
 			fmt.Fprintln(out, "(a new session starts with your next message)")
 			continue
@@ -120,20 +128,20 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			fmt.Fprintln(out, "/new starts a new session, /usage shows this session's tokens and cost, /compress [focus] compresses the conversation now, /reload-mcp reconnects MCP servers after editing mcp_servers, /SKILL-NAME [instruction] runs a saved skill, /exit quits; anything else is sent to hermes.")
 			continue
 		case "/reload-mcp":
-			reloadMCP(cmd, a, rt, base)
+			reloadMCP(cmd, a, h, base)
 			continue
 		case "/usage":
-			printUsage(base, out, rt, id)
+			printUsage(base, out, h, id)
 			continue
 		}
 		if text == "/compress" || strings.HasPrefix(text, "/compress ") {
-			if next := compressNow(base, out, rt, id, strings.TrimSpace(strings.TrimPrefix(text, "/compress"))); next != "" {
+			if next := compressNow(base, out, h, id, strings.TrimSpace(strings.TrimPrefix(text, "/compress"))); next != "" {
 				id = next
 			}
 			continue
 		}
 		if strings.HasPrefix(text, "/") {
-			invoked, err := slashSkill(rt, text)
+			invoked, err := slashSkill(h, text)
 			if err != nil {
 				fmt.Fprintln(out, err)
 				continue
@@ -146,9 +154,9 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			err error
 		}
 		finished := make(chan done, 1)
-		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approver: func(sid string) tool.Approver { return rt.policy.For(sid) }}
+		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approver: approver(h), Reviewed: reviewed}
 		go func() {
-			res, err := rt.engine.Turn(ctx, id, in, &printer{text: out, info: out})
+			res, err := h.Engine.Turn(ctx, id, in, &printer{text: out, info: out})
 			finished <- done{res, err}
 		}()
 		var d done
@@ -174,11 +182,26 @@ func chatREPL(cmd *cobra.Command, a *app, f *chatFlags) error {
 			continue
 		}
 		id = d.res.SessionID
-		idle.turned(id)
 		if d.res.Note != "" {
 			// The streamed text already showed the progress; say why the
 			// turn stopped.
 			fmt.Fprintln(out, d.res.Note)
 		}
 	}
+}
+
+// reloadMCP answers /reload-mcp: it reads mcp_servers from config.yaml
+// again, reconnects the servers that were added or changed, drops the
+// removed ones, and prints each server's state.
+func reloadMCP(cmd *cobra.Command, a *cli, h *app.App, ctx context.Context) {
+	out := cmd.OutOrStdout()
+	l, err := config.Load(a.loadOptions())
+	if err != nil {
+		fmt.Fprintln(out, "reload-mcp: config.yaml:", err)
+		return
+	}
+	if err := h.ReloadMCP(ctx, l.Config); err != nil {
+		fmt.Fprintln(out, "reload-mcp:", err)
+	}
+	printMCPStatus(out, h.Tools.MCP.Status())
 }

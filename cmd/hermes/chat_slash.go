@@ -6,49 +6,51 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/hermes-go/hermes/app"
 )
 
-// reviewGrace is how long a chat that is quitting waits for a background
-// review still saving memory or a skill.
-const reviewGrace = 30 * time.Second
+// drainGrace is how long a chat that is quitting waits for background
+// work: a review saving memory or a skill, the facts of the last session.
+const drainGrace = 60 * time.Second
 
 // slashSkill turns "/skill-name instruction" into the user message that
 // runs the skill: its text, directory and files, and the instruction. The
 // skill goes in a user message, not the system prompt, so the prompt's
 // cached prefix holds.
-func slashSkill(rt *wiring, text string) (string, error) {
+func slashSkill(h *app.App, text string) (string, error) {
 	name, instruction, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
-	msg, err := rt.tools.skills.Invocation(name, instruction)
+	msg, err := h.Tools.Skills.Invocation(name, instruction)
 	if err != nil {
-		names := rt.tools.skills.Names()
+		names := h.Tools.Skills.Names()
 		return "", fmt.Errorf("/%s is not a command or a skill (%v); /help lists the commands, and the skills are: %s",
 			name, err, strings.Join(names, ", "))
 	}
 	return msg, nil
 }
 
-// waitReviews gives running background reviews a moment to finish before
-// the chat exits, saying so when there is one.
-func waitReviews(w io.Writer, rt *wiring) {
+// drain gives running background work a moment to finish before the chat
+// exits, saying so when there is some.
+func drain(w io.Writer, h *app.App) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	if rt.engine.WaitReviews(ctx) == nil {
+	if h.Engine.Drain(ctx) == nil {
 		return
 	}
 	fmt.Fprintln(w, "(finishing a background review of what to remember…)")
-	ctx, cancel2 := context.WithTimeout(context.Background(), reviewGrace)
+	ctx, cancel2 := context.WithTimeout(context.Background(), drainGrace)
 	defer cancel2()
-	rt.engine.WaitReviews(ctx)
+	h.Engine.Drain(ctx)
 }
 
 // printUsage answers /usage: the session's token totals, how much of the
 // input was read from the provider's prompt cache, and the estimated cost.
-func printUsage(ctx context.Context, out io.Writer, rt *wiring, sessionID string) {
+func printUsage(ctx context.Context, out io.Writer, h *app.App, sessionID string) {
 	if sessionID == "" {
 		fmt.Fprintln(out, "no session yet: usage is counted from your first message")
 		return
 	}
-	s, err := rt.store.Get(ctx, sessionID)
+	s, err := h.Sessions.Get(ctx, sessionID)
 	if err != nil {
 		fmt.Fprintln(out, "usage:", err)
 		return
@@ -64,12 +66,12 @@ func printUsage(ctx context.Context, out io.Writer, rt *wiring, sessionID string
 // compressNow answers /compress [focus]: it compresses the session now and
 // returns the child session the chat continues in ("" when nothing
 // changed).
-func compressNow(ctx context.Context, out io.Writer, rt *wiring, sessionID, focus string) string {
+func compressNow(ctx context.Context, out io.Writer, h *app.App, sessionID, focus string) string {
 	if sessionID == "" {
 		fmt.Fprintln(out, "nothing to compress yet")
 		return ""
 	}
-	res, err := rt.engine.Compress(ctx, sessionID, focus)
+	res, err := h.Engine.Compress(ctx, sessionID, focus)
 	if err != nil {
 		fmt.Fprintln(out, "compress:", err)
 		return ""

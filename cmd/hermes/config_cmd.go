@@ -9,7 +9,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 )
 
-func newConfigCmd(a *app) *cobra.Command {
+func newConfigCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show, check and change the configuration",
@@ -84,7 +84,7 @@ the built-in defaults.`,
 // newConfigCheckCmd validates everything and resolves the model and its
 // fallbacks, the way a long-running hermes would at start, and says
 // plainly what is wrong.
-func newConfigCheckCmd(a *app) *cobra.Command {
+func newConfigCheckCmd(a *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "check",
 		Short: "Validate the configuration and resolve the model and fallbacks",
@@ -126,7 +126,7 @@ func newConfigCheckCmd(a *app) *cobra.Command {
 
 // pathCmd prints one path of the hermes home in use, for scripts and for
 // people looking for the file to edit.
-func pathCmd(a *app, use, short string, pick func(config.Paths) string) *cobra.Command {
+func pathCmd(a *cli, use, short string, pick func(config.Paths) string) *cobra.Command {
 	return &cobra.Command{
 		Use:   use,
 		Short: short,

@@ -5,80 +5,36 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/cron"
-	"github.com/hermes-go/hermes/notify"
 )
 
-// openJobs opens the job store of the home with the config's jobs synced
-// into it.
-func openJobs(cmd *cobra.Command, l *config.Loaded, log *slog.Logger) (*cron.Store, string, error) {
-	zone := jobZone(l.Config)
-	store, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: zone, Logger: log})
-	if err != nil {
-		return nil, "", err
-	}
-	if _, err := store.Sync(cmd.Context(), configJobs(l.Config)); err != nil {
-		store.Close()
-		return nil, "", fmt.Errorf("config.yaml: schedules: %w", err)
-	}
-	return store, zone, nil
-}
-
-// jobZone is the zone of jobs that name none: timezone, else the
-// machine's.
-func jobZone(c config.Config) string {
-	if c.Timezone != "" {
-		return c.Timezone
-	}
-	return machineZone()
-}
-
-// runJobNow runs a job by hand, recorded like a scheduled run.
-func runJobNow(ctx context.Context, store *cron.Store, runner *jobRunner, name string) (cron.RunResult, error) {
-	job, err := store.Get(ctx, name)
-	if err != nil {
-		return cron.RunResult{}, err
-	}
-	now := time.Now()
-	id, err := store.StartRun(ctx, job.Name, now)
-	if err != nil {
-		return cron.RunResult{}, err
-	}
-	res := runner.Run(ctx, job, now)
-	if err := store.FinishRun(ctx, id, res); err != nil {
-		return res, err
-	}
-	return res, nil
-}
-
-// newJobRunner wires the engine jobs run in: nobody can approve a
-// command, so approvals.cron_mode decides. Without a usable model the
-// runner still runs no_agent jobs, and agent jobs fail with the reason,
-// delivered like any failure. stop releases what it holds.
-func newJobRunner(cmd *cobra.Command, a *app, l *config.Loaded, log *slog.Logger) (*jobRunner, error) {
-	notifier := notify.New(notifyConfig(l, log))
-	if _, _, err := (&turnFlags{}).resolve(cmd, a); err != nil {
-		log.Warn("no model: only no_agent jobs can run", "error", err.Error())
-		return &jobRunner{notifier: notifier, log: log, noModel: err}, nil
-	}
-	rt, err := newWiring(cmd, a, &turnFlags{}, false, nil)
+// openJobRunner assembles hermes to run jobs: nobody can approve a
+// command, so approvals.cron_mode decides. Without a usable model no_agent
+// jobs still run, and agent jobs fail with the reason, delivered like any
+// failure. The caller closes it.
+func openJobRunner(cmd *cobra.Command, a *cli) (*app.App, error) {
+	l, err := a.load(cmd)
 	if err != nil {
 		return nil, err
 	}
-	rt.policy.NonInteractive = string(l.Config.Approvals.CronMode)
-	rt.jobs.log = log // job processes log as JSON, like hermes serve
-	rt.jobs.notifier = notifier
-	return rt.jobs, nil
+	h, err := a.open(cmd, app.Options{Approvals: app.Approvals{NonInteractive: string(l.Config.Approvals.CronMode)}})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := h.Models.Main(); err != nil {
+		h.Log.Warn("no model: only no_agent jobs can run", "error", err.Error())
+	} else {
+		h.StartMCP(cmd.Context())
+	}
+	return h, nil
 }
 
-func newCronCmd(a *app) *cobra.Command {
+func newCronCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cron",
 		Short: "See and run the scheduled jobs",
@@ -110,28 +66,21 @@ never silent.`,
 		Short: "Run a job now, in the foreground: its agent turn and its delivery, recorded as a run",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l, err := a.load(cmd)
+			h, err := openJobRunner(cmd, a)
 			if err != nil {
 				return err
 			}
-			log := a.logger(cmd)
-			store, _, err := openJobs(cmd, l, log)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
+			defer h.Close()
 			ctx := cmd.Context()
-			if _, err := store.Get(ctx, args[0]); errors.Is(err, cron.ErrNotFound) {
+			if err := h.SyncJobs(ctx); err != nil {
+				return err
+			}
+			if _, err := h.Jobs.Get(ctx, args[0]); errors.Is(err, cron.ErrNotFound) {
 				return fmt.Errorf("there is no job %q; hermes cron list shows them", args[0])
 			} else if err != nil {
 				return err
 			}
-			runner, err := newJobRunner(cmd, a, l, log)
-			if err != nil {
-				return err
-			}
-			defer runner.stop()
-			res, err := runJobNow(ctx, store, runner, args[0])
+			res, err := h.Engine.RunJobNow(ctx, args[0])
 			if err != nil {
 				return err
 			}
@@ -184,18 +133,19 @@ never silent.`,
 	return cmd
 }
 
-// withJobs opens the job store for a command and closes it after.
-func withJobs(cmd *cobra.Command, a *app, fn func(ctx context.Context, store *cron.Store, zone string) error) error {
-	l, err := a.load(cmd)
+// withJobs opens the job store, with config.yaml's schedules synced into
+// it, for a command and closes it after. zone is the zone of jobs that
+// name none.
+func withJobs(cmd *cobra.Command, a *cli, fn func(ctx context.Context, store *cron.Store, zone string) error) error {
+	h, err := a.openStores(cmd)
 	if err != nil {
 		return err
 	}
-	store, zone, err := openJobs(cmd, l, a.logger(cmd))
-	if err != nil {
+	defer h.Close()
+	if err := h.SyncJobs(cmd.Context()); err != nil {
 		return err
 	}
-	defer store.Close()
-	return fn(cmd.Context(), store, zone)
+	return fn(cmd.Context(), h.Jobs, app.JobZone(h.Config.Config))
 }
 
 // printHistory writes a job's last n runs.

@@ -53,7 +53,7 @@ func (f *specFlags) apply(fl *pflag.FlagSet, spec cron.Spec) cron.Spec {
 	return spec
 }
 
-func newCronCreateCmd(a *app) *cobra.Command {
+func newCronCreateCmd(a *cli) *cobra.Command {
 	var f specFlags
 	cmd := &cobra.Command{
 		Use:   "create NAME --schedule WHEN --prompt TEXT",
@@ -74,7 +74,7 @@ func newCronCreateCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newCronEditCmd(a *app) *cobra.Command {
+func newCronEditCmd(a *cli) *cobra.Command {
 	var f specFlags
 	cmd := &cobra.Command{
 		Use:   "edit NAME [--schedule WHEN] [--prompt TEXT] ...",
@@ -106,7 +106,7 @@ edited in config.yaml.`,
 	return cmd
 }
 
-func newCronShowCmd(a *app) *cobra.Command {
+func newCronShowCmd(a *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show NAME",
 		Short: "One job whole: its schedule, what it does, where it delivers, its last runs",

@@ -12,7 +12,7 @@ import (
 	"github.com/hermes-go/hermes/cron"
 )
 
-func newCronStatusCmd(a *app) *cobra.Command {
+func newCronStatusCmd(a *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Whether a scheduler is firing the jobs, and how each job's last run ended",

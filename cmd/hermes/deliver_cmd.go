@@ -2,38 +2,15 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/notify"
 )
 
-// notifyConfig is the delivery accounts of config.yaml (and .env) for the
-// notify package.
-func notifyConfig(l *config.Loaded, log *slog.Logger) notify.Config {
-	d := l.Config.Delivery
-	token := string(d.TelegramBotToken)
-	if token == "" {
-		token = envValue(l, "TELEGRAM_BOT_TOKEN")
-	}
-	password := string(d.SMTP.Password)
-	if password == "" {
-		password = envValue(l, "SMTP_PASSWORD")
-	}
-	return notify.Config{
-		Home:          l.Paths.Home,
-		TelegramToken: token,
-		SMTP: notify.SMTP{Host: d.SMTP.Host, Port: d.SMTP.Port, Username: d.SMTP.Username,
-			Password: password, From: d.SMTP.From},
-		Backoff: d.RetryBackoff,
-		Logger:  log,
-	}
-}
-
-func newDeliverCmd(a *app) *cobra.Command {
+func newDeliverCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "deliver",
 		Short: "Send messages the way scheduled jobs deliver their results",
@@ -57,7 +34,7 @@ TELEGRAM_BOT_TOKEN), email:ADDRESS (delivery.smtp), webhook:URL, local.
 			if err != nil {
 				return err
 			}
-			n := notify.New(notifyConfig(l, a.logger(cmd)))
+			n := notify.New(app.NotifyConfig(l, a.logger(cmd)))
 			chain, err := n.ParseChain(args[:len(args)-1])
 			if err != nil {
 				return err

@@ -2,15 +2,17 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/mcp"
 )
 
-func newMCPCmd(a *app) *cobra.Command {
+func newMCPCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Use MCP servers' tools, and serve hermes's tools over MCP",
@@ -39,7 +41,7 @@ chooses), with hermes's guards and approval policy.`,
 	return cmd
 }
 
-func newMCPListCmd(a *app) *cobra.Command {
+func newMCPListCmd(a *cli) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -50,9 +52,9 @@ func newMCPListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m := newMCP(l, tool.NewRegistry(), a.logger(cmd))
+			m := app.NewMCP(l, tool.NewRegistry(), a.logger(cmd), version)
 			defer m.Close()
-			startMCP(cmd.Context(), m, l.Config)
+			app.ConnectMCP(cmd.Context(), m, l.Config)
 			if asJSON {
 				writeJSON(cmd.OutOrStdout(), m.Status())
 				return nil
@@ -65,7 +67,7 @@ func newMCPListCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newMCPTestCmd(a *app) *cobra.Command {
+func newMCPTestCmd(a *cli) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "test NAME",
@@ -76,7 +78,7 @@ func newMCPTestCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			m := newMCP(l, tool.NewRegistry(), a.logger(cmd))
+			m := app.NewMCP(l, tool.NewRegistry(), a.logger(cmd), version)
 			defer m.Close()
 			rep, err := m.Test(cmd.Context(), args[0])
 			if err != nil {
@@ -111,6 +113,21 @@ func printMCPTest(cmd *cobra.Command, rep mcp.TestReport) {
 			as = "not offered: left out by tools.include/exclude"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", t.Name, as, oneLine(t.Description, 60))
+	}
+	tw.Flush()
+}
+
+// printMCPStatus writes one line per server: name, transport, state, tool
+// count and the last error.
+func printMCPStatus(w io.Writer, st []mcp.ServerStatus) {
+	if len(st) == 0 {
+		fmt.Fprintln(w, "no MCP servers are configured (mcp_servers in config.yaml)")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SERVER\tTRANSPORT\tSTATE\tTOOLS\tLAST ERROR")
+	for _, s := range st {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", s.Name, s.Transport, s.State, s.Tools, oneLine(s.LastError, 80))
 	}
 	tw.Flush()
 }

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/mcpserver"
-	"github.com/hermes-go/hermes/tool"
 )
 
 // defaultServeToolsets are what "hermes mcp serve" exposes when
@@ -23,7 +23,7 @@ import (
 // is watching.
 var defaultServeToolsets = []string{"file", "web"}
 
-func newMCPServeCmd(a *app) *cobra.Command {
+func newMCPServeCmd(a *cli) *cobra.Command {
 	var addr, tokenEnv string
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -55,37 +55,24 @@ Claude Desktop (claude_desktop_config.json):
 			if addr != "" && token == "" && !loopback(addr) {
 				return fmt.Errorf("--http %s: serving beyond this machine needs a token; set %s in %s or the environment (or listen on 127.0.0.1)", addr, tokenEnv, l.Paths.EnvFile)
 			}
-			log := a.logger(cmd)
-			st, err := openStore(l, log)
+			h, err := a.open(cmd, app.Options{})
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			policy := newPolicy(l, false, false, nil, nil, log)
-			tools, err := newTools(l, toolDeps{store: st, fallback: policy.For(""), log: log})
-			if err != nil {
-				return err
-			}
-			defer tools.close()
-			sel, err := tools.registry.Select(serveToolsets(l.Config, tools), l.Config.Agent.DisabledToolsets)
+			defer h.Close()
+			box, err := h.Engine.Toolbox(serveToolsets(l.Config, h.Tools))
 			if err != nil {
 				return fmt.Errorf("config.yaml: mcp_serve.toolsets: %w", err)
 			}
-			overrides, err := toolOverrides(l, tools.registry)
-			if err != nil {
-				return err
-			}
-			d := &tool.Dispatcher{Registry: sel, Overrides: overrides, Logger: log, Redact: newRedactor(l, config.Resolved{}).Redact}
-			tools.bind(d)
 			cwd, _ := os.Getwd()
 			srv := mcpserver.New(mcpserver.Options{
-				Registry: sel, Dispatcher: d, Workdir: cwd, Version: version, Token: token, Logger: log,
-				Approver:     func(id string) tool.Approver { return policy.For(id) },
-				OnSessionEnd: policy.EndSession,
+				Registry: box.Registry, Dispatcher: box.Dispatcher, Workdir: cwd, Version: version, Token: token, Logger: h.Log,
+				Approver:     approver(h),
+				OnSessionEnd: h.Policy.EndSession,
 			})
 			defer srv.Close()
 			ctx := cmd.Context()
-			go tools.watch(ctx)
+			go h.Tools.Watch(ctx)
 			if addr == "" {
 				return srv.ServeStdio(ctx)
 			}
@@ -99,12 +86,12 @@ Claude Desktop (claude_desktop_config.json):
 
 // serveToolsets is mcp_serve.toolsets, or the default: the file and web
 // toolsets and every toolset a declared tool belongs to.
-func serveToolsets(c config.Config, b *builtinTools) []string {
+func serveToolsets(c config.Config, b *app.Tools) []string {
 	if len(c.MCPServe.Toolsets) > 0 {
 		return c.MCPServe.Toolsets
 	}
 	sets := slices.Clone(defaultServeToolsets)
-	for _, ts := range b.declaredToolsets() {
+	for _, ts := range b.DeclaredToolsets() {
 		if !slices.Contains(sets, ts) {
 			sets = append(sets, ts)
 		}

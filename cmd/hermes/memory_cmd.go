@@ -9,12 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/memory/facts"
 )
 
-func newMemoryCmd(a *app) *cobra.Command {
+func newMemoryCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "memory",
 		Short: "See and edit what hermes remembers",
@@ -32,13 +32,12 @@ recalled before the first message of a new session. "list", "search" and
 	}
 	var limit int
 	var asJSON bool
-	open := func(cmd *cobra.Command) (*config.Loaded, *facts.Store, error) {
-		l, err := a.load(cmd)
+	open := func(cmd *cobra.Command) (*app.App, *facts.Store, error) {
+		h, err := a.openStores(cmd)
 		if err != nil {
 			return nil, nil, err
 		}
-		fs, err := facts.Open(l.Paths.StateDB)
-		return l, fs, err
+		return h, h.Facts, nil
 	}
 	show := &cobra.Command{
 		Use:   "show",
@@ -68,11 +67,11 @@ recalled before the first message of a new session. "list", "search" and
 		Short: "List long-term facts, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, fs, err := open(cmd)
+			h, fs, err := open(cmd)
 			if err != nil {
 				return err
 			}
-			defer fs.Close()
+			defer h.Close()
 			found, err := fs.List(cmd.Context(), limit)
 			if err != nil {
 				return err
@@ -85,11 +84,11 @@ recalled before the first message of a new session. "list", "search" and
 		Short: "Find long-term facts by words",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, fs, err := open(cmd)
+			h, fs, err := open(cmd)
 			if err != nil {
 				return err
 			}
-			defer fs.Close()
+			defer h.Close()
 			scored, err := fs.Search(cmd.Context(), args[0], limit)
 			if err != nil {
 				return err
@@ -110,11 +109,11 @@ recalled before the first message of a new session. "list", "search" and
 			if err != nil {
 				return fmt.Errorf("forget: %q is not a fact id; hermes memory list shows them", args[0])
 			}
-			_, fs, err := open(cmd)
+			h, fs, err := open(cmd)
 			if err != nil {
 				return err
 			}
-			defer fs.Close()
+			defer h.Close()
 			if err := fs.Forget(cmd.Context(), id); errors.Is(err, facts.ErrNotFound) {
 				return fmt.Errorf("forget: there is no fact %d; hermes memory list shows them", id)
 			} else if err != nil {

@@ -11,11 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/llm"
 )
 
-func newModelCmd(a *app) *cobra.Command {
+func newModelCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "model",
 		Short: "Talk to the configured model directly, to see that it works",
@@ -41,12 +42,12 @@ func (f *modelFlags) register(cmd *cobra.Command, apiFlag string) {
 }
 
 // resolve returns the endpoint the flags and configuration select.
-func (f *modelFlags) resolve(cmd *cobra.Command, a *app) (*config.Loaded, config.Resolved, error) {
+func (f *modelFlags) resolve(cmd *cobra.Command, a *cli) (*config.Loaded, config.Resolved, error) {
 	l, err := a.load(cmd)
 	if err != nil {
 		return nil, config.Resolved{}, err
 	}
-	r, err := l.ResolveModel(config.ModelOverride{Provider: f.provider, Model: f.model, BaseURL: f.baseURL, APIMode: f.api, APIKey: f.apiKey})
+	r, err := l.ResolveModel(f.override())
 	return l, r, err
 }
 
@@ -61,7 +62,7 @@ type callFlags struct {
 	fallback  bool
 }
 
-func newModelCallCmd(a *app) *cobra.Command {
+func newModelCallCmd(a *cli) *cobra.Command {
 	var f callFlags
 	cmd := &cobra.Command{
 		Use:   "call [flags] PROMPT",
@@ -111,7 +112,7 @@ also when the error arrived inside a streamed 200 response), canceled
 	return cmd
 }
 
-func modelCall(cmd *cobra.Command, a *app, f *callFlags, args []string) error {
+func modelCall(cmd *cobra.Command, a *cli, f *callFlags, args []string) error {
 	prompt := strings.Join(args, " ")
 	if prompt == "-" {
 		data, err := io.ReadAll(cmd.InOrStdin())
@@ -144,11 +145,11 @@ func modelCall(cmd *cobra.Command, a *app, f *callFlags, args []string) error {
 		if cmd.Flags().Changed("retries") {
 			retries = f.retries
 		}
-		p, err = newModelChain(l, r, retries, log)
+		p, err = app.ModelChain(l, r, retries, log)
 	} else {
-		p, err = newProvider(r)
+		p, err = app.NewProvider(r)
 		if err == nil && f.retries > 0 {
-			p = llm.WithRetry(p, retryPolicy(&l.Config, f.retries, log))
+			p = llm.WithRetry(p, app.RetryPolicy(&l.Config, f.retries, log))
 		}
 	}
 	if err != nil {
@@ -213,7 +214,7 @@ func writeJSON(w io.Writer, v any) {
 	_ = enc.Encode(v)
 }
 
-func newModelListCmd(a *app) *cobra.Command {
+func newModelListCmd(a *cli) *cobra.Command {
 	var f modelFlags
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -225,7 +226,7 @@ func newModelListCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := newProvider(r)
+			p, err := app.NewProvider(r)
 			if err != nil {
 				return err
 			}
@@ -261,7 +262,7 @@ func newModelListCmd(a *app) *cobra.Command {
 
 // resolveForList resolves like resolve, but listing needs no model name:
 // a placeholder stands in when none is configured.
-func (f *modelFlags) resolveForList(cmd *cobra.Command, a *app) (*config.Loaded, config.Resolved, error) {
+func (f *modelFlags) resolveForList(cmd *cobra.Command, a *cli) (*config.Loaded, config.Resolved, error) {
 	l, r, err := f.resolve(cmd, a)
 	if err == nil || f.model != "" {
 		return l, r, err

@@ -6,10 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/prompt"
 )
 
-func newPromptCmd(a *app) *cobra.Command {
+func newPromptCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "prompt",
 		Short: "See the system prompt a session starts with",
@@ -31,28 +32,22 @@ A session keeps its prompt for life: memory written during it, or files
 edited, show in the next session.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			l, err := a.load(cmd)
+			h, err := a.open(cmd, app.Options{})
 			if err != nil {
 				return err
 			}
-			st, err := openStore(l, a.logger(cmd))
+			defer h.Close()
+			box, err := h.Engine.Toolbox(splitList(toolsets))
 			if err != nil {
-				return err
-			}
-			defer st.Close()
-			tools, err := newTools(l, toolDeps{store: st, log: a.logger(cmd)})
-			if err != nil {
-				return err
-			}
-			defer tools.close()
-			sel, err := selectToolsets(l, tools.registry, toolsets)
-			if err != nil {
-				return err
+				if toolsets != "" {
+					return fmt.Errorf("--toolsets: %w", err)
+				}
+				return fmt.Errorf("config.yaml: toolsets: %w", err)
 			}
 			if dir == "" {
 				dir, _ = os.Getwd()
 			}
-			p := sessionPrompt(l, tools, sel, dir)
+			p := h.Engine.SystemPrompt(dir, box)
 			if asJSON {
 				writeJSON(cmd.OutOrStdout(), map[string]any{"stable": p.Stable, "context": p.Context, "volatile": p.Volatile, "sizes": p.Sizes()})
 				return nil

@@ -15,10 +15,10 @@ import (
 	"github.com/hermes-go/hermes/config"
 )
 
-// app is what every subcommand shares: the process environment, the
+// cli is what every subcommand shares: the process environment, the
 // global flags, and the configuration, loaded on first use so that
 // `hermes version` never touches the disk.
-type app struct {
+type cli struct {
 	env     config.Lookup
 	stdin   io.Reader
 	profile string
@@ -35,22 +35,22 @@ type app struct {
 }
 
 // close releases what the command held.
-func (a *app) close() {
+func (a *cli) close() {
 	if a.stopSignals != nil {
 		a.stopSignals()
 	}
 }
 
-func defaultEnv() *app { return &app{env: os.LookupEnv, stdin: os.Stdin} }
+func defaultEnv() *cli { return &cli{env: os.LookupEnv, stdin: os.Stdin} }
 
 // loadOptions say where the configuration is read from: the profile and
 // the environment.
-func (a *app) loadOptions() config.LoadOptions {
+func (a *cli) loadOptions() config.LoadOptions {
 	return config.LoadOptions{Profile: a.profile, Env: a.env}
 }
 
 // load reads the configuration once and prints its warnings to stderr.
-func (a *app) load(cmd *cobra.Command) (*config.Loaded, error) {
+func (a *cli) load(cmd *cobra.Command) (*config.Loaded, error) {
 	if a.loaded != nil {
 		return a.loaded, nil
 	}
@@ -69,7 +69,7 @@ func (a *app) load(cmd *cobra.Command) (*config.Loaded, error) {
 
 // logger writes structured logs to stderr: warnings by default, everything
 // with --debug or HERMES_LOG_LEVEL=debug; secrets are redacted from them.
-func (a *app) logger(cmd *cobra.Command) *slog.Logger {
+func (a *cli) logger(cmd *cobra.Command) *slog.Logger {
 	if a.log != nil {
 		return a.log
 	}
@@ -80,7 +80,7 @@ func (a *app) logger(cmd *cobra.Command) *slog.Logger {
 	return slog.New(redactingHandler{slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})})
 }
 
-func newRootCmd(a *app) *cobra.Command {
+func newRootCmd(a *cli) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "hermes",
 		Short: "A long-running AI agent runtime in one small binary",
@@ -125,7 +125,7 @@ or, for a local Ollama server:
 
 // status is what bare `hermes` prints: the model it would use, or what to
 // set when there is none.
-func status(cmd *cobra.Command, a *app) error {
+func status(cmd *cobra.Command, a *cli) error {
 	out := cmd.OutOrStdout()
 	l, err := a.load(cmd)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -14,12 +13,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/notify"
 )
 
-func newServeCmd(a *app) *cobra.Command {
+func newServeCmd(a *cli) *cobra.Command {
 	var check bool
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -45,21 +45,20 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			l, err := a.load(cmd)
+			a.log = jsonLogger(cmd.ErrOrStderr())
+			h, err := a.openStores(cmd)
 			if err != nil {
 				return err
 			}
-			log := jsonLogger(cmd.ErrOrStderr())
-			store, zone, err := openJobs(cmd, l, log)
-			if err != nil {
+			defer h.Close()
+			ctx := cmd.Context()
+			if err := h.SyncJobs(ctx); err != nil {
 				return err
 			}
-			defer store.Close()
+			l, store, zone, log := h.Config, h.Jobs, app.JobZone(h.Config.Config), h.Log
 			// The schedules are in the store now; serve reads them there.
 			l.Config.Schedules = nil
-			ctx := cmd.Context()
-			notifier := notify.New(notifyConfig(l, log))
-			if err := checkJobs(ctx, cmd.ErrOrStderr(), store, l, notifier, check); err != nil {
+			if err := checkJobs(ctx, cmd.ErrOrStderr(), store, l, h.Notifier, check); err != nil {
 				return err
 			}
 			if check {
@@ -72,7 +71,7 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			host, _ := os.Hostname()
 			sched, err := cron.New(cron.Options{
 				Store: store, Clock: cron.RealClock{}, Logger: log,
-				Runner:        &procRunner{exe: exe, profile: a.profile, stderr: cmd.ErrOrStderr(), log: log, notifier: notifier},
+				Runner:        &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: log, Notifier: h.Notifier},
 				Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
 				MaxConcurrent: l.Config.Scheduler.MaxConcurrent,
 				ShutdownGrace: l.Config.Scheduler.ShutdownTimeout,
@@ -90,7 +89,7 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			reloads := make(chan struct{})
 			go func() {
 				defer close(reloads)
-				watchSchedules(watchCtx, a.loadOptions(), l.Paths.ConfigFile, store, log)
+				h.WatchSchedules(watchCtx, a.loadOptions())
 			}()
 			defer func() { stopWatch(); <-reloads }()
 			log.Info("hermes serve started", "zone", zone)
@@ -194,18 +193,4 @@ func loadZone(name string) *time.Location {
 		return loc
 	}
 	return time.Local
-}
-
-// machineZone is the IANA name of the machine's time zone: $TZ, else the
-// target of /etc/localtime, else UTC.
-func machineZone() string {
-	if tz := os.Getenv("TZ"); tz != "" {
-		return strings.TrimPrefix(tz, ":")
-	}
-	if target, err := filepath.EvalSymlinks("/etc/localtime"); err == nil {
-		if _, name, ok := strings.Cut(target, "zoneinfo/"); ok {
-			return name
-		}
-	}
-	return "UTC"
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newServiceCmd(a *app) *cobra.Command {
+func newServiceCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "service",
 		Short: "Run hermes serve as a systemd user service",

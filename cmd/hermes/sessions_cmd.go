@@ -12,7 +12,7 @@ import (
 	"github.com/hermes-go/hermes/session/sqlite"
 )
 
-func newSessionsCmd(a *app) *cobra.Command {
+func newSessionsCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
 		Short: "List, read, search, export and delete stored conversations",
@@ -26,17 +26,13 @@ Chinese, Japanese and Korean text, any phrase of one or more characters.`,
 }
 
 // withStore opens the store for a sessions subcommand and closes it after.
-func withStore(cmd *cobra.Command, a *app, fn func(*sqlite.Store) error) error {
-	l, err := a.load(cmd)
+func withStore(cmd *cobra.Command, a *cli, fn func(*sqlite.Store) error) error {
+	h, err := a.openStores(cmd)
 	if err != nil {
 		return err
 	}
-	st, err := openStore(l, a.logger(cmd))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return fn(st)
+	defer h.Close()
+	return fn(h.Sessions)
 }
 
 // getSession returns a session or an error saying how to find one.
@@ -48,7 +44,7 @@ func getSession(cmd *cobra.Command, st session.Store, id string) (*session.Sessi
 	return s, err
 }
 
-func newSessionsListCmd(a *app) *cobra.Command {
+func newSessionsListCmd(a *cli) *cobra.Command {
 	var limit int
 	var source string
 	var asJSON bool
@@ -91,7 +87,7 @@ func newSessionsListCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newSessionsShowCmd(a *app) *cobra.Command {
+func newSessionsShowCmd(a *cli) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
@@ -125,7 +121,7 @@ func newSessionsShowCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-func newSessionsSearchCmd(a *app) *cobra.Command {
+func newSessionsSearchCmd(a *cli) *cobra.Command {
 	var limit int
 	var asJSON bool
 	cmd := &cobra.Command{

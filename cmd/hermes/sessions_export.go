@@ -17,7 +17,7 @@ import (
 	"github.com/hermes-go/hermes/session/sqlite"
 )
 
-func newSessionsExportCmd(a *app) *cobra.Command {
+func newSessionsExportCmd(a *cli) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "export ID",
@@ -111,7 +111,7 @@ func fence(s string) string {
 	return "\n" + f + "\n" + strings.TrimRight(s, "\n") + "\n" + f
 }
 
-func newSessionsDeleteCmd(a *app) *cobra.Command {
+func newSessionsDeleteCmd(a *cli) *cobra.Command {
 	return &cobra.Command{
 		Use:   "delete ID",
 		Short: "Delete one session and its messages",
@@ -132,7 +132,7 @@ func newSessionsDeleteCmd(a *app) *cobra.Command {
 	}
 }
 
-func newSessionsStatsCmd(a *app) *cobra.Command {
+func newSessionsStatsCmd(a *cli) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "stats",

@@ -7,10 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/skill"
 )
 
-func newSkillsCmd(a *app) *cobra.Command {
+func newSkillsCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skills",
 		Short: "See, install and remove the skills hermes follows",
@@ -25,7 +26,7 @@ a chat, /<name> [instruction] runs one.`,
 		if err != nil {
 			return nil, err
 		}
-		return openSkills(l, a.logger(cmd)), nil
+		return app.OpenSkills(l, a.logger(cmd)), nil
 	}
 	var asJSON bool
 	list := &cobra.Command{

@@ -5,14 +5,13 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/tools/declared"
 
 	"github.com/spf13/cobra"
 )
 
-func newToolsCmd(a *app) *cobra.Command {
+func newToolsCmd(a *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "See, try and import the tools hermes can offer the model",
@@ -29,29 +28,21 @@ Problems in declared tools files ($HERMES_HOME/tools/*.yaml, tools: in
 config.yaml) are listed after the tools, by file and line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			l, err := a.load(cmd)
+			h, err := a.open(cmd, app.Options{})
 			if err != nil {
 				return err
 			}
-			st, err := openStore(l, a.logger(cmd))
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			tools, err := newTools(l, toolsListDeps(cmd, a, l, st))
-			if err != nil {
-				return err
-			}
+			defer h.Close()
+			l := h.Config
 			enabled := l.Config.Toolsets
 			if toolsets != "" {
 				enabled = splitList(toolsets)
 			}
-			infos, err := tools.registry.List(enabled, l.Config.Agent.DisabledToolsets)
+			infos, err := h.Tools.Registry.List(enabled, l.Config.Agent.DisabledToolsets)
 			if err != nil {
 				return fmt.Errorf("toolsets: %w", err)
 			}
-			defer tools.close()
-			problems := tools.declared.Problems()
+			problems := h.Tools.Declared.Problems()
 			if asJSON {
 				writeJSON(cmd.OutOrStdout(), infos)
 				for _, p := range problems {
@@ -92,16 +83,4 @@ func printProblems(w io.Writer, problems []declared.Problem) {
 	for _, p := range problems {
 		fmt.Fprintln(w, "  "+p.Error())
 	}
-}
-
-// toolsListDeps gives the tools what they need to report their
-// availability honestly: the configured model, when there is one.
-func toolsListDeps(cmd *cobra.Command, a *app, l *config.Loaded, st session.Store) toolDeps {
-	d := toolDeps{store: st}
-	if r, err := l.ResolveModel(config.ModelOverride{}); err == nil {
-		if p, err := newProvider(r); err == nil {
-			d.provider, d.model = p, r.Model
-		}
-	}
-	return d
 }

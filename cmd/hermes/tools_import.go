@@ -28,7 +28,7 @@ type importFlags struct {
 	force                            bool
 }
 
-func newToolsImportCmd(a *app) *cobra.Command {
+func newToolsImportCmd(a *cli) *cobra.Command {
 	var f importFlags
 	cmd := &cobra.Command{
 		Use:   "import-openapi SPEC",

@@ -9,8 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/declared"
 )
@@ -19,7 +20,7 @@ import (
 // run under, so their approvals and logs stand apart from chats.
 const toolsTestSession = "tools-test"
 
-func newToolsTestCmd(a *app) *cobra.Command {
+func newToolsTestCmd(a *cli) *cobra.Command {
 	var args string
 	cmd := &cobra.Command{
 		Use:   "test NAME",
@@ -38,41 +39,26 @@ is 1 when the result is an error.
   hermes tools test disk_report --args '{"path": "/var/log"}'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, names []string) error {
-			l, err := a.load(cmd)
-			if err != nil {
-				return err
-			}
 			if !json.Valid([]byte(args)) {
 				return fmt.Errorf("--args: %q is not JSON; give the arguments as a JSON object, e.g. --args '{\"path\": \".\"}'", args)
 			}
-			log := a.logger(cmd)
-			st, err := openStore(l, log)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			interactive := interactiveInput(cmd)
-			var prompter *consolePrompter
-			if interactive {
+			var prompter safety.Prompter
+			if interactiveInput(cmd) {
 				prompter = &consolePrompter{out: cmd.OutOrStdout(), lines: newLineSource(cmd.InOrStdin())}
 			}
-			policy := newPolicy(l, false, interactive, prompter, nil, log)
-			tools, err := newTools(l, toolDeps{store: st, fallback: policy.For(toolsTestSession), log: log})
+			h, err := a.open(cmd, app.Options{Approvals: app.Approvals{Prompter: prompter}})
 			if err != nil {
 				return err
 			}
-			defer tools.close()
+			defer h.Close()
 			name := names[0]
 			if strings.HasPrefix(name, "mcp__") {
-				startMCP(cmd.Context(), tools.mcp, l.Config)
+				h.StartMCP(cmd.Context())
 			}
-			if _, ok := tools.registry.Get(name); !ok {
-				return unknownTool(name, tools)
+			if _, ok := h.Tools.Registry.Get(name); !ok {
+				return unknownTool(name, h.Tools)
 			}
-			res, err := runToolOnce(cmd, l, tools, policy.For(toolsTestSession), name, args)
-			if err != nil {
-				return err
-			}
+			res := runToolOnce(cmd, h, name, args)
 			if res.Status != tool.StatusOK {
 				return &exitError{code: 1}
 			}
@@ -85,16 +71,11 @@ is 1 when the result is an error.
 
 // runToolOnce calls one tool through a dispatcher over every registered
 // tool, printing each declared attempt's trace and then the envelope.
-func runToolOnce(cmd *cobra.Command, l *config.Loaded, tools *builtinTools, approver tool.Approver, name, args string) (tool.Result, error) {
+func runToolOnce(cmd *cobra.Command, h *app.App, name, args string) tool.Result {
 	out := cmd.OutOrStdout()
-	overrides, err := toolOverrides(l, tools.registry)
-	if err != nil {
-		return tool.Result{}, err
-	}
-	d := &tool.Dispatcher{Registry: tools.registry, Overrides: overrides, Redact: newRedactor(l, config.Resolved{}).Redact}
-	tools.bind(d)
+	d := h.Engine.AllTools().Dispatcher
 	cwd, _ := os.Getwd()
-	ctx := tool.WithInvocation(cmd.Context(), tool.Invocation{SessionID: toolsTestSession, Workdir: cwd, Approver: approver})
+	ctx := tool.WithInvocation(cmd.Context(), tool.Invocation{SessionID: toolsTestSession, Workdir: cwd, Approver: h.Policy.For(toolsTestSession)})
 	ctx = declared.WithTrace(ctx, func(t declared.Trace) { fmt.Fprintln(out, t.String()) })
 	outcome := d.Run(ctx, []llm.ToolCall{{ID: "call_1", Name: name, Arguments: args}}, nil)[0]
 	fmt.Fprintln(out, "result:")
@@ -104,13 +85,13 @@ func runToolOnce(cmd *cobra.Command, l *config.Loaded, tools *builtinTools, appr
 	} else {
 		fmt.Fprintln(out, outcome.Content)
 	}
-	return outcome.Result, nil
+	return outcome.Result
 }
 
 // unknownTool says that name is no tool and which names come close.
-func unknownTool(name string, tools *builtinTools) error {
+func unknownTool(name string, tools *app.Tools) error {
 	var near []string
-	for _, t := range tools.registry.All() {
+	for _, t := range tools.Registry.All() {
 		n := t.Spec().Name
 		if strings.Contains(n, name) || strings.Contains(name, n) {
 			near = append(near, n)
@@ -120,7 +101,7 @@ func unknownTool(name string, tools *builtinTools) error {
 	if len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	}
-	if ps := tools.declared.Problems(); len(ps) > 0 {
+	if ps := tools.Declared.Problems(); len(ps) > 0 {
 		msg += fmt.Sprintf(" (%d problem(s) in declared tools files; hermes tools list shows them)", len(ps))
 	}
 	return fmt.Errorf("%s; hermes tools list shows every tool", msg)

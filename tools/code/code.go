@@ -7,16 +7,16 @@
 // Programs run in goja, a JavaScript interpreter written in Go, so there is
 // no subprocess and nothing to install. The interpreter has no file,
 // network, process or timer access of its own: the only way out is the
-// tools object, whose calls go through a Caller supplied by the embedder,
-// so the dispatcher's validation, timeouts and approval rules apply to
-// every call a program makes.
+// tools object, whose calls go through the tool.Caller of the call's
+// invocation — the dispatcher that runs execute_code — so the tools offered
+// to the turn, and the dispatcher's validation, timeouts and approval rules,
+// apply to every call a program makes.
 package code
 
 import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"slices"
 	"time"
 
@@ -45,34 +45,8 @@ const (
 	MaxCodeBytes = 200_000
 )
 
-// Caller runs one hermes tool on behalf of a program and returns its
-// envelope. The embedder implements it with the dispatcher, so that a call
-// from inside a program is validated, timed out, approved and logged like
-// any call the model makes directly. ctx carries the program's deadline and
-// the invocation of the execute_code call. CallTool must be safe to call
-// repeatedly from one goroutine; it is never called concurrently for one
-// program.
-type Caller interface {
-	CallTool(ctx context.Context, name string, args json.RawMessage) tool.Result
-}
-
-// CallerFunc adapts a function to Caller.
-type CallerFunc func(ctx context.Context, name string, args json.RawMessage) tool.Result
-
-// CallTool calls f.
-func (f CallerFunc) CallTool(ctx context.Context, name string, args json.RawMessage) tool.Result {
-	return f(ctx, name, args)
-}
-
 // Options configure the tool. Zero limits take the defaults above.
 type Options struct {
-	// Caller runs the tools a program calls. Without one the tool reports
-	// itself unavailable.
-	Caller Caller
-	// Tools returns the names a program may call, asked once per run so
-	// that a toolset change applies to the next program. execute_code
-	// itself is dropped from the list if present. Nil binds no tools.
-	Tools func() []string
 	// Timeout bounds one program's run.
 	Timeout time.Duration
 	// MaxCalls bounds the tool calls of one program.
@@ -131,15 +105,6 @@ func (c *Code) Spec() tool.Spec {
 	}
 }
 
-// Available reports the tool unusable when no Caller was configured:
-// programs would have nothing to call.
-func (c *Code) Available() error {
-	if c.opts.Caller == nil {
-		return errors.New("execute_code has no tool caller configured")
-	}
-	return nil
-}
-
 var schema = json.RawMessage(`{
   "type": "object",
   "properties": {
@@ -170,18 +135,18 @@ func (c *Code) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if len(a.Code) > MaxCodeBytes {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "code is %d bytes; at most %d are accepted", len(a.Code), MaxCodeBytes)
 	}
-	if c.opts.Caller == nil {
-		return nil, tool.Errorf(tool.CodeUpstreamUnavailable, "execute_code has no tool caller configured")
+	caller := tool.InvocationFrom(ctx).Caller
+	if caller == nil {
+		return nil, tool.Errorf(tool.CodeUpstreamUnavailable, "execute_code can call no tools here: it runs only through a tool dispatcher")
 	}
-	return c.run(ctx, a.Code)
+	return c.run(ctx, caller, a.Code)
 }
 
-// allowed returns the names a program may call, without execute_code.
-func (c *Code) allowed() []string {
-	if c.opts.Tools == nil {
-		return nil
-	}
-	names := slices.Clone(c.opts.Tools())
+// allowed returns the names a program may call through caller, without
+// execute_code, asked once per run so that a toolset change applies to the
+// next program.
+func allowed(caller tool.Caller) []string {
+	names := slices.Clone(caller.ToolNames())
 	names = slices.DeleteFunc(names, func(n string) bool { return n == "" || n == Name })
 	slices.Sort(names)
 	return slices.Compact(names)

@@ -11,9 +11,18 @@ import (
 	"github.com/hermes-go/hermes/tool"
 )
 
-// fake is a Caller with a few scripted tools that records every call.
+// fake is a tool.Caller with a few scripted tools that records every
+// call; names, when set, replaces the tools it offers.
 type fake struct {
 	calls []string
+	names []string
+}
+
+func (f *fake) ToolNames() []string {
+	if f.names != nil {
+		return f.names
+	}
+	return []string{"read_file", "search_files", "wait", "nothing", "execute_code"}
 }
 
 func (f *fake) CallTool(ctx context.Context, name string, args json.RawMessage) tool.Result {
@@ -40,17 +49,22 @@ func (f *fake) CallTool(ctx context.Context, name string, args json.RawMessage) 
 	return tool.Fail(tool.CodeNotFound, "unknown tool %s", name)
 }
 
-func newCode(f *fake, o Options) *Code {
-	o.Caller = f
-	if o.Tools == nil {
-		o.Tools = func() []string {
-			return []string{"read_file", "search_files", "wait", "nothing", "execute_code"}
-		}
-	}
-	return New(o)
+// bound is the tool with calls made under an invocation whose Caller is
+// the fake, as the dispatcher would make them.
+type bound struct {
+	*Code
+	caller tool.Caller
 }
 
-func execute(t *testing.T, c *Code, src string) (Result, error) {
+func (b bound) Call(ctx context.Context, raw json.RawMessage) (any, error) {
+	return b.Code.Call(tool.WithInvocation(ctx, tool.Invocation{Caller: b.caller}), raw)
+}
+
+func newCode(f *fake, o Options) bound {
+	return bound{New(o), f}
+}
+
+func execute(t *testing.T, c bound, src string) (Result, error) {
 	t.Helper()
 	args, _ := json.Marshal(map[string]string{"code": src})
 	v, err := c.Call(context.Background(), args)
@@ -235,7 +249,8 @@ for (let i = 0; i < 100; i++) print("é123456789");`)
 
 func TestOnlyAllowedToolsBound(t *testing.T) {
 	f := &fake{}
-	res, err := execute(t, newCode(f, Options{Tools: func() []string { return []string{"read_file", "execute_code"} }}), `
+	f.names = []string{"read_file", "execute_code"}
+	res, err := execute(t, newCode(f, Options{}), `
 print(Object.keys(tools).join(","));
 print(typeof tools.execute_code, typeof tools.search_files);
 try { tools.search_files({}) } catch (e) { print(e.name) }`)
@@ -269,13 +284,13 @@ func TestBadArguments(t *testing.T) {
 		_, err := c.Call(context.Background(), json.RawMessage(raw))
 		failed(t, err, tool.CodeInvalidArguments)
 	}
-	if New(Options{}).Available() == nil {
-		t.Error("a tool without a caller reports itself available")
+	if _, err := New(Options{}).Call(context.Background(), json.RawMessage(`{"code": "print(1)"}`)); err == nil {
+		t.Error("a call with no tool caller in its invocation ran")
 	}
 }
 
 func TestSpec(t *testing.T) {
-	s := New(Options{Caller: &fake{}}).Spec()
+	s := New(Options{}).Spec()
 	if s.Name != "execute_code" || s.Toolset != "code_execution" || s.ParallelSafe || s.Idempotent {
 		t.Errorf("spec = %+v", s)
 	}

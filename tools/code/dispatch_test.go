@@ -3,8 +3,6 @@ package code
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"sync/atomic"
 	"testing"
 
 	"github.com/hermes-go/hermes/llm"
@@ -31,26 +29,13 @@ func (echo) Call(_ context.Context, raw json.RawMessage) (any, error) {
 	return map[string]string{"echo": a.Text}, nil
 }
 
-// dispatcherCaller is how an embedder binds programs to the dispatcher:
-// each call becomes a one-call batch with an id of its own.
-type dispatcherCaller struct {
-	d *tool.Dispatcher
-	n atomic.Int64
-}
-
-func (c *dispatcherCaller) CallTool(ctx context.Context, name string, args json.RawMessage) tool.Result {
-	id := fmt.Sprintf("code_%d", c.n.Add(1))
-	out := c.d.Run(ctx, []llm.ToolCall{{ID: id, Name: name, Arguments: string(args)}}, nil)
-	return out[0].Result
-}
-
 func TestThroughDispatcher(t *testing.T) {
 	reg := tool.NewRegistry()
 	if err := reg.Register(echo{}); err != nil {
 		t.Fatal(err)
 	}
 	d := &tool.Dispatcher{Registry: reg}
-	c := New(Options{Caller: &dispatcherCaller{d: d}, Tools: func() []string { return []string{"echo"} }})
+	c := New(Options{})
 	if err := reg.Register(c); err != nil {
 		t.Fatal(err)
 	}

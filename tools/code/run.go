@@ -21,6 +21,7 @@ const maxCallStack = 2000
 // elsewhere.
 type program struct {
 	c         *Code
+	caller    tool.Caller
 	ctx       context.Context
 	vm        *goja.Runtime
 	stringify goja.Callable
@@ -30,14 +31,14 @@ type program struct {
 }
 
 // run executes src with a fresh interpreter and classifies the outcome.
-func (c *Code) run(ctx context.Context, src string) (any, error) {
+func (c *Code) run(ctx context.Context, caller tool.Caller, src string) (any, error) {
 	prg, err := compile(src)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	r := &program{c: c, ctx: ctx, vm: goja.New(), out: output{max: c.opts.MaxOutput}}
+	r := &program{c: c, caller: caller, ctx: ctx, vm: goja.New(), out: output{max: c.opts.MaxOutput}}
 	r.vm.SetMaxCallStackSize(maxCallStack)
 	if err := r.setup(); err != nil {
 		return nil, tool.Errorf(tool.CodeInternal, "setting up the interpreter: %v", err)
@@ -94,7 +95,7 @@ func (r *program) setup() error {
 		return err
 	}
 	tools := r.vm.NewObject()
-	for _, name := range r.c.allowed() {
+	for _, name := range allowed(r.caller) {
 		if err := tools.Set(name, r.binding(name)); err != nil {
 			return err
 		}
@@ -146,7 +147,7 @@ func (r *program) binding(name string) func(goja.FunctionCall) goja.Value {
 			panic(r.jsError(fmt.Sprintf("tool call limit reached: a program may make at most %d tool calls", r.c.opts.MaxCalls), "limit_reached", nil))
 		}
 		r.calls++
-		res := r.c.opts.Caller.CallTool(r.ctx, name, args)
+		res := r.caller.CallTool(r.ctx, name, args)
 		if res.Status != tool.StatusOK {
 			code := res.ErrorCode
 			if code == "" {

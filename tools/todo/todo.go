@@ -5,7 +5,7 @@
 //
 // Lists live in memory, one per session. They survive a restart only
 // through the conversation itself: every call returns the whole list, so
-// the engine can Load the last one it finds in a resumed session's history.
+// Resume restores the last one found in a resumed session's history.
 package todo
 
 import (

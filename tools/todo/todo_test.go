@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -253,5 +254,31 @@ func TestSpec(t *testing.T) {
 	}
 	if !strings.Contains(s.Description, "in_progress") {
 		t.Fatalf("description not embedded")
+	}
+}
+
+func TestResumeFromHistory(t *testing.T) {
+	td := New()
+	ctx := tool.WithInvocation(context.Background(), tool.Invocation{SessionID: "old"})
+	out, err := td.Call(ctx, json.RawMessage(`{"todos":[{"id":"1","content":"build","status":"in_progress"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, _ := json.Marshal(map[string]any{"status": "ok", "data": out})
+	later, _ := json.Marshal(map[string]any{"status": "error", "error_code": "invalid_arguments", "message": "no"})
+	history := []llm.Message{
+		llm.UserMessage("plan it"),
+		llm.ToolResultMessage("c1", "todo", string(ok)),
+		llm.ToolResultMessage("c2", "todo", string(later)),
+		llm.ToolResultMessage("c3", "other", string(ok)),
+	}
+	fresh := New()
+	fresh.Resume("resumed", history)
+	got, err := fresh.Call(tool.WithInvocation(context.Background(), tool.Invocation{SessionID: "resumed"}), json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got.(Result); len(r.Todos) != 1 || r.Todos[0].Content != "build" || r.Todos[0].Status != "in_progress" {
+		t.Errorf("resumed list = %+v, want the last ok result's", r.Todos)
 	}
 }

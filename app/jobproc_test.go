@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -36,8 +36,8 @@ func TestProcRunnerResults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := t.TempDir()
-			p := &procRunner{exe: script(strings.ReplaceAll(tc.name, " ", "-"), tc.body), stderr: io.Discard, log: slog.New(slog.DiscardHandler),
-				notifier: notify.New(notify.Config{Home: home})}
+			p := &ProcRunner{Exe: script(strings.ReplaceAll(tc.name, " ", "-"), tc.body), Stderr: io.Discard, Log: slog.New(slog.DiscardHandler),
+				Notifier: notify.New(notify.Config{Home: home})}
 			res := p.Run(context.Background(), cron.Job{Name: "brief"}, time.Now())
 			got := res.Output
 			if res.Err != nil {

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -17,12 +17,13 @@ import (
 // before the file is read.
 const reloadDebounce = 300 * time.Millisecond
 
-// watchSchedules re-reads config.yaml whenever it changes and syncs its
-// schedules into the store, so an edited, added or removed job takes
-// effect without restarting hermes serve (the scheduler is woken by the
-// change). A config that no longer loads is logged and the jobs stay as
-// they were. It returns when ctx ends.
-func watchSchedules(ctx context.Context, opts config.LoadOptions, path string, store *cron.Store, log *slog.Logger) {
+// WatchSchedules re-reads config.yaml (loaded with opts) whenever it
+// changes and syncs its schedules into the job store, so an edited, added
+// or removed job takes effect without restarting hermes serve (the
+// scheduler is woken by the change). A config that no longer loads is
+// logged and the jobs stay as they were. It returns when ctx ends.
+func (a *App) WatchSchedules(ctx context.Context, opts config.LoadOptions) {
+	path, store, log := a.Config.Paths.ConfigFile, a.Jobs, a.Log
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
@@ -67,13 +68,13 @@ func resyncSchedules(ctx context.Context, opts config.LoadOptions, store *cron.S
 		log.Error("config.yaml changed but does not load; the jobs stay as they were", "error", err.Error())
 		return
 	}
-	n := notify.New(notifyConfig(l, log))
+	n := notify.New(NotifyConfig(l, log))
 	for name, s := range l.Config.Schedules {
 		if _, err := n.ParseChain(s.Deliver); err != nil {
 			log.Error("config.yaml changed: a job's delivery target is wrong; its results will go to the local file", "job", name, "error", err.Error())
 		}
 	}
-	res, err := store.Sync(ctx, configJobs(l.Config))
+	res, err := store.Sync(ctx, ConfigJobs(l.Config))
 	if err != nil {
 		log.Error("config.yaml changed but its schedules were not applied; the jobs stay as they were", "error", err.Error())
 		return

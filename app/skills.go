@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -11,9 +11,9 @@ import (
 	"github.com/hermes-go/hermes/tool"
 )
 
-// openSkills opens the skills library of the home, installing the bundled
+// OpenSkills opens the skills library of the home, installing the bundled
 // skills on first use (never over ones the user edited).
-func openSkills(l *config.Loaded, log *slog.Logger) *skill.Library {
+func OpenSkills(l *config.Loaded, log *slog.Logger) *skill.Library {
 	dir := filepath.Join(l.Paths.Home, "skills")
 	if _, err := skill.InstallBundled(dir); err != nil {
 		log.Warn("bundled skills not installed", "error", err)
@@ -47,22 +47,4 @@ func (c collapsedOnly) Available() error {
 		return nil
 	}
 	return errors.New(fmt.Sprint("the skills index lists every description (skills.index_full_limit is ", c.limit, "); search is offered beyond that"))
-}
-
-// skillAvailability is what the index filters skills by: the toolsets and
-// tools the model is offered.
-func skillAvailability(reg *tool.Registry) skill.Availability {
-	var a skill.Availability
-	seen := map[string]bool{}
-	for _, info := range reg.Infos() {
-		if !info.Available || !info.Selected {
-			continue
-		}
-		a.Tools = append(a.Tools, info.Name)
-		if !seen[info.Toolset] {
-			seen[info.Toolset] = true
-			a.Toolsets = append(a.Toolsets, info.Toolset)
-		}
-	}
-	return a
 }

@@ -1,0 +1,183 @@
+// Package app assembles hermes: from a loaded configuration it opens
+// state.db once, builds the model chain, the tools, memory, skills, the
+// approval policy and the one Engine of the process, and returns them as
+// an *App whose Close undoes everything in reverse order. Every front — the
+// terminal chat, hermes serve and its job processes, hermes mcp serve, and
+// the gateway, API and editor fronts — gets an *App; a front only renders
+// events and says who approves commands.
+//
+// Everything is built here, explicitly, so that a reader sees the whole
+// program in one place; no package registers itself by side effect.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/memory/facts"
+	"github.com/hermes-go/hermes/notify"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/session/sqlite"
+)
+
+// Options say what to assemble from what.
+type Options struct {
+	// Config is the loaded configuration; the caller loads it (and shows
+	// its warnings). Required.
+	Config *config.Loaded
+	// Logger gets every component's log lines; nil discards them.
+	Logger *slog.Logger
+	// Model overrides the configured main model (command-line flags).
+	Model config.ModelOverride
+	// Toolsets, when set, replaces config's toolsets as the default
+	// selection of the tools offered.
+	Toolsets []string
+	// MaxTurns, when positive, replaces agent.max_turns.
+	MaxTurns int
+	// Approvals say who answers approval questions.
+	Approvals Approvals
+	// Version is hermes's version, told to MCP servers.
+	Version string
+}
+
+// App is hermes assembled. Its fields are ready to use until Close.
+type App struct {
+	Config *config.Loaded
+	Log    *slog.Logger
+	// Sessions is the session store of state.db.
+	Sessions *sqlite.Store
+	// Jobs is the cron job store of state.db.
+	Jobs *cron.Store
+	// Facts is long-term memory's store (memory.long_term says whether
+	// turns use it).
+	Facts *facts.Store
+	// Notifier delivers job results and notices.
+	Notifier *notify.Notifier
+
+	// The rest is set by Open, not by OpenStores.
+
+	// Tools is every tool and what runs behind them.
+	Tools *Tools
+	// Policy decides dangerous commands for every front.
+	Policy *safety.Policy
+	// Models resolves the main model and the models turns name.
+	Models *Models
+	// Engine runs every turn of the process.
+	Engine *engine.Engine
+
+	opts    Options
+	cleanup []func()
+}
+
+// OpenStores opens what commands that only read or change stored state
+// need: state.db with its session, job and fact stores, and the notifier.
+// Nothing that calls a model or runs a tool is built.
+func OpenStores(ctx context.Context, opts Options) (*App, error) {
+	if opts.Config == nil {
+		return nil, errors.New("app: no configuration")
+	}
+	a := &App{Config: opts.Config, Log: opts.Logger, opts: opts}
+	if a.Log == nil {
+		a.Log = slog.New(slog.DiscardHandler)
+	}
+	if err := a.openStores(ctx); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Open assembles the whole of hermes. A missing or broken model is not an
+// error here: commands that need no model still work, and a turn reports
+// why there is none (Models.Main says it up front).
+func Open(ctx context.Context, opts Options) (*App, error) {
+	a, err := OpenStores(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.openRuntime(ctx); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Close releases everything Open or OpenStores made, in reverse order: the
+// engine's background work, the tools' processes and connections, then
+// the stores and the database.
+func (a *App) Close() {
+	for i := len(a.cleanup) - 1; i >= 0; i-- {
+		a.cleanup[i]()
+	}
+	a.cleanup = nil
+}
+
+// onClose pushes f onto the cleanup stack.
+func (a *App) onClose(f func()) { a.cleanup = append(a.cleanup, f) }
+
+// openStores opens state.db and its stores, creating the home directory on
+// first use.
+func (a *App) openStores(ctx context.Context) error {
+	l := a.Config
+	if err := os.MkdirAll(filepath.Dir(l.Paths.StateDB), 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
+	}
+	st, err := sqlite.Open(l.Paths.StateDB, sqlite.Options{Logger: a.Log})
+	if err != nil {
+		return err
+	}
+	a.Sessions = st
+	a.onClose(func() { st.Close() })
+	jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: JobZone(l.Config), Logger: a.Log})
+	if err != nil {
+		return err
+	}
+	a.Jobs = jobs
+	a.onClose(func() { jobs.Close() })
+	fs, err := facts.Open(l.Paths.StateDB)
+	if err != nil {
+		return fmt.Errorf("long-term memory: %w", err)
+	}
+	a.Facts = fs
+	a.onClose(func() { fs.Close() })
+	a.Notifier = notify.New(NotifyConfig(l, a.Log))
+	return nil
+}
+
+// openRuntime builds the models, the policy, the tools and the engine.
+func (a *App) openRuntime(ctx context.Context) error {
+	l := a.Config
+	a.Models = newModels(l, a.opts.Model, a.Log)
+	main, mainErr := a.Models.Model("")
+	var judge safety.Judge
+	if mainErr == nil && l.Config.Approvals.Mode == config.ApprovalSmart {
+		judge = safety.NewModelJudge(main.Provider, main.Name)
+	}
+	a.Policy = newPolicy(l, a.opts.Approvals, judge, a.Log)
+	vision, err := a.Models.aux("auxiliary.vision", l.Config.Auxiliary.Vision)
+	if err != nil {
+		return err
+	}
+	tools, err := newTools(l, toolDeps{store: a.Sessions, fallback: a.Policy.For(""), vision: vision, log: a.Log, version: a.opts.Version})
+	if err != nil {
+		return err
+	}
+	a.Tools = tools
+	a.onClose(tools.close)
+	opts, err := a.engineOptions(ctx, main, mainErr)
+	if err != nil {
+		return err
+	}
+	a.Engine = engine.New(opts)
+	a.onClose(a.Engine.Close)
+	// The cronjob tool runs jobs through the engine, so it is registered
+	// once the engine exists; no turn has run yet.
+	return tools.Registry.Register(cron.NewTool(a.Jobs, a.Engine.RunJobOutput))
+}

@@ -1,0 +1,161 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hermes-go/hermes/compress"
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// reviewTools are what a background review may call: the memory and
+// skill tools.
+var reviewTools = []string{"memory", "skill_manage", "skills_list", "skills_search", "skill_view"}
+
+// engineOptions wires the engine from the configuration and what Open
+// built. Without a main model (mainErr) there is no compression; turns
+// report mainErr.
+func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr error) (engine.Options, error) {
+	l := a.Config
+	c := l.Config
+	overrides, err := toolOverrides(c, a.Tools.Registry)
+	if err != nil {
+		return engine.Options{}, err
+	}
+	userHome, _ := os.UserHomeDir()
+	maxTurns := c.Agent.MaxTurns
+	if a.opts.MaxTurns > 0 {
+		maxTurns = a.opts.MaxTurns
+	}
+	toolsets := c.Toolsets
+	if len(a.opts.Toolsets) > 0 {
+		toolsets = a.opts.Toolsets
+	}
+	opts := engine.Options{
+		Store:  a.Sessions,
+		Models: a.Models,
+		Tools: engine.Tools{Registry: a.Tools.Registry, Toolsets: toolsets, Disabled: c.Agent.DisabledToolsets,
+			Overrides: overrides, Redact: a.Redactor().Redact},
+		Prompt: engine.PromptSources{Home: l.Paths.Home, UserHome: userHome, Memory: a.Tools.Memory,
+			Skills: a.Tools.Skills, IndexFullLimit: c.Skills.IndexFullLimit, Location: zone(c.Timezone)},
+		MaxTurns: maxTurns,
+		Prices:   prices(c),
+		Review: &engine.Review{
+			Tools:       reviewTools,
+			MemoryEvery: c.Memory.NudgeInterval, SkillEvery: c.Skills.CreationNudgeInterval,
+			SkillWriter: "skill_manage",
+		},
+		Jobs: engine.Jobs{Store: a.Jobs, Notifier: a.Notifier, Inactivity: c.Scheduler.InactivityTimeout,
+			Approver: func(id string) tool.Approver { return a.Policy.For(id) }},
+		Logger: a.Log,
+	}
+	if mainErr == nil {
+		r, _ := a.Models.Main()
+		if opts.Compressor, opts.Window, err = a.newCompressor(ctx, main, r); err != nil {
+			return engine.Options{}, err
+		}
+	}
+	if c.Memory.LongTerm.Or(true) {
+		m, err := a.Models.aux("auxiliary.memory", c.Auxiliary.Memory)
+		if err != nil {
+			return engine.Options{}, err
+		}
+		opts.LongTerm = &engine.LongTerm{Store: a.Facts, Model: m, ExtractAfter: c.Memory.ExtractAfter}
+	}
+	return opts, nil
+}
+
+// newCompressor builds the context compressor for the main model: its
+// window from model.context_length, else the built-in table of model
+// families, else 128k; the summary written by auxiliary.compression or
+// the main model. Nil when compression.enabled is false.
+func (a *App) newCompressor(ctx context.Context, main engine.Model, r config.Resolved) (*compress.Compressor, *llm.Window, error) {
+	c := a.Config.Config.Compression
+	if !c.Enabled.Or(true) {
+		return nil, nil, nil
+	}
+	sum, err := a.Models.aux("auxiliary.compression", a.Config.Config.Auxiliary.Compression)
+	if err != nil {
+		return nil, nil, err
+	}
+	w := llm.NewWindow(r.Model, r.ContextLength)
+	if _, known := llm.ContextWindow(r.Model); !known && r.ContextLength == 0 {
+		// A model the table does not know (a local one, often): ask the
+		// server, which is usually on this machine and answers at once.
+		if err := w.Probe(ctx, r.Endpoint(), nil); err != nil {
+			a.Log.Info("context window not learned from the server; using the default", "error", err)
+		}
+	}
+	window := w.Tokens()
+	reply := main.MaxTokens
+	if reply <= 0 {
+		reply = min(8_192, window/8)
+	}
+	comp, err := compress.New(compress.Options{
+		Window: window, ReplyBudget: reply,
+		Threshold: c.Threshold, TargetRatio: c.TargetRatio, ProtectFirstN: c.ProtectFirstN,
+		Summarizer: compress.ModelSummarizer{Provider: sum.Provider, Model: sum.Name},
+		Logger:     a.Log,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("config.yaml: compression: %w", err)
+	}
+	return comp, w, nil
+}
+
+// toolOverrides turns agent.tool_timeouts into dispatcher overrides. A
+// name that is no tool is an error, since the timeout the user meant to
+// set would otherwise silently not apply.
+func toolOverrides(c config.Config, reg *tool.Registry) (map[string]tool.Override, error) {
+	out := map[string]tool.Override{}
+	for name, d := range c.Agent.ToolTimeouts {
+		if _, ok := reg.Get(name); !ok {
+			var names []string
+			for _, t := range reg.All() {
+				names = append(names, t.Spec().Name)
+			}
+			return nil, fmt.Errorf("config.yaml: agent.tool_timeouts: there is no tool named %q; the tools are %s", name, strings.Join(names, ", "))
+		}
+		out[name] = tool.Override{Timeout: d}
+	}
+	return out, nil
+}
+
+// Redactor knows the values of every secret hermes holds, from the
+// environment, .env and the main model's key, so tool results can be
+// cleaned of them.
+func (a *App) Redactor() *safety.Redactor {
+	l := a.Config
+	secrets := map[string]string{}
+	for _, name := range l.SecretNames(os.Environ()) {
+		if v, ok := l.Env(name); ok {
+			secrets[name] = v
+		}
+	}
+	if r, err := a.Models.Main(); err == nil {
+		if k := string(r.APIKey); k != "" {
+			secrets["api_key"] = k
+		}
+	}
+	return safety.NewRedactor(secrets)
+}
+
+// zone is the configured time zone, or nil (local time) when it is empty
+// or unknown.
+func zone(name string) *time.Location {
+	if name == "" {
+		return nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil
+	}
+	return loc
+}

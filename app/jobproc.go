@@ -1,0 +1,99 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/notify"
+)
+
+// jobKillDelay is how long a job's process has, once told to stop, to
+// record its session and report before it is killed.
+const jobKillDelay = 10 * time.Second
+
+// ProcRunner runs each job in a child hermes process ("hermes cron
+// exec"), so the long-running hermes serve never builds the engine: the
+// model chain, the tools and their connections, MCP servers and memory
+// live only as long as one run. Idle, serve holds only the scheduler; a
+// job that leaks or crashes takes only its own process with it; and each
+// run reads the tools and skills as they are on disk at that moment.
+type ProcRunner struct {
+	// Exe is the hermes binary; Profile the --profile to pass on, if any.
+	Exe, Profile string
+	// Stderr is where the children's JSON logs go: serve's own.
+	Stderr io.Writer
+	Log    *slog.Logger
+	// Notifier delivers the failure notice of a job process that died
+	// without reporting (killed, out of memory), which could not send its
+	// own.
+	Notifier *notify.Notifier
+}
+
+// ExecResult is what "hermes cron exec" prints: a cron.RunResult as one
+// JSON line.
+type ExecResult struct {
+	Status     string          `json:"status,omitempty"`
+	SessionID  string          `json:"session_id,omitempty"`
+	Output     string          `json:"output,omitempty"`
+	Error      string          `json:"error,omitempty"`
+	Deliveries []cron.Delivery `json:"deliveries,omitempty"`
+}
+
+// NewExecResult is the line a job process prints for res.
+func NewExecResult(res cron.RunResult) ExecResult {
+	r := ExecResult{Status: res.Status, SessionID: res.SessionID, Output: res.Output, Deliveries: res.Deliveries}
+	if res.Err != nil {
+		r.Error = res.Err.Error()
+	}
+	return r
+}
+
+// Run starts the job's process and reads its result. It has the shape of
+// cron.Runner.
+func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) cron.RunResult {
+	in, err := json.Marshal(job)
+	if err != nil {
+		return cron.RunResult{Err: fmt.Errorf("encoding the job: %w", err)}
+	}
+	args := []string{"cron", "exec", "--scheduled", scheduled.Format(time.RFC3339Nano)}
+	if p.Profile != "" {
+		args = append([]string{"--profile", p.Profile}, args...)
+	}
+	cmd := exec.CommandContext(ctx, p.Exe, args...)
+	cmd.Stdin = bytes.NewReader(in)
+	cmd.Stderr = p.Stderr
+	detach(cmd)
+	// Stopping serve stops the run the way SIGTERM stops hermes: the
+	// turn ends, its session is recorded, the result is reported.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = jobKillDelay
+	out, err := cmd.Output()
+	var r ExecResult
+	line := out[bytes.LastIndexByte(bytes.TrimRight(out, "\n"), '\n')+1:]
+	if jerr := json.Unmarshal(line, &r); jerr != nil {
+		if err == nil {
+			err = jerr
+		}
+		p.Log.Error("job process ended without a result", "job", job.Name, "error", err.Error())
+		res := cron.RunResult{Err: fmt.Errorf("the job's process ended without a result: %w", err)}
+		if ctx.Err() == nil && p.Notifier != nil {
+			engine.DeliverRun(ctx, p.Notifier, job, scheduled, &res)
+		}
+		return res
+	}
+	res := cron.RunResult{Status: r.Status, SessionID: r.SessionID, Output: r.Output, Deliveries: r.Deliveries}
+	if r.Error != "" {
+		res.Err = errors.New(r.Error)
+	}
+	return res
+}

@@ -1,0 +1,66 @@
+package app
+
+import (
+	"encoding/json"
+	"log/slog"
+	"slices"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/safety"
+)
+
+// Approvals say who answers the approval questions of this process.
+type Approvals struct {
+	// Prompter asks a person; nil means nobody can be asked.
+	Prompter safety.Prompter
+	// Yolo runs dangerous commands without asking (--yolo).
+	Yolo bool
+	// NonInteractive, when set, replaces approvals.non_interactive
+	// (approvals.cron_mode for job processes).
+	NonInteractive string
+}
+
+// newPolicy builds the approval policy from the approvals section. In
+// smart mode judge reviews commands first.
+func newPolicy(l *config.Loaded, ap Approvals, judge safety.Judge, log *slog.Logger) *safety.Policy {
+	c := l.Config
+	home := l.Paths.Home
+	nonInteractive := string(c.Approvals.NonInteractive)
+	if ap.NonInteractive != "" {
+		nonInteractive = ap.NonInteractive
+	}
+	return &safety.Policy{
+		Judge:          judge,
+		Mode:           safety.Mode(c.Approvals.Mode),
+		Yolo:           ap.Yolo,
+		Deny:           c.Approvals.Deny,
+		Allowlist:      c.CommandAllowlist,
+		Interactive:    ap.Prompter != nil,
+		NonInteractive: nonInteractive,
+		Timeout:        c.Approvals.Timeout,
+		Prompter:       ap.Prompter,
+		OnAlways:       func(rule string) error { return appendAllowlist(home, rule) },
+		Logger:         log,
+	}
+}
+
+// appendAllowlist adds rule to command_allowlist in config.yaml, keeping
+// the rest of the file as it is.
+func appendAllowlist(home, rule string) error {
+	l, err := config.Load(config.LoadOptions{Home: home, Env: func(string) (string, bool) { return "", false }})
+	if err != nil {
+		return err
+	}
+	list := l.Config.CommandAllowlist
+	if slices.Contains(list, rule) {
+		return nil
+	}
+	// A JSON array is a YAML flow sequence, quoted safely whatever the
+	// rule's characters.
+	flow, err := json.Marshal(append(slices.Clone(list), rule))
+	if err != nil {
+		return err
+	}
+	_, err = config.Set(home, "command_allowlist", string(flow))
+	return err
+}

@@ -1,0 +1,189 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/memory"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/skill"
+	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/browser"
+	"github.com/hermes-go/hermes/tools/code"
+	"github.com/hermes-go/hermes/tools/declared"
+	"github.com/hermes-go/hermes/tools/files"
+	"github.com/hermes-go/hermes/tools/httpreq"
+	"github.com/hermes-go/hermes/tools/mcp"
+	"github.com/hermes-go/hermes/tools/terminal"
+	"github.com/hermes-go/hermes/tools/todo"
+	"github.com/hermes-go/hermes/tools/vision"
+	"github.com/hermes-go/hermes/tools/web"
+)
+
+// Tools is every tool hermes has, before toolset selection, and what runs
+// behind them: processes, browsers, MCP connections, the declared tools'
+// files.
+type Tools struct {
+	// Registry holds every tool; turns are offered selections of it.
+	Registry *tool.Registry
+	// Declared loads the YAML-declared tools and keeps their problems.
+	Declared *declared.Loader
+	// MCP connects the configured MCP servers.
+	MCP *mcp.Manager
+	// Memory is MEMORY.md and USER.md.
+	Memory *memory.Store
+	// Skills is the skills library.
+	Skills *skill.Library
+
+	terminal *terminal.Terminal
+	browser  *browser.Manager
+	log      *slog.Logger
+}
+
+// close kills the background processes the model started and drops the
+// connections.
+func (b *Tools) close() {
+	b.terminal.Close()
+	b.browser.Close()
+	b.MCP.Close()
+	if b.Declared == nil {
+		return
+	}
+	if err := b.Declared.Close(); err != nil {
+		b.log.Warn("closing declared tools' databases", "error", err)
+	}
+}
+
+// Watch reloads the declared tools files when they change, until ctx
+// ends; for fronts that run for long (the chat, mcp serve).
+func (b *Tools) Watch(ctx context.Context) {
+	if err := b.Declared.Watch(ctx); err != nil && ctx.Err() == nil {
+		b.log.Warn("declared tools will not be reloaded when their files change", "error", err)
+	}
+}
+
+// DeclaredToolsets returns the toolsets of the declared tools, sorted.
+func (b *Tools) DeclaredToolsets() []string {
+	var sets []string
+	for _, t := range b.Declared.Tools() {
+		if ts := t.Spec().Toolset; !slices.Contains(sets, ts) {
+			sets = append(sets, ts)
+		}
+	}
+	slices.Sort(sets)
+	return sets
+}
+
+// toolDeps is what some tools need from the rest of hermes. The vision
+// model may be missing (no model configured), which leaves vision_analyze
+// unavailable.
+type toolDeps struct {
+	store    session.Store
+	fallback tool.Approver // approves commands when a call brings no approver
+	vision   engine.Model
+	log      *slog.Logger
+	version  string
+}
+
+// newTools registers the built-in and the declared tools. MCP servers are
+// configured but not connected: fronts that offer their tools call
+// App.StartMCP.
+func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
+	c := l.Config
+	reg := tool.NewRegistry()
+	pass := c.Terminal.EnvPassthrough
+	var scrub []string
+	for _, name := range l.SecretNames(os.Environ()) {
+		if !safety.EnvPassed(name, pass) {
+			scrub = append(scrub, name)
+		}
+	}
+	term := terminal.New(terminal.Options{
+		DefaultTimeout: c.Terminal.Timeout,
+		MaxTimeout:     c.Terminal.MaxTimeout,
+		ScrubNames:     scrub,
+		Scrub:          func(name string) bool { return safety.SecretEnvName(name) && !safety.EnvPassed(name, pass) },
+		Fallback:       d.fallback,
+		SSH:            sshConfig(c.Terminal),
+	})
+	guard := &safety.URLGuard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
+	webOpts := web.Options{
+		Backend:          string(c.Web.SearchBackend),
+		SearxURL:         c.Web.SearxngURL,
+		BraveKey:         envValue(l, "BRAVE_API_KEY"),
+		TavilyKey:        envValue(l, "TAVILY_API_KEY"),
+		Client:           guard.Client(0),
+		ExtractCharLimit: c.Web.ExtractCharLimit,
+	}
+	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout,
+		ScreenshotDir: filepath.Join(l.Paths.Home, "cache", "screenshots")})
+	b := &Tools{Registry: reg, terminal: term, browser: br, log: d.log,
+		MCP: NewMCP(l, reg, d.log, d.version),
+		Memory: memory.Open(filepath.Join(l.Paths.Home, "memories"),
+			memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit}),
+		Skills: OpenSkills(l, d.log)}
+	tools := []tool.Tool{
+		term, terminal.NewProcessTool(term), todo.New(), session.NewSearchTool(d.store),
+		web.NewSearch(searchOpts(webOpts)), web.NewExtract(webOpts), httpreq.New(guard),
+		code.New(code.Options{}),
+		vision.New(vision.Options{Provider: d.vision.Provider, Model: d.vision.Name}),
+		memory.NewTool(b.Memory),
+	}
+	// Over the ssh backend the file tools act on the remote host too
+	// (FileSystem is nil for the local backend).
+	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
+	tools = append(tools, br.Tools()...)
+	tools = append(tools, skillTools(b.Skills, c.Skills.IndexFullLimit)...)
+	for _, t := range tools {
+		if err := reg.Register(t); err != nil {
+			b.close()
+			return nil, err
+		}
+	}
+	// Declared tools come last, so that one named like a built-in is the
+	// one refused (and listed as a problem).
+	b.Declared = declared.NewLoader(declared.LoaderOptions{
+		Dir: filepath.Join(l.Paths.Home, "tools"), ConfigFile: l.Paths.ConfigFile,
+		Registry: reg, Env: l.Env, Logger: d.log,
+	})
+	if err := b.Declared.Load(); err != nil {
+		b.close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// sshConfig is the ssh backend's settings when terminal.backend is ssh,
+// else nil (commands run locally).
+func sshConfig(t config.Terminal) *terminal.SSHConfig {
+	if t.Backend != "ssh" {
+		return nil
+	}
+	return &terminal.SSHConfig{
+		Host: t.SSH.Host, Port: t.SSH.Port, User: t.SSH.User, KeyFile: t.SSH.KeyFile,
+		KnownHostsFile: t.SSH.KnownHostsFile, InsecureIgnoreHostKey: t.SSH.InsecureIgnoreHostKey,
+		Dir: t.SSH.Dir, ConnectTimeout: t.SSH.ConnectTimeout,
+	}
+}
+
+// searchOpts gives web_search a client without the URL guard: it only
+// reaches the search service the user configured (often a SearXNG on
+// localhost, which the guard would refuse) and the fixed Brave and Tavily
+// APIs, never a URL the model chose.
+func searchOpts(o web.Options) web.Options {
+	o.Client = &http.Client{}
+	return o
+}
+
+// envValue reads a variable from the environment or .env.
+func envValue(l *config.Loaded, name string) string {
+	v, _ := l.Env(name)
+	return v
+}

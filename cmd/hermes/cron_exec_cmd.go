@@ -1,0 +1,75 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/cron"
+)
+
+// newCronExecCmd is the child side of app.ProcRunner: it reads a job as JSON
+// on stdin, runs it once (script, turn, delivery) and prints the result
+// as one JSON line. It records nothing in the job's history; the
+// scheduler that started it does.
+func newCronExecCmd(a *cli) *cobra.Command {
+	var scheduled string
+	cmd := &cobra.Command{
+		Use:    "exec --scheduled TIME < job.json",
+		Short:  "Run one job given on stdin and print its result as JSON (used by hermes serve)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			at, err := time.Parse(time.RFC3339Nano, scheduled)
+			if err != nil {
+				return fmt.Errorf("--scheduled %q: want an RFC 3339 time such as 2026-12-07T09:00:00+08:00", scheduled)
+			}
+			var job cron.Job
+			if err := json.NewDecoder(a.stdin).Decode(&job); err != nil {
+				return fmt.Errorf("reading the job on stdin: %w", err)
+			}
+			// hermes serve printed the configuration's warnings at start;
+			// here stderr carries JSON log lines only.
+			stderr := cmd.ErrOrStderr()
+			cmd.SetErr(io.Discard)
+			_, err = a.load(cmd)
+			cmd.SetErr(stderr)
+			if err != nil {
+				return err
+			}
+			// Job processes log as JSON, like hermes serve.
+			a.log = jsonLogger(stderr)
+			h, err := openJobRunner(cmd, a)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			res := h.Engine.RunJob(cmd.Context(), job, at)
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(app.NewExecResult(res))
+		},
+	}
+	cmd.Flags().StringVar(&scheduled, "scheduled", "", "the fire this run is for (RFC 3339)")
+	return cmd
+}
+
+// jsonLogger is the log of hermes serve and its job processes: JSON lines
+// at info level, secrets redacted.
+func jsonLogger(w io.Writer) *slog.Logger {
+	return slog.New(redactingHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})})
+}
+
+// selfExe is this binary's path, for starting job processes.
+func selfExe() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding the hermes binary to run jobs with: %w", err)
+	}
+	return strings.TrimSuffix(exe, " (deleted)"), nil
+}

@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/memory/facts"
+)
+
+// recallLimit is how many facts at most go before a session's first
+// message.
+const recallLimit = 5
+
+// LongTerm is long-term memory (seed 003 §5.2): lasting facts recalled
+// into the first message of a session and extracted from a session once it
+// has gone idle or ended.
+type LongTerm struct {
+	Store *facts.Store
+	// Model extracts the facts (auxiliary.memory, else the main model).
+	Model Model
+	// ExtractAfter is how long a session stays idle before its facts are
+	// extracted (memory.extract_after); zero extracts only when a session
+	// ends.
+	ExtractAfter time.Duration
+}
+
+// extractions tracks the idle timers and the running extractions.
+type extractions struct {
+	mu sync.Mutex
+	// done holds, per session, the message count at its last
+	// extraction, so a session is not extracted again until it has new
+	// messages.
+	done   map[string]int
+	timers map[string]*time.Timer
+	// closed is set by Engine.Close: no extraction starts after it.
+	closed bool
+	active sync.WaitGroup
+}
+
+// recall prepends the facts relevant to text to the first message of a
+// session, as a marked block. It goes into the user message, not the
+// system prompt, so the prompt's cached prefix holds.
+func (e *Engine) recall(ctx context.Context, history []llm.Message, text string) string {
+	lt := e.opt.LongTerm
+	if lt == nil || len(history) > 0 {
+		return text
+	}
+	found, err := facts.Recall(ctx, lt.Store, text, recallLimit)
+	if err != nil {
+		e.opt.Logger.Warn("long-term memory not recalled", "error", err)
+		return text
+	}
+	if block := facts.Block(found); block != "" {
+		return block + "\n\n" + text
+	}
+	return text
+}
+
+// touch stops the session's idle timer while one of its turns runs.
+func (x *extractions) touch(sessionID string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if t, ok := x.timers[sessionID]; ok {
+		t.Stop()
+		delete(x.timers, sessionID)
+	}
+}
+
+// close stops every idle timer and lets no extraction start.
+func (x *extractions) close() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.closed = true
+	for id, t := range x.timers {
+		t.Stop()
+		delete(x.timers, id)
+	}
+}
+
+// idle starts the session's idle clock after one of its turns: when no
+// turn comes for LongTerm.ExtractAfter, its facts are extracted.
+func (e *Engine) idle(sessionID string) {
+	lt := e.opt.LongTerm
+	if lt == nil || lt.ExtractAfter <= 0 {
+		return
+	}
+	x := &e.facts
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if t, ok := x.timers[sessionID]; ok {
+		t.Stop()
+	}
+	if x.closed {
+		return
+	}
+	if x.timers == nil {
+		x.timers = map[string]*time.Timer{}
+	}
+	x.timers[sessionID] = time.AfterFunc(lt.ExtractAfter, func() {
+		x.mu.Lock()
+		delete(x.timers, sessionID)
+		x.mu.Unlock()
+		e.extractLater(sessionID)
+	})
+}
+
+// extractLater extracts the session's facts in the background.
+func (e *Engine) extractLater(sessionID string) {
+	if e.opt.LongTerm == nil {
+		return
+	}
+	x := &e.facts
+	x.mu.Lock()
+	if x.closed {
+		x.mu.Unlock()
+		return
+	}
+	x.active.Add(1)
+	x.mu.Unlock()
+	go func() {
+		defer e.facts.active.Done()
+		e.extract(e.base, sessionID)
+	}()
+}
+
+// extract asks the model for the lasting facts of a session and stores
+// them.
+func (e *Engine) extract(ctx context.Context, sessionID string) {
+	lt := e.opt.LongTerm
+	msgs, err := e.history(ctx, sessionID)
+	if err != nil || len(msgs) < 2 {
+		return
+	}
+	x := &e.facts
+	x.mu.Lock()
+	if x.done == nil || len(x.done) >= maxPrompts {
+		x.done = map[string]int{}
+	}
+	if x.done[sessionID] == len(msgs) {
+		x.mu.Unlock()
+		return
+	}
+	x.done[sessionID] = len(msgs)
+	x.mu.Unlock()
+	found, err := facts.Extract(ctx, lt.Model.Provider, lt.Model.Name, sessionID, msgs)
+	if err != nil {
+		e.opt.Logger.Warn("long-term memory not extracted", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		return
+	}
+	n, err := lt.Store.Add(ctx, found)
+	if err != nil {
+		e.opt.Logger.Warn("long-term memory not stored", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		return
+	}
+	e.opt.Logger.Info("long-term memory extracted", slog.String("session_id", sessionID), slog.Int("facts", len(found)), slog.Int("added", n))
+}

@@ -1,0 +1,59 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/llm/openai"
+	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// oneModel is engine.Models with a single model, whatever the name.
+type oneModel struct{ m engine.Model }
+
+func (o oneModel) Model(string) (engine.Model, error) { return o.m, nil }
+
+// model is the model "m" on srv.
+func model(srv *llmtest.Server) oneModel {
+	return oneModel{engine.Model{Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}), Name: "m"}}
+}
+
+// openStore opens a session store in a fresh state.db.
+func openStore(t *testing.T) (*sqlite.Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.db")
+	st, err := sqlite.Open(path, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st, path
+}
+
+// registry registers tools in a new registry.
+func registry(t *testing.T, tools ...tool.Tool) *tool.Registry {
+	t.Helper()
+	reg := tool.NewRegistry()
+	for _, tl := range tools {
+		if err := reg.Register(tl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return reg
+}
+
+// soulHome is a hermes home whose SOUL.md says soul, so a test can tell
+// which prompt a session was given.
+func soulHome(t *testing.T, soul string) string {
+	t.Helper()
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "SOUL.md"), []byte(soul), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// scriptTimeout bounds a job's pre-run script.
+const scriptTimeout = 5 * time.Minute
+
+// silentPrefix starts a reply that is stored but not delivered.
+const silentPrefix = "[SILENT]"
+
+// Jobs is what scheduled job runs need.
+type Jobs struct {
+	// Store records the runs RunJobNow starts (the cronjob tool, hermes
+	// cron run); the scheduler records its own.
+	Store *cron.Store
+	// Notifier delivers a run's result along the job's chain.
+	Notifier *notify.Notifier
+	// Inactivity stops a run that has shown no progress this long
+	// (scheduler.inactivity_timeout); zero never stops one.
+	Inactivity time.Duration
+	// Approver decides on dangerous commands in a job's turn, where
+	// nobody can be asked (approvals.cron_mode).
+	Approver func(sessionID string) tool.Approver
+}
+
+// RunJob runs a scheduled job once: its script, then a turn of the agent
+// in a fresh session (or the job's own), then delivery of the reply along
+// its chain, ending in the local file. A run that fails is delivered too,
+// as a failure notice, so a broken job is never silent; a run stopped by
+// shutdown is recorded, not announced. It has the shape of cron.Runner.
+func (e *Engine) RunJob(ctx context.Context, job cron.Job, scheduled time.Time) cron.RunResult {
+	log := e.opt.Logger.With("job", job.Name)
+	start := e.opt.Now()
+	res := e.runJob(ctx, job, log)
+	if res.Err == nil && strings.HasPrefix(strings.TrimSpace(res.Output), silentPrefix) {
+		res.Status = cron.StatusSilent
+	}
+	if res.Err != nil && ctx.Err() != nil {
+		// The next start shows it in the history.
+		res.Err = fmt.Errorf("interrupted by shutdown: %w", res.Err)
+		return res
+	}
+	if res.Status == cron.StatusSilent {
+		log.Info("job run finished silently", "session_id", res.SessionID, "duration_ms", e.opt.Now().Sub(start).Milliseconds())
+		return res
+	}
+	delivered := DeliverRun(ctx, e.opt.Jobs.Notifier, job, scheduled, &res)
+	log.Info("job run finished", "session_id", res.SessionID, "delivered", delivered, "failed", res.Err != nil,
+		"duration_ms", e.opt.Now().Sub(start).Milliseconds())
+	return res
+}
+
+// RunJobNow runs the job called name now, recorded in the job's history
+// like a scheduled run, and returns the result (hermes cron run, the
+// cronjob tool's "run").
+func (e *Engine) RunJobNow(ctx context.Context, name string) (cron.RunResult, error) {
+	store := e.opt.Jobs.Store
+	if store == nil {
+		return cron.RunResult{}, errors.New("jobs cannot be run from here: the job store is not open")
+	}
+	job, err := store.Get(ctx, name)
+	if err != nil {
+		return cron.RunResult{}, err
+	}
+	now := e.opt.Now()
+	id, err := store.StartRun(ctx, job.Name, now)
+	if err != nil {
+		return cron.RunResult{}, err
+	}
+	res := e.RunJob(ctx, job, now)
+	if err := store.FinishRun(context.WithoutCancel(ctx), id, res); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// RunJobOutput is RunJobNow for the cronjob tool: the run's output, and
+// its failure as the error.
+func (e *Engine) RunJobOutput(ctx context.Context, name string) (string, error) {
+	res, err := e.RunJobNow(ctx, name)
+	if err == nil {
+		err = res.Err
+	}
+	return res.Output, err
+}
+
+// DeliverRun sends a run's result along the job's chain, or when the run
+// failed a notice saying so, records every attempt on res and returns the
+// target that took it. A chain that does not parse still leaves the
+// result in the local file.
+func DeliverRun(ctx context.Context, n *notify.Notifier, job cron.Job, scheduled time.Time, res *cron.RunResult) string {
+	text := res.Output
+	if res.Err != nil {
+		text = fmt.Sprintf("hermes: the scheduled job %q failed at %s: %v", job.Name, cron.FireTime(scheduled, job.Timezone), res.Err)
+		if res.Output != "" {
+			text += "\n\nOutput so far:\n" + res.Output
+		}
+	}
+	chain, err := n.ParseChain(job.Deliver)
+	if err != nil {
+		res.Err = errors.Join(res.Err, err)
+		chain = nil
+	}
+	msg := notify.Message{Title: job.Name, Text: text, Job: job.Name, RunID: scheduled.Format(time.RFC3339),
+		Full: "hermes cron show " + job.Name}
+	if res.SessionID != "" {
+		msg.Full = "hermes sessions show " + res.SessionID
+	}
+	rep := n.Deliver(context.WithoutCancel(ctx), chain, msg)
+	for _, a := range rep.Attempts {
+		res.Deliveries = append(res.Deliveries, cron.Delivery{Target: a.Target, OK: a.Status == "ok", Error: a.Error})
+	}
+	return rep.Delivered
+}
+
+// runJob runs the job's script and agent turn under the inactivity
+// watchdog, without delivering.
+func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cron.RunResult {
+	var scriptOut string
+	if job.Script != "" {
+		out, err := runScript(ctx, job.Script)
+		if err != nil {
+			log.Warn("job script failed", "error", err)
+			return cron.RunResult{Err: fmt.Errorf("script: %w", err), Output: out}
+		}
+		scriptOut = out
+	}
+	if job.NoAgent {
+		return cron.RunResult{Output: scriptOut}
+	}
+	if _, err := e.opt.Models.Model(job.Model); err != nil {
+		if job.Model == "" {
+			err = fmt.Errorf("the job needs a model: %w", err)
+		}
+		return cron.RunResult{Err: err}
+	}
+	text, err := e.jobPrompt(job, scriptOut)
+	if err != nil {
+		return cron.RunResult{Err: err}
+	}
+	sid := ""
+	if job.SessionType == cron.SessionContinue {
+		sid = job.SessionID
+	}
+	wctx, dog := newWatchdog(ctx, e.opt.Jobs.Inactivity)
+	defer dog.Stop()
+	turn, err := e.Turn(wctx, sid, Input{Text: text, Source: "cron", Toolsets: job.Toolsets, Model: job.Model,
+		Approver: e.opt.Jobs.Approver}, dog)
+	if err != nil {
+		return cron.RunResult{Err: err}
+	}
+	res := cron.RunResult{SessionID: turn.SessionID, Output: turn.Final}
+	switch cause := context.Cause(wctx); {
+	case errors.As(cause, new(errInactive)):
+		res.Err = cause
+	case turn.Err != nil && turn.Final == "":
+		res.Err = turn.Err
+	}
+	return res
+}
+
+// jobPrompt is the job's first message: its skills, the prompt, and the
+// script's output.
+func (e *Engine) jobPrompt(job cron.Job, scriptOut string) (string, error) {
+	var parts []string
+	for _, name := range job.Skills {
+		if e.opt.Prompt.Skills == nil {
+			return "", fmt.Errorf("skill %q: there is no skills library", name)
+		}
+		inv, err := e.opt.Prompt.Skills.Invocation(name, "this scheduled job")
+		if err != nil {
+			return "", fmt.Errorf("skill %q: %w", name, err)
+		}
+		parts = append(parts, inv)
+	}
+	parts = append(parts, job.Prompt)
+	if scriptOut != "" {
+		parts = append(parts, "Output of the job's script:\n"+scriptOut)
+	}
+	return strings.Join(parts, "\n\n"), nil
+}
+
+// runScript runs a job's script with sh and returns its output.
+func runScript(ctx context.Context, script string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, scriptTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", script)
+	cmd.WaitDelay = 2 * time.Second
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
+			return string(out), fmt.Errorf("%w: %s", err, strings.TrimSpace(string(ee.Stderr)))
+		}
+		return string(out), err
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// Tools is every tool hermes has and how calls to them run.
+type Tools struct {
+	// Registry holds every registered tool; turns are offered a
+	// selection of it. Tools registered later (an MCP server that came
+	// up, the cronjob tool) are seen by every selection.
+	Registry *tool.Registry
+	// Toolsets is the default selection (config's toolsets, or the
+	// --toolsets flag); empty means every toolset.
+	Toolsets []string
+	// Disabled toolsets are off for every turn (agent.disabled_toolsets).
+	Disabled []string
+	// Overrides adjust single tools' timeouts (agent.tool_timeouts).
+	Overrides map[string]tool.Override
+	// Redact cleans every tool result of the secret values hermes holds
+	// before the model sees it.
+	Redact func(string) string
+}
+
+// Toolbox is a selection of the tools behind a dispatcher of its own: what
+// one turn is offered and how its calls run.
+type Toolbox struct {
+	*tool.Registry
+	*tool.Dispatcher
+}
+
+// Offers reports whether the model is offered the tool named exactly name.
+func (b *Toolbox) Offers(name string) bool {
+	for _, s := range b.Registry.Specs() {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Toolbox returns the tools of toolsets (the default selection when
+// toolsets is empty) behind a dispatcher. Naming a toolset no tool
+// belongs to is an error that lists the known ones; the caller says where
+// the name came from.
+func (e *Engine) Toolbox(toolsets []string) (*Toolbox, error) {
+	key := strings.Join(toolsets, ",")
+	e.mu.Lock()
+	box, ok := e.boxes[key]
+	e.mu.Unlock()
+	if ok {
+		return box, nil
+	}
+	t := e.opt.Tools
+	enabled := t.Toolsets
+	if len(toolsets) > 0 {
+		enabled = toolsets
+	}
+	sel, err := t.Registry.Select(enabled, t.Disabled)
+	if err != nil {
+		return nil, err
+	}
+	box = e.toolbox(sel)
+	e.mu.Lock()
+	if len(e.boxes) >= maxBoxes {
+		clear(e.boxes)
+	}
+	e.boxes[key] = box
+	e.mu.Unlock()
+	return box, nil
+}
+
+// AllTools is every registered tool, whatever the selection, behind a
+// dispatcher: for running one tool by hand (hermes tools test).
+func (e *Engine) AllTools() *Toolbox { return e.toolbox(e.opt.Tools.Registry) }
+
+// toolbox puts reg behind a dispatcher with the configured overrides,
+// redaction and logger.
+func (e *Engine) toolbox(reg *tool.Registry) *Toolbox {
+	t := e.opt.Tools
+	return &Toolbox{Registry: reg, Dispatcher: &tool.Dispatcher{Registry: reg, Overrides: t.Overrides, Redact: t.Redact, Logger: e.opt.Logger}}
+}
+
+// maxBoxes bounds the cached selections; jobs name a handful at most.
+const maxBoxes = 64
+
+// resumer is a tool that keeps state per session (the todo list) and
+// restores it from a session's history the first time this process runs a
+// turn in it.
+type resumer interface {
+	Resume(sessionID string, history []llm.Message)
+}
+
+// resume gives every resumer among the tools the session's history.
+func (e *Engine) resume(sessionID string, history []llm.Message, box *Toolbox) {
+	if len(history) == 0 {
+		return
+	}
+	for _, t := range box.Registry.All() {
+		if r, ok := t.(resumer); ok {
+			r.Resume(sessionID, history)
+		}
+	}
+}
