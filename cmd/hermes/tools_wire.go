@@ -17,6 +17,7 @@ import (
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/skill"
 	"github.com/hermes-go/hermes/tool"
@@ -152,7 +153,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	}
 	// Over the ssh backend the file tools act on the remote host too
 	// (FileSystem is nil for the local backend).
-	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
+	tools = append(tools, files.New(files.Options{Guard: writeguard.FromEnv(l.Paths.Home), FS: term.FileSystem()})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.skills, c.Skills.IndexFullLimit)...)
 	if jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: jobZone(c), Logger: d.logger()}); err != nil {

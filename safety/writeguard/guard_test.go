@@ -1,4 +1,4 @@
-package safety
+package writeguard
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 
 func TestWriteGuardRules(t *testing.T) {
 	home := t.TempDir()
-	g := WriteGuard{Home: home, HermesHome: filepath.Join(home, "hh")}
+	g := Guard{Home: home, HermesHome: filepath.Join(home, "hh")}
 	tests := []struct {
 		path string
 		deny string // part of the rule, or "" when allowed
@@ -62,7 +62,7 @@ func TestWriteGuardRules(t *testing.T) {
 			}
 			continue
 		}
-		var de *WriteDeniedError
+		var de *DeniedError
 		if !errors.As(err, &de) {
 			t.Errorf("Check(%s) = %v, want denied", tt.path, err)
 			continue
@@ -78,7 +78,7 @@ func TestWriteGuardRules(t *testing.T) {
 
 func TestWriteGuardDefaultHermesHome(t *testing.T) {
 	home := t.TempDir()
-	g := WriteGuard{Home: home}
+	g := Guard{Home: home}
 	if g.Check(filepath.Join(home, ".hermes/.env")) == nil {
 		t.Error("~/.hermes/.env allowed with an empty HermesHome")
 	}
@@ -102,7 +102,7 @@ func TestWriteGuardSymlinks(t *testing.T) {
 	mustLink(t, ssh, filepath.Join(proj, "keys"))
 	mustLink(t, filepath.Join(ssh, "authorized_keys"), filepath.Join(proj, "ak"))
 	mustLink(t, filepath.Join(home, ".bashrc"), filepath.Join(proj, "rc"))
-	g := WriteGuard{Home: home}
+	g := Guard{Home: home}
 	for _, p := range []string{
 		filepath.Join(proj, "keys", "authorized_keys"),
 		filepath.Join(proj, "keys", "new_key"),
@@ -123,7 +123,7 @@ func TestWriteGuardSafeRoots(t *testing.T) {
 	root := t.TempDir()
 	other := t.TempDir()
 	env := root + string(os.PathListSeparator) + " " + string(os.PathListSeparator) + "relative"
-	g := WriteGuard{SafeRoots: ParseSafeRoots(env)}
+	g := Guard{SafeRoots: ParseSafeRoots(env)}
 	if len(g.SafeRoots) != 1 {
 		t.Fatalf("ParseSafeRoots(%q) = %q", env, g.SafeRoots)
 	}

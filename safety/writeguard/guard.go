@@ -1,4 +1,4 @@
-package safety
+package writeguard
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// WriteGuard decides which files the file-writing tools (write_file,
+// Guard decides which files the file-writing tools (write_file,
 // patch) may change. Those tools write without asking for approval, so the
 // guard keeps them away from credentials, login shells' start-up files and
 // system account databases, where a wrong or injected write does lasting
@@ -15,7 +15,7 @@ import (
 //
 // The zero value denies only the system and project rules: home-relative
 // rules need Home.
-type WriteGuard struct {
+type Guard struct {
 	// Home is the user's home directory (~).
 	Home string
 	// HermesHome is $HERMES_HOME; empty means Home/.hermes.
@@ -25,14 +25,14 @@ type WriteGuard struct {
 	SafeRoots []string
 }
 
-// WriteDeniedError is the error Check returns. Rule names the rule that
+// DeniedError is the error Check returns. Rule names the rule that
 // matched, for the message and for tests.
-type WriteDeniedError struct {
+type DeniedError struct {
 	Path string
 	Rule string
 }
 
-func (e *WriteDeniedError) Error() string {
+func (e *DeniedError) Error() string {
 	return fmt.Sprintf("writing %s is not allowed: %s. The file tools never change such files; if the change is really needed, tell the user what to change and let them edit the file themselves", e.Path, e.Rule)
 }
 
@@ -65,26 +65,26 @@ var writeSystemRules = []struct{ path, why string }{
 	{"/etc/sudoers.d/", "sudo configuration is off limits"},
 }
 
-// Check returns nil when path may be written, or a *WriteDeniedError
+// Check returns nil when path may be written, or a *DeniedError
 // naming the rule that forbids it. path must be absolute and clean. The
 // path is checked as given and again with the symbolic links of its
 // existing part resolved, so a link in a project cannot lead a write into
 // a protected place.
-func (g WriteGuard) Check(path string) error {
+func (g Guard) Check(path string) error {
 	path = filepath.Clean(path)
 	if rule := g.denyReason(path); rule != "" {
-		return &WriteDeniedError{Path: path, Rule: rule}
+		return &DeniedError{Path: path, Rule: rule}
 	}
 	if real := resolveExisting(path); real != path {
 		if rule := g.denyReason(real); rule != "" {
-			return &WriteDeniedError{Path: path, Rule: rule + " (" + path + " leads to " + real + ")"}
+			return &DeniedError{Path: path, Rule: rule + " (" + path + " leads to " + real + ")"}
 		}
 	}
 	return nil
 }
 
 // denyReason returns why p may not be written, or "".
-func (g WriteGuard) denyReason(p string) string {
+func (g Guard) denyReason(p string) string {
 	for _, home := range variants(g.Home) {
 		for _, r := range writeHomeRules {
 			if covers(filepath.Join(home, filepath.FromSlash(r.rel)), strings.HasSuffix(r.rel, "/"), p) {
@@ -115,7 +115,7 @@ func (g WriteGuard) denyReason(p string) string {
 	return ""
 }
 
-func (g WriteGuard) underSafeRoot(p string) bool {
+func (g Guard) underSafeRoot(p string) bool {
 	for _, root := range g.SafeRoots {
 		for _, r := range variants(root) {
 			if covers(r, true, p) {
@@ -213,13 +213,13 @@ func ParseSafeRoots(v string) []string {
 	return roots
 }
 
-// WriteGuardFromEnv builds the guard from the process environment: Home
+// FromEnv builds the guard from the process environment: Home
 // from os.UserHomeDir, HermesHome from hermesHome (pass the resolved
 // hermes home; empty means Home/.hermes) and SafeRoots from
 // HERMES_WRITE_SAFE_ROOT.
-func WriteGuardFromEnv(hermesHome string) WriteGuard {
+func FromEnv(hermesHome string) Guard {
 	home, _ := os.UserHomeDir()
-	return WriteGuard{
+	return Guard{
 		Home:       home,
 		HermesHome: hermesHome,
 		SafeRoots:  ParseSafeRoots(os.Getenv("HERMES_WRITE_SAFE_ROOT")),
