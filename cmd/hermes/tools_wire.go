@@ -17,6 +17,7 @@ import (
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/skill"
@@ -128,7 +129,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		Fallback:       d.fallback,
 		SSH:            sshConfig(c.Terminal),
 	})
-	guard := &safety.URLGuard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
+	guard := &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{
 		Backend:          string(c.Web.SearchBackend),
 		SearxURL:         c.Web.SearxngURL,

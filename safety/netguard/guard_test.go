@@ -1,4 +1,4 @@
-package safety
+package netguard
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 )
 
 func TestCheckURL(t *testing.T) {
-	def := &URLGuard{}
-	open := &URLGuard{AllowPrivate: true, Blocklist: []string{"*.tracker.example", "ads.example.net", "cdn-*.example.org"}}
+	def := &Guard{}
+	open := &Guard{AllowPrivate: true, Blocklist: []string{"*.tracker.example", "ads.example.net", "cdn-*.example.org"}}
 	cases := []struct {
 		url         string
 		def, open   bool // allowed by the default guard, by open
@@ -74,7 +74,7 @@ func TestCheckURL(t *testing.T) {
 			t.Fatalf("%s: %v", c.url, err)
 		}
 		for _, g := range []struct {
-			guard *URLGuard
+			guard *Guard
 			want  bool
 		}{{def, c.def}, {open, c.open}} {
 			err := g.guard.CheckURL(u)
@@ -96,7 +96,7 @@ func TestCheckURL(t *testing.T) {
 }
 
 func TestBlockedMessage(t *testing.T) {
-	err := (&URLGuard{}).CheckURL(mustURL(t, "http://user:hunter2hunter2@127.0.0.1/"))
+	err := (&Guard{}).CheckURL(mustURL(t, "http://user:hunter2hunter2@127.0.0.1/"))
 	msg := err.Error()
 	for _, want := range []string{"refused", "loopback", "security.allow_private_urls: true"} {
 		if !strings.Contains(msg, want) {
@@ -106,7 +106,7 @@ func TestBlockedMessage(t *testing.T) {
 	if strings.Contains(msg, "hunter2") {
 		t.Errorf("message repeats the URL's password: %q", msg)
 	}
-	err = (&URLGuard{}).CheckURL(mustURL(t, "http://169.254.169.254/"))
+	err = (&Guard{}).CheckURL(mustURL(t, "http://169.254.169.254/"))
 	if strings.Contains(err.Error(), "allow_private_urls") {
 		t.Errorf("metadata refusal suggests allow_private_urls, which would not help: %q", err)
 	}
@@ -161,10 +161,10 @@ func wantBlocked(t *testing.T, err error, mention string) {
 
 func TestClientLoopback(t *testing.T) {
 	srv := okServer(t)
-	_, err := get((&URLGuard{}).Client(5*time.Second), srv.URL)
+	_, err := get((&Guard{}).Client(5*time.Second), srv.URL)
 	wantBlocked(t, err, "loopback")
 
-	body, err := get((&URLGuard{AllowPrivate: true}).Client(5*time.Second), srv.URL)
+	body, err := get((&Guard{AllowPrivate: true}).Client(5*time.Second), srv.URL)
 	if err != nil || body != "hello" {
 		t.Fatalf("AllowPrivate: body %q, err %v", body, err)
 	}
@@ -176,7 +176,7 @@ func TestClientChecksResolvedAddress(t *testing.T) {
 	srv := okServer(t)
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
 
-	c := (&URLGuard{}).Client(5 * time.Second)
+	c := (&Guard{}).Client(5 * time.Second)
 	tr := c.Transport.(*http.Transport)
 	dial := tr.DialContext
 	// Stand in for a DNS answer: the name passes every check by name and
@@ -191,7 +191,7 @@ func TestClientChecksResolvedAddress(t *testing.T) {
 	wantBlocked(t, err, "loopback")
 
 	// localhost resolves through the system resolver.
-	_, err = get((&URLGuard{}).Client(5*time.Second), "http://localhost:"+port+"/")
+	_, err = get((&Guard{}).Client(5*time.Second), "http://localhost:"+port+"/")
 	wantBlocked(t, err, "resolves to")
 }
 
@@ -206,14 +206,14 @@ func TestClientRedirects(t *testing.T) {
 	}))
 	defer first.Close()
 	firstAddr := netip.MustParseAddrPort(strings.TrimPrefix(first.URL, "http://"))
-	g := &URLGuard{Allow: func(ap netip.AddrPort) bool { return ap == firstAddr }}
+	g := &Guard{Allow: func(ap netip.AddrPort) bool { return ap == firstAddr }}
 
 	_, err := get(g.Client(5*time.Second), first.URL+"/")
 	wantBlocked(t, err, "loopback")
 	_, err = get(g.Client(5*time.Second), first.URL+"/by-name")
 	wantBlocked(t, err, "loopback")
 
-	body, err := get((&URLGuard{AllowPrivate: true}).Client(5*time.Second), first.URL+"/")
+	body, err := get((&Guard{AllowPrivate: true}).Client(5*time.Second), first.URL+"/")
 	if err != nil || body != "hello" {
 		t.Fatalf("AllowPrivate redirect: body %q, err %v", body, err)
 	}
@@ -225,7 +225,7 @@ func TestClientRedirectLimit(t *testing.T) {
 		http.Redirect(w, r, srv.URL+"/again", http.StatusFound)
 	}))
 	defer srv.Close()
-	_, err := get((&URLGuard{AllowPrivate: true}).Client(5*time.Second), srv.URL)
+	_, err := get((&Guard{AllowPrivate: true}).Client(5*time.Second), srv.URL)
 	if err == nil || !strings.Contains(err.Error(), "10 redirects") {
 		t.Fatalf("err = %v, want a redirect limit", err)
 	}
@@ -235,7 +235,7 @@ func TestClientIgnoresProxy(t *testing.T) {
 	t.Setenv("HTTP_PROXY", "http://proxy.invalid:3128")
 	t.Setenv("http_proxy", "http://proxy.invalid:3128")
 	srv := okServer(t)
-	body, err := get((&URLGuard{AllowPrivate: true}).Client(5*time.Second), srv.URL)
+	body, err := get((&Guard{AllowPrivate: true}).Client(5*time.Second), srv.URL)
 	if err != nil || body != "hello" {
 		t.Fatalf("body %q, err %v; the proxy from the environment must not be used", body, err)
 	}

@@ -1,4 +1,4 @@
-package safety
+package netguard
 
 import (
 	"net/netip"

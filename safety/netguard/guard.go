@@ -1,4 +1,4 @@
-package safety
+package netguard
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // maxRedirects is how many redirects a guarded client follows.
 const maxRedirects = 10
 
-// URLGuard decides which URLs the model may make hermes fetch. A model
+// Guard decides which URLs the model may make hermes fetch. A model
 // that can name any URL can otherwise read the machine's own services
 // (a database admin page on 127.0.0.1, a router on 192.168.1.1) or a
 // cloud instance's metadata endpoint, which hands out credentials: the
@@ -29,9 +29,9 @@ const maxRedirects = 10
 // since it checks the address actually connected to, after DNS, so a name
 // that resolves (or re-resolves) to a private address is caught too.
 //
-// A URLGuard is safe for concurrent use; its fields must not change once
+// A Guard is safe for concurrent use; its fields must not change once
 // it is in use.
-type URLGuard struct {
+type Guard struct {
 	// AllowPrivate lets loopback, private, link-local and other
 	// non-public addresses through (security.allow_private_urls), for
 	// users whose agent is meant to talk to local services. Cloud
@@ -77,7 +77,7 @@ func (e *BlockedURLError) Error() string {
 // other than http or https, no host, a blocklisted host, a metadata host
 // name, or a literal IP address the guard refuses. Host names are not
 // resolved here; the guarded Client checks the addresses they resolve to.
-func (g *URLGuard) CheckURL(u *url.URL) error {
+func (g *Guard) CheckURL(u *url.URL) error {
 	if u == nil {
 		return &BlockedURLError{URL: "", Reason: "no URL given"}
 	}
@@ -112,7 +112,7 @@ func (g *URLGuard) CheckURL(u *url.URL) error {
 // because a proxy resolves and connects on hermes's behalf, so the guard
 // would see only the proxy's address and anything behind it would be
 // reachable.
-func (g *URLGuard) Client(timeout time.Duration) *http.Client {
+func (g *Guard) Client(timeout time.Duration) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil
 	tr.DialContext = g.dialContext
@@ -131,7 +131,7 @@ func (g *URLGuard) Client(timeout time.Duration) *http.Client {
 
 // dialContext checks the host by name, then dials with a Control hook
 // that checks each resolved address just before the socket connects.
-func (g *URLGuard) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+func (g *Guard) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func (g *URLGuard) dialContext(ctx context.Context, network, addr string) (net.C
 
 // hostReason says why a host (name or literal address) is refused, or
 // returns ""; private reports whether AllowPrivate would admit it.
-func (g *URLGuard) hostReason(host, port string) (reason string, private bool) {
+func (g *Guard) hostReason(host, port string) (reason string, private bool) {
 	h := strings.TrimSuffix(strings.ToLower(host), ".")
 	if pat, ok := g.blocked(h); ok {
 		return fmt.Sprintf("the host %s matches %q in the URL blocklist", h, pat), false
@@ -180,7 +180,7 @@ func (g *URLGuard) hostReason(host, port string) (reason string, private bool) {
 }
 
 // blocked reports the first blocklist pattern host matches.
-func (g *URLGuard) blocked(host string) (string, bool) {
+func (g *Guard) blocked(host string) (string, bool) {
 	for _, pat := range g.Blocklist {
 		p := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(pat)), ".")
 		if p == "" {
@@ -199,7 +199,7 @@ func (g *URLGuard) blocked(host string) (string, bool) {
 // addrReason says what kind of address the guard refuses a is ("a
 // loopback address"), or returns "";
 // private reports whether AllowPrivate would admit it.
-func (g *URLGuard) addrReason(ap netip.AddrPort) (reason string, private bool) {
+func (g *Guard) addrReason(ap netip.AddrPort) (reason string, private bool) {
 	a := ap.Addr()
 	if isMetadataAddr(a) {
 		return "a cloud metadata endpoint, which is always blocked", false
