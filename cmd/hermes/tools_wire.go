@@ -16,8 +16,8 @@ import (
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/memory"
-	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/safety/netguard"
+	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/skill"
@@ -117,7 +117,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	pass := c.Terminal.EnvPassthrough
 	var scrub []string
 	for _, name := range l.SecretNames(os.Environ()) {
-		if !safety.EnvPassed(name, pass) {
+		if !redact.EnvPassed(name, pass) {
 			scrub = append(scrub, name)
 		}
 	}
@@ -125,7 +125,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		DefaultTimeout: c.Terminal.Timeout,
 		MaxTimeout:     c.Terminal.MaxTimeout,
 		ScrubNames:     scrub,
-		Scrub:          func(name string) bool { return safety.SecretEnvName(name) && !safety.EnvPassed(name, pass) },
+		Scrub:          func(name string) bool { return redact.SecretEnvName(name) && !redact.EnvPassed(name, pass) },
 		Fallback:       d.fallback,
 		SSH:            sshConfig(c.Terminal),
 	})

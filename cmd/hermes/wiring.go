@@ -16,6 +16,7 @@ import (
 	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/tool"
@@ -272,7 +273,7 @@ func (r *wiring) variant(toolsets []string, model string) (*engine.Engine, error
 
 // newRedactor knows the values of every secret hermes holds, from the
 // environment and .env, so tool results can be cleaned of them.
-func newRedactor(l *config.Loaded, main config.Resolved) *safety.Redactor {
+func newRedactor(l *config.Loaded, main config.Resolved) *redact.Redactor {
 	secrets := map[string]string{}
 	for _, name := range l.SecretNames(os.Environ()) {
 		if v, ok := l.Env(name); ok {
@@ -282,7 +283,7 @@ func newRedactor(l *config.Loaded, main config.Resolved) *safety.Redactor {
 	if k := string(main.APIKey); k != "" {
 		secrets["api_key"] = k
 	}
-	return safety.NewRedactor(secrets)
+	return redact.New(secrets)
 }
 
 // toolbox joins the selected tools and their dispatcher into what the

@@ -1,4 +1,4 @@
-package safety
+package redact
 
 import (
 	"regexp"
@@ -9,7 +9,7 @@ import (
 // A Redactor only knows the secrets hermes itself holds. Tool output also
 // carries secrets hermes never saw: a key in a config file the model
 // read, a token in a curl command it echoed, a password in a connection
-// string a service logged. RedactSecrets recognizes those by their shape.
+// string a service logged. Secrets recognizes those by their shape.
 // It errs towards redacting: a hidden non-secret costs the model a little
 // context, a leaked key costs the user the key.
 
@@ -72,14 +72,14 @@ const (
 	windowAhead = 256
 )
 
-// RedactSecrets returns text with every secret it recognizes by format
+// Secrets returns text with every secret it recognizes by format
 // replaced by [REDACTED:<kind>]: provider API keys and tokens, JWTs,
 // private key blocks, Authorization headers, URL passwords and secret
 // query parameters, and the values of variables whose names say secret.
 // Names, header names and URLs around a secret are kept. Markers already
 // in the text are left alone, so redacting twice changes nothing more.
 // When two formats claim overlapping text, the one listed first wins.
-func RedactSecrets(text string) string {
+func Secrets(text string) string {
 	if len(text) < 8 {
 		return text
 	}

@@ -1,9 +1,9 @@
-package safety
+package redact
 
 import "testing"
 
 func TestRedactor(t *testing.T) {
-	r := NewRedactor(map[string]string{
+	r := New(map[string]string{
 		"OPENAI_API_KEY": "sk-abcdefghijklmnop",
 		"LONG_TOKEN":     "sk-abcdefghijklmnop-extended",
 		"PORT":           "8080",
@@ -20,7 +20,7 @@ func TestRedactor(t *testing.T) {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
 		}
 	}
-	var none *Redactor = NewRedactor(map[string]string{"X": "short"})
+	var none *Redactor = New(map[string]string{"X": "short"})
 	if got := none.Redact("short"); got != "short" {
 		t.Errorf("a redactor without secrets changed text: %q", got)
 	}
@@ -28,7 +28,7 @@ func TestRedactor(t *testing.T) {
 
 func TestRedactorAppliesFormats(t *testing.T) {
 	gh := "ghp_" + fake(alnum, 36)
-	r := NewRedactor(map[string]string{"MY_SERVICE": "plain-value-123"})
+	r := New(map[string]string{"MY_SERVICE": "plain-value-123"})
 	in := "svc=plain-value-123 gh=" + gh + " DB_PASSWORD=hunter2x"
 	want := "svc=[REDACTED:MY_SERVICE] gh=[REDACTED:github_token] DB_PASSWORD=[REDACTED:password]"
 	if got := r.Redact(in); got != want {
@@ -39,7 +39,7 @@ func TestRedactorAppliesFormats(t *testing.T) {
 		t.Errorf("nil Redactor: %q", got)
 	}
 	// A known value that also has a known format keeps its variable name.
-	r = NewRedactor(map[string]string{"GITHUB_TOKEN": gh})
+	r = New(map[string]string{"GITHUB_TOKEN": gh})
 	if got := r.Redact("GITHUB_TOKEN=" + gh); got != "GITHUB_TOKEN=[REDACTED:GITHUB_TOKEN]" {
 		t.Errorf("known value: %q", got)
 	}

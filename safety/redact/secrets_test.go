@@ -1,4 +1,4 @@
-package safety
+package redact
 
 import (
 	"strings"
@@ -98,10 +98,10 @@ func TestRedactSecretsFormats(t *testing.T) {
 		{"age", "AGE-SECRET-KEY-1" + fake(upNum, 58), "[REDACTED:age_secret_key]"},
 	}
 	for _, c := range cases {
-		if got := RedactSecrets(c.in); got != c.want {
+		if got := Secrets(c.in); got != c.want {
 			t.Errorf("%s:\n in   %q\n got  %q\n want %q", c.name, c.in, got, c.want)
 		}
-		if again := RedactSecrets(c.want); again != c.want {
+		if again := Secrets(c.want); again != c.want {
 			t.Errorf("%s: redacting the redacted text changed it: %q", c.name, again)
 		}
 	}
@@ -131,8 +131,8 @@ func TestRedactSecretsLeavesLookalikes(t *testing.T) {
 		"token: null, secret: true, password: ***",
 		"",
 	} {
-		if got := RedactSecrets(in); got != in {
-			t.Errorf("RedactSecrets changed text with no secret:\n in  %q\n got %q", in, got)
+		if got := Secrets(in); got != in {
+			t.Errorf("Secrets changed text with no secret:\n in  %q\n got %q", in, got)
 		}
 	}
 }
@@ -140,7 +140,7 @@ func TestRedactSecretsLeavesLookalikes(t *testing.T) {
 func TestRedactSecretsDataURL(t *testing.T) {
 	img := "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 	in := `<img src="` + img + `">` + strings.Repeat("/"+fake(alnum+"+/", 64), 50)
-	if got := RedactSecrets(in); got != in {
+	if got := Secrets(in); got != in {
 		t.Errorf("a data URL was mangled:\n in  %.200q\n got %.200q", in, got)
 	}
 }
@@ -169,6 +169,6 @@ func BenchmarkRedactSecrets(b *testing.B) {
 	text := mixedText()
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		RedactSecrets(text)
+		Secrets(text)
 	}
 }

@@ -1,8 +1,9 @@
-package safety
+package redact
 
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,7 +46,7 @@ func ScanInjection(text string) (reason string, found bool) {
 		case p.what == "exfiltration":
 			src = sent
 		}
-		if !containsAny(src, p.hints) {
+		if !slices.ContainsFunc(p.hints, func(h string) bool { return strings.Contains(src, h) }) {
 			continue
 		}
 		if m := p.re.FindString(src); m != "" {

@@ -1,4 +1,4 @@
-package safety
+package redact
 
 import (
 	"sort"
@@ -17,10 +17,10 @@ type Redactor struct {
 	r *strings.Replacer
 }
 
-// NewRedactor returns a Redactor for the given variables (name → value).
+// New returns a Redactor for the given variables (name → value).
 // Values shorter than 8 characters are ignored. With no secrets it
 // returns nil, which still redacts by format (see Redact).
-func NewRedactor(secrets map[string]string) *Redactor {
+func New(secrets map[string]string) *Redactor {
 	names := make([]string, 0, len(secrets))
 	for name, v := range secrets {
 		if len(v) >= minSecretLen {
@@ -47,12 +47,12 @@ func NewRedactor(secrets map[string]string) *Redactor {
 }
 
 // Redact returns text with every known secret value replaced, then every
-// secret recognized by its format (see RedactSecrets). Known values go
+// secret recognized by its format (see Secrets). Known values go
 // first so their markers name the variable. A nil *Redactor redacts by
 // format only.
 func (r *Redactor) Redact(text string) string {
 	if r != nil {
 		text = r.r.Replace(text)
 	}
-	return RedactSecrets(text)
+	return Secrets(text)
 }
