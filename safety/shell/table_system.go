@@ -1,4 +1,4 @@
-package safety
+package shell
 
 // systemRules guard databases, version control, services, processes,
 // packages and the Windows equivalents of the POSIX rules.

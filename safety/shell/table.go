@@ -1,4 +1,4 @@
-package safety
+package shell
 
 // hardlineRules are the commands hermes never runs, whatever the mode,
 // --yolo, the allowlist or a person's answer: each destroys something with

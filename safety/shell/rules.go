@@ -1,4 +1,4 @@
-package safety
+package shell
 
 import (
 	"regexp"
@@ -173,4 +173,17 @@ func Rules() []Verdict {
 		out[i] = Verdict{Level: r.level, Rule: r.key, Description: r.desc}
 	}
 	return out
+}
+
+// LookupRule returns the rule whose key or description is name, ignoring
+// case and surrounding blanks: a command_allowlist entry may name a rule
+// either way (Hermes's own command_allowlist stores descriptions).
+func LookupRule(name string) (Verdict, bool) {
+	e := strings.ToLower(strings.TrimSpace(name))
+	for _, r := range rules().rules {
+		if e == r.key || e == strings.ToLower(r.desc) {
+			return Verdict{Level: r.level, Rule: r.key, Description: r.desc}, true
+		}
+	}
+	return Verdict{}, false
 }

@@ -1,4 +1,4 @@
-package safety
+package shell
 
 import "strings"
 
@@ -50,27 +50,31 @@ func findings(cmd string) []Verdict {
 	return a.match(rules())
 }
 
-// report is what detection learns about a command.
-type report struct {
-	findings []Verdict
-	// parts are the texts approvals.deny patterns are matched against:
+// Report is what detection learns about a command, for the approval
+// policy: every finding, and the parts its deny patterns are matched
+// against.
+type Report struct {
+	// Findings are every rule the command matches, hardline rules first,
+	// each rule once, in the rule table's order.
+	Findings []Verdict
+	// Parts are the texts approvals.deny patterns are matched against:
 	// the normalized command and each simple command in it, with and
 	// without its wrappers.
-	parts []string
+	Parts []string
 }
 
-// inspect classifies cmd and collects its parts.
-func inspect(cmd string) report {
+// Inspect classifies cmd and collects its parts.
+func Inspect(cmd string) Report {
 	if len(cmd) > maxCommandBytes {
-		return report{findings: []Verdict{tooLong()}, parts: []string{Normalize(cmd)}}
+		return Report{Findings: []Verdict{tooLong()}, Parts: []string{Normalize(cmd)}}
 	}
 	a, ok := analyze(cmd)
 	if !ok {
-		return report{findings: []Verdict{tooComplex()}, parts: []string{Normalize(cmd)}}
+		return Report{Findings: []Verdict{tooComplex()}, Parts: []string{Normalize(cmd)}}
 	}
-	r := report{findings: a.match(rules()), parts: []string{Normalize(cmd)}}
+	r := Report{Findings: a.match(rules()), Parts: []string{Normalize(cmd)}}
 	for _, c := range a.calls {
-		r.parts = append(r.parts, strings.Join(texts(c.cmd.words), " "), c.line)
+		r.Parts = append(r.Parts, strings.Join(texts(c.cmd.words), " "), c.line)
 	}
 	return r
 }

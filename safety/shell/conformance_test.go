@@ -1,4 +1,4 @@
-package safety
+package shell
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 
 // sharedTestdata is where the shared conformance files live, relative to
 // this package's directory.
-var sharedTestdata = filepath.Join("..", "..", "shared", "testdata")
+var sharedTestdata = filepath.Join("..", "..", "..", "shared", "testdata")
 
 // tsvRow is one data row of a conformance file, its fields decoded.
 type tsvRow struct {

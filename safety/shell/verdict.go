@@ -1,21 +1,4 @@
-// Package safety decides whether a shell command the model asked for may run.
-//
-// It has two halves. Detection (Normalize, Classify) reads a command the way
-// a shell would — after undoing the spellings people use to hide a word from
-// a pattern (ANSI escapes, full-width letters, r"m", r\m, $IFS, line
-// continuations) — and sorts it into three levels: hardline commands that
-// hermes never runs, dangerous commands that need someone's approval, and
-// safe ones. The approval policy (Policy) turns a verdict into a decision:
-// it asks a person through a Prompter, or an auxiliary model through a
-// Judge in smart mode, remembers per-session and permanent grants, and
-// explains every refusal to the model so it does not retry the same thing.
-//
-// Detection is deliberately conservative. Words are dequoted, command
-// substitutions and shell -c payloads are read as commands in their own
-// right, and a dangerous piece anywhere in a compound command makes the
-// whole command dangerous. Quoted arguments stay data: echo "rm -rf /" is
-// safe because the shell only prints it.
-package safety
+package shell
 
 // Level is how dangerous a command is.
 type Level string
