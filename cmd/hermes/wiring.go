@@ -138,7 +138,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 	rt := &wiring{loaded: l, store: store, model: main, log: log}
 	var judge safety.Judge
 	if l.Config.Approvals.Mode == config.ApprovalSmart {
-		judge = safety.NewModelJudge(provider, main.Model)
+		judge = safety.NewModelJudge(judgeAsk(provider, main.Model))
 	}
 	rt.policy = newPolicy(l, f.yolo, interactive, prompter, judge, log)
 	vision, visionModel, err := auxModel(l, "auxiliary.vision", l.Config.Auxiliary.Vision, provider, main, log)
@@ -284,6 +284,25 @@ func newRedactor(l *config.Loaded, main config.Resolved) *redact.Redactor {
 		secrets["api_key"] = k
 	}
 	return redact.New(secrets)
+}
+
+// judgeAsk returns how the smart-approval judge asks model through p: one
+// system and one user message, answered without streaming.
+func judgeAsk(p llm.Provider, model string) func(ctx context.Context, system, user string) (string, error) {
+	return func(ctx context.Context, system, user string) (string, error) {
+		resp, err := llm.Generate(ctx, p, &llm.Request{
+			Model:    model,
+			Messages: []llm.Message{llm.SystemMessage(system), llm.UserMessage(user)},
+			// Room for a reasoning model's thinking; only the first word of
+			// the answer is read.
+			MaxTokens: 1024,
+			NoStream:  true,
+		})
+		if err != nil {
+			return "", err
+		}
+		return resp.Text(), nil
+	}
 }
 
 // toolbox joins the selected tools and their dispatcher into what the
