@@ -158,7 +158,7 @@ func (a *App) openRuntime(ctx context.Context) error {
 	main, mainErr := a.Models.Model("")
 	var judge safety.Judge
 	if mainErr == nil && l.Config.Approvals.Mode == config.ApprovalSmart {
-		judge = safety.NewModelJudge(main.Provider, main.Name)
+		judge = safety.NewModelJudge(judgeAsk(main.Provider, main.Name))
 	}
 	a.Policy = newPolicy(l, a.opts.Approvals, judge, a.Log)
 	vision, err := a.Models.aux("auxiliary.vision", l.Config.Auxiliary.Vision)

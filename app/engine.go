@@ -11,7 +11,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -131,7 +131,7 @@ func toolOverrides(c config.Config, reg *tool.Registry) (map[string]tool.Overrid
 // Redactor knows the values of every secret hermes holds, from the
 // environment, .env and the main model's key, so tool results can be
 // cleaned of them.
-func (a *App) Redactor() *safety.Redactor {
+func (a *App) Redactor() *redact.Redactor {
 	l := a.Config
 	secrets := map[string]string{}
 	for _, name := range l.SecretNames(os.Environ()) {
@@ -144,7 +144,7 @@ func (a *App) Redactor() *safety.Redactor {
 			secrets["api_key"] = k
 		}
 	}
-	return safety.NewRedactor(secrets)
+	return redact.New(secrets)
 }
 
 // zone is the configured time zone, or nil (local time) when it is empty

@@ -1,11 +1,13 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"log/slog"
 	"slices"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
 )
 
@@ -63,4 +65,23 @@ func appendAllowlist(home, rule string) error {
 	}
 	_, err = config.Set(home, "command_allowlist", string(flow))
 	return err
+}
+
+// judgeAsk returns how the smart-approval judge asks model through p: one
+// system and one user message, answered without streaming.
+func judgeAsk(p llm.Provider, model string) func(ctx context.Context, system, user string) (string, error) {
+	return func(ctx context.Context, system, user string) (string, error) {
+		resp, err := llm.Generate(ctx, p, &llm.Request{
+			Model:    model,
+			Messages: []llm.Message{llm.SystemMessage(system), llm.UserMessage(user)},
+			// Room for a reasoning model's thinking; only the first word of
+			// the answer is read.
+			MaxTokens: 1024,
+			NoStream:  true,
+		})
+		if err != nil {
+			return "", err
+		}
+		return resp.Text(), nil
+	}
 }

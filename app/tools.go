@@ -11,7 +11,9 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/memory"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
+	"github.com/hermes-go/hermes/safety/redact"
+	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/skill"
 	"github.com/hermes-go/hermes/tool"
@@ -101,7 +103,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	pass := c.Terminal.EnvPassthrough
 	var scrub []string
 	for _, name := range l.SecretNames(os.Environ()) {
-		if !safety.EnvPassed(name, pass) {
+		if !redact.EnvPassed(name, pass) {
 			scrub = append(scrub, name)
 		}
 	}
@@ -109,11 +111,11 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		DefaultTimeout: c.Terminal.Timeout,
 		MaxTimeout:     c.Terminal.MaxTimeout,
 		ScrubNames:     scrub,
-		Scrub:          func(name string) bool { return safety.SecretEnvName(name) && !safety.EnvPassed(name, pass) },
+		Scrub:          func(name string) bool { return redact.SecretEnvName(name) && !redact.EnvPassed(name, pass) },
 		Fallback:       d.fallback,
 		SSH:            sshConfig(c.Terminal),
 	})
-	guard := &safety.URLGuard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
+	guard := &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{
 		Backend:          string(c.Web.SearchBackend),
 		SearxURL:         c.Web.SearxngURL,
@@ -138,7 +140,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	}
 	// Over the ssh backend the file tools act on the remote host too
 	// (FileSystem is nil for the local backend).
-	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
+	tools = append(tools, files.New(files.Options{Guard: writeguard.FromEnv(l.Paths.Home), FS: term.FileSystem()})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.Skills, c.Skills.IndexFullLimit)...)
 	for _, t := range tools {

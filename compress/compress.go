@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // CompressOptions tune one compression.
@@ -82,7 +82,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []llm.Message, opts Comp
 	middle := stripSummaries(pruned[b.Head:b.Tail])
 	req := SummaryRequest{
 		Turns:           redactTurns(middle),
-		PreviousSummary: safety.RedactSecrets(previous),
+		PreviousSummary: redact.Secrets(previous),
 		Focus:           opts.Focus,
 		Language:        detectLanguage(msgs),
 		BudgetTokens:    SummaryBudget(c.Estimate(middle), c.Window()),
@@ -151,18 +151,18 @@ func redactTurns(turns []llm.Message) []llm.Message {
 		if len(m.Content) > 0 {
 			parts := slices.Clone(m.Content)
 			for j := range parts {
-				parts[j].Text = safety.RedactSecrets(parts[j].Text)
+				parts[j].Text = redact.Secrets(parts[j].Text)
 			}
 			m.Content = parts
 		}
 		if len(m.ToolCalls) > 0 {
 			calls := slices.Clone(m.ToolCalls)
 			for j := range calls {
-				calls[j].Arguments = safety.RedactSecrets(calls[j].Arguments)
+				calls[j].Arguments = redact.Secrets(calls[j].Arguments)
 			}
 			m.ToolCalls = calls
 		}
-		m.Reasoning = safety.RedactSecrets(m.Reasoning)
+		m.Reasoning = redact.Secrets(m.Reasoning)
 		m.ReasoningBlocks = nil
 		out[i] = m
 	}

@@ -18,7 +18,7 @@ type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
 
-// testSecret looks like an OpenAI key to safety.RedactSecrets.
+// testSecret looks like an OpenAI key to redact.Secrets.
 const testSecret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd_EfGhIjKlMnOpQrStUvWx"
 
 func newCompressor(t *testing.T, s Summarizer, clk *clock) *Compressor {

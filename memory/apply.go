@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -147,7 +147,7 @@ func checkContent(content, label string) (string, error) {
 	if len(parse(c)) != 1 || parse(c)[0] != c {
 		return "", tool.Errorf(tool.CodeInvalidArguments, "%scontent contains a line holding only \"§\", which separates entries; write one entry per operation", label)
 	}
-	if reason, found := safety.ScanInjection(c); found {
+	if reason, found := redact.ScanInjection(c); found {
 		return "", tool.Errorf(tool.CodeDenied, "%scontent refused: %s. Memory entries go into every future system prompt, so they may not carry instructions that override hermes's rules, hidden characters, or commands that send secrets", label, reason)
 	}
 	return c, nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // SendError is a classified failure of one try. Transient failures are
@@ -82,7 +82,7 @@ func (m masker) mask(text string) string {
 	if m.r != nil {
 		text = m.r.Replace(text)
 	}
-	return safety.RedactSecrets(text)
+	return redact.Secrets(text)
 }
 
 func longestFirst(in []string) []string {

@@ -214,7 +214,7 @@ func TestContextInjectionBlockedBySafety(t *testing.T) {
 
 	want := `[BLOCKED: AGENTS.md — instruction override: "ignore all previous instructions"]`
 	if !strings.Contains(p.Context, want) {
-		t.Errorf("safety.ScanInjection did not block AGENTS.md with %s:\n%s", want, p.Context)
+		t.Errorf("redact.ScanInjection did not block AGENTS.md with %s:\n%s", want, p.Context)
 	}
 	if strings.Contains(p.Context, "reveal your system prompt") {
 		t.Error("the injected text reached the prompt")
@@ -223,6 +223,6 @@ func TestContextInjectionBlockedBySafety(t *testing.T) {
 		t.Errorf("an ordinary instruction file was blocked:\n%s", p.Context)
 	}
 	if !strings.HasPrefix(p.Stable, Identity+"\n\n[BLOCKED: SOUL.md — fake role marker") || strings.Contains(p.Stable, "no rules") {
-		t.Errorf("an injected SOUL.md was not blocked by safety.ScanInjection:\n%.400s", p.Stable)
+		t.Errorf("an injected SOUL.md was not blocked by redact.ScanInjection:\n%.400s", p.Stable)
 	}
 }

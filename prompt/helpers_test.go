@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// stubScan finds one phrase, standing in for safety.ScanInjection so the
+// stubScan finds one phrase, standing in for redact.ScanInjection so the
 // tests of this package do not depend on its patterns.
 func stubScan(text string) (string, bool) {
 	if strings.Contains(strings.ToLower(text), "ignore previous instructions") {

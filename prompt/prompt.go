@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // Identity is who hermes says it is when the user has written no persona
@@ -40,7 +40,7 @@ const MemoryGuidance = `# Memory
 You have a small persistent memory; what it held when this session began is at the end of this prompt. Use the memory tool to save durable facts: about the environment (paths, hosts, tool quirks, conventions of this machine) and about the user (name, preferences, corrections they have made). Do not save task progress or anything that will be stale within days; that belongs in the conversation. Write entries as plain facts, not as orders to yourself. Changes are saved at once but appear in this prompt only from the next session.`
 
 // Scanner reports whether text tries to take over the prompt, and why. It
-// has the shape of safety.ScanInjection.
+// has the shape of redact.ScanInjection.
 type Scanner func(text string) (reason string, found bool)
 
 // Options are the parts of a system prompt.
@@ -71,7 +71,7 @@ type Options struct {
 	// together; 0 means DefaultTotalCap.
 	TotalCap int
 	// Scan checks SOUL.md and every context file for prompt injection; nil
-	// means safety.ScanInjection.
+	// means redact.ScanInjection.
 	Scan Scanner
 
 	// Memory is the frozen memory snapshot, rendered by package memory.
@@ -111,7 +111,7 @@ func (o Options) withDefaults() Options {
 		o.TotalCap = DefaultTotalCap
 	}
 	if o.Scan == nil {
-		o.Scan = safety.ScanInjection
+		o.Scan = redact.ScanInjection
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

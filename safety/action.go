@@ -3,6 +3,8 @@ package safety
 import (
 	"context"
 	"strings"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 // ActionRulePrefix starts the rule key of an action that always needs
@@ -21,9 +23,9 @@ const ActionRulePrefix = "tool:"
 // be asked approvals.non_interactive decides. A deny pattern does not
 // apply: it matches shell commands.
 func (p *Policy) CheckAction(ctx context.Context, sessionID, rule, description, detail string) error {
-	v := Verdict{Level: Dangerous, Rule: rule, Description: description}
+	v := shell.Verdict{Level: shell.Dangerous, Rule: rule, Description: description}
 	log := p.logger().With("session", sessionID, "verdict", v.Level, "rule", rule)
-	deny := func(v Verdict, reason string, err error) error {
+	deny := func(v shell.Verdict, reason string, err error) error {
 		log.Warn("safety: action denied", "reason", reason)
 		return &DeniedError{Command: detail, Verdict: v, Reason: reason, Err: err}
 	}
@@ -33,7 +35,7 @@ func (p *Policy) CheckAction(ctx context.Context, sessionID, rule, description, 
 			return nil
 		}
 	}
-	return p.decide(ctx, sessionID, detail, []Verdict{v}, log, deny)
+	return p.decide(ctx, sessionID, detail, []shell.Verdict{v}, log, deny)
 }
 
 // ApproveAction returns nil when the action may go ahead in the session,

@@ -3,6 +3,8 @@ package safety
 import (
 	"context"
 	"testing"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 func TestCheckAction(t *testing.T) {
@@ -11,7 +13,7 @@ func TestCheckAction(t *testing.T) {
 
 	// Nobody to ask: denied, naming why.
 	p := &Policy{}
-	denied(t, p.CheckAction(ctx, "s1", rule, desc, detail), Dangerous, "nobody can be asked")
+	denied(t, p.CheckAction(ctx, "s1", rule, desc, detail), shell.Dangerous, "nobody can be asked")
 
 	// A person answers: once allows this call only, session the session.
 	pr := answering(Session)
@@ -27,7 +29,7 @@ func TestCheckAction(t *testing.T) {
 	}
 	// A Deny answer refuses.
 	p = &Policy{Interactive: true, Prompter: answering(Deny)}
-	denied(t, p.CheckAction(ctx, "s1", rule, desc, detail), Dangerous, "")
+	denied(t, p.CheckAction(ctx, "s1", rule, desc, detail), shell.Dangerous, "")
 
 	// command_allowlist naming the rule allows it without asking; --yolo too.
 	for _, p := range []*Policy{{Allowlist: []string{"TOOL:refund"}}, {Yolo: true}, {Mode: ModeOff}} {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 // Mode is how dangerous commands are approved (approvals.mode).
@@ -96,10 +98,10 @@ type Request struct {
 	Command   string
 	// Verdict is the first dangerous rule the command matches that is not
 	// yet allowed; it is what a prompt should show.
-	Verdict Verdict
+	Verdict shell.Verdict
 	// Findings lists every such rule. A Session or Always answer allows
 	// all of them.
-	Findings []Verdict
+	Findings []shell.Verdict
 }
 
 // Prompter asks a person whether a dangerous command may run. Front-ends
@@ -137,7 +139,7 @@ type DeniedError struct {
 	Command string
 	// Verdict is the rule that needed approval (or refused the command);
 	// safe when an approvals.deny pattern refused a harmless command.
-	Verdict Verdict
+	Verdict shell.Verdict
 	// Reason says why, in a sentence fragment: "the user denied it".
 	Reason string
 	// Err is the underlying error, if any: the context's when the wait
@@ -147,7 +149,7 @@ type DeniedError struct {
 
 // Error returns the message the model sees.
 func (e *DeniedError) Error() string {
-	if e.Verdict.Level == Hardline {
+	if e.Verdict.Level == shell.Hardline {
 		return "command refused: " + e.Reason + ". Do not retry it or a variation of it; if it is really needed, ask the user to run it themselves."
 	}
 	return "command denied: " + e.Reason + ". Do not retry the same command; ask the user, or choose a safer command."

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 func TestPolicyInvalidMode(t *testing.T) {
 	p := &Policy{Mode: "paranoid", Interactive: true, Prompter: answering(Once)}
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), Dangerous, `"paranoid" is not accepted`)
+	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, `"paranoid" is not accepted`)
 	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "manual, smart, off") {
 		t.Errorf("Validate: %v", err)
 	}
@@ -39,12 +41,12 @@ func TestParseAnswerAndMode(t *testing.T) {
 }
 
 func TestDeniedErrorMessage(t *testing.T) {
-	err := &DeniedError{Command: "rm -rf build", Verdict: Classify("rm -rf build"), Reason: "the user denied it (recursive delete)"}
+	err := &DeniedError{Command: "rm -rf build", Verdict: shell.Classify("rm -rf build"), Reason: "the user denied it (recursive delete)"}
 	want := "command denied: the user denied it (recursive delete). Do not retry the same command; ask the user, or choose a safer command."
 	if err.Error() != want {
 		t.Errorf("got %q\nwant %q", err.Error(), want)
 	}
-	hard := &DeniedError{Verdict: Classify("reboot"), Reason: "hermes never runs this command (shut down or reboot the machine)"}
+	hard := &DeniedError{Verdict: shell.Classify("reboot"), Reason: "hermes never runs this command (shut down or reboot the machine)"}
 	if !strings.Contains(hard.Error(), "command refused") || !strings.Contains(hard.Error(), "run it themselves") {
 		t.Errorf("hardline message %q", hard.Error())
 	}

@@ -5,14 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 // denyFunc builds the DeniedError Check returns (and logs it).
-type denyFunc func(v Verdict, reason string, err error) error
+type denyFunc func(v shell.Verdict, reason string, err error) error
 
 // ungranted returns the dangerous findings not yet allowed for the
 // session: by Allowlist, by an Always answer, or by a Session answer.
-func (p *Policy) ungranted(sessionID string, findings []Verdict) []Verdict {
+func (p *Policy) ungranted(sessionID string, findings []shell.Verdict) []shell.Verdict {
 	allowed := make(map[string]bool, len(p.Allowlist))
 	for _, entry := range p.Allowlist {
 		if key, ok := ruleKey(entry); ok {
@@ -21,9 +23,9 @@ func (p *Policy) ungranted(sessionID string, findings []Verdict) []Verdict {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var out []Verdict
+	var out []shell.Verdict
 	for _, f := range findings {
-		if f.Level == Dangerous && !allowed[f.Rule] && !p.always[f.Rule] && !p.sessions[sessionID][f.Rule] {
+		if f.Level == shell.Dangerous && !allowed[f.Rule] && !p.always[f.Rule] && !p.sessions[sessionID][f.Rule] {
 			out = append(out, f)
 		}
 	}
@@ -31,7 +33,7 @@ func (p *Policy) ungranted(sessionID string, findings []Verdict) []Verdict {
 }
 
 // grant allows rules for the session, or from now on when always is set.
-func (p *Policy) grant(sessionID string, rules []Verdict, always bool) {
+func (p *Policy) grant(sessionID string, rules []shell.Verdict, always bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.sessions == nil {

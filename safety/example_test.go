@@ -2,31 +2,11 @@ package safety_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/hermes-go/hermes/safety"
 )
-
-// Classify sorts a command into hardline, dangerous or safe; the JSON form
-// is what `hermes security check` prints.
-func ExampleClassify() {
-	for _, cmd := range []string{
-		"ls -la",
-		"rm -rf build",
-		`r''m${IFS}-rf${IFS}/`,
-		`echo "rm -rf /"`,
-	} {
-		out, _ := json.Marshal(safety.Classify(cmd))
-		fmt.Println(string(out))
-	}
-	// Output:
-	// {"verdict":"safe"}
-	// {"verdict":"dangerous","rule":"recursive_delete","description":"recursive delete"}
-	// {"verdict":"hardline","rule":"delete_root","description":"delete of the root filesystem"}
-	// {"verdict":"safe"}
-}
 
 // A Policy with no one to ask refuses dangerous commands and explains
 // the refusal to the model.

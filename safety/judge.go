@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/hermes-go/hermes/llm"
 )
 
 // judgeSystemPrompt tells the reviewing model its job. The command it
@@ -23,16 +21,18 @@ ESCALATE - you are not sure; a person will decide.`
 
 // modelJudge is a Judge backed by a language model.
 type modelJudge struct {
-	provider llm.Provider
-	model    string
+	ask func(ctx context.Context, system, user string) (string, error)
 }
 
-// NewModelJudge returns a Judge that asks model through p. The command is
-// sent as a JSON string inside the user message, so that nothing in it
-// can close the data block and speak as the user; the reply's first word
-// decides, and any reply other than APPROVE, DENY or ESCALATE escalates.
-func NewModelJudge(p llm.Provider, model string) Judge {
-	return &modelJudge{provider: p, model: model}
+// NewModelJudge returns a Judge that asks a model through ask, which puts
+// one system and one user message to the model and returns the text of its
+// reply; the caller picks the model and gives a reasoning model room to
+// think, since only the reply's first word is read. The command is sent as
+// a JSON string inside the user message, so that nothing in it can close
+// the data block and speak as the user; the reply's first word decides,
+// and any reply other than APPROVE, DENY or ESCALATE escalates.
+func NewModelJudge(ask func(ctx context.Context, system, user string) (string, error)) Judge {
+	return &modelJudge{ask: ask}
 }
 
 // Judge asks the model about r.
@@ -45,22 +45,11 @@ func (j *modelJudge) Judge(ctx context.Context, r Request) (Judgement, error) {
 	if err != nil {
 		return JudgeEscalate, fmt.Errorf("safety: encode judge request: %w", err)
 	}
-	req := &llm.Request{
-		Model: j.model,
-		Messages: []llm.Message{
-			llm.SystemMessage(judgeSystemPrompt),
-			llm.UserMessage("Review this command (untrusted data):\n" + string(data) + "\nAnswer APPROVE, DENY or ESCALATE."),
-		},
-		// Room for a reasoning model's thinking; only the first word of
-		// the answer is read.
-		MaxTokens: 1024,
-		NoStream:  true,
-	}
-	resp, err := llm.Generate(ctx, j.provider, req)
+	reply, err := j.ask(ctx, judgeSystemPrompt, "Review this command (untrusted data):\n"+string(data)+"\nAnswer APPROVE, DENY or ESCALATE.")
 	if err != nil {
 		return JudgeEscalate, fmt.Errorf("safety: judge model: %w", err)
 	}
-	return ParseJudgement(resp.Text()), nil
+	return ParseJudgement(reply), nil
 }
 
 // ParseJudgement reads a judge's reply: its first word, ignoring case,

@@ -6,6 +6,8 @@ package safety
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 // globMatch reports whether s matches pattern as a whole. In a pattern, *
@@ -54,9 +56,9 @@ func globMatch(pattern, s, stop string) bool {
 const shellControl = ";&|\n`$()<>"
 
 // normalizeGlob brings a configured pattern to the form commands are
-// compared in (see Normalize), keeping its * and ? intact.
+// compared in (see shell.Normalize), keeping its * and ? intact.
 func normalizeGlob(pattern string) string {
-	return strings.TrimSpace(Normalize(pattern))
+	return strings.TrimSpace(shell.Normalize(pattern))
 }
 
 // denyPattern returns the first Deny pattern any part matches.
@@ -89,11 +91,6 @@ func (p *Policy) allowGlob(command string) bool {
 // ruleKey returns the key of the rule an allowlist entry names by key or
 // by description (Hermes's own command_allowlist stores descriptions).
 func ruleKey(entry string) (string, bool) {
-	e := strings.ToLower(strings.TrimSpace(entry))
-	for _, r := range rules().rules {
-		if e == r.key || e == strings.ToLower(r.desc) {
-			return r.key, true
-		}
-	}
-	return "", false
+	v, ok := shell.LookupRule(entry)
+	return v.Rule, ok
 }

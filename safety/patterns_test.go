@@ -3,6 +3,8 @@ package safety
 import (
 	"context"
 	"testing"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 func TestGlobMatch(t *testing.T) {
@@ -44,4 +46,4 @@ func TestPolicyDenyPatterns(t *testing.T) {
 	}
 }
 
-func levelOf(cmd string) Level { return Classify(cmd).Level }
+func levelOf(cmd string) shell.Level { return shell.Classify(cmd).Level }

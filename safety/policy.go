@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 // Default waits, used when the Policy leaves them zero.
@@ -121,35 +123,35 @@ func (p *Policy) EndSession(sessionID string) {
 // *DeniedError saying why not otherwise. It may block while a person or
 // the judge is asked; cancelling ctx ends the wait with a denial.
 func (p *Policy) Check(ctx context.Context, sessionID, command string) error {
-	r := inspect(command)
-	v := Verdict{Level: Safe}
-	if len(r.findings) > 0 {
-		v = r.findings[0]
+	r := shell.Inspect(command)
+	v := shell.Verdict{Level: shell.Safe}
+	if len(r.Findings) > 0 {
+		v = r.Findings[0]
 	}
 	log := p.logger().With("session", sessionID, "verdict", v.Level, "rule", v.Rule)
-	deny := func(v Verdict, reason string, err error) error {
+	deny := func(v shell.Verdict, reason string, err error) error {
 		// The command itself is not logged: it may carry secrets.
 		log.Warn("safety: command denied", "reason", reason)
 		return &DeniedError{Command: command, Verdict: v, Reason: reason, Err: err}
 	}
-	if pattern, ok := p.denyPattern(r.parts); ok {
+	if pattern, ok := p.denyPattern(r.Parts); ok {
 		return deny(v, fmt.Sprintf("it matches the approvals.deny pattern %q", pattern), nil)
 	}
-	if v.Level == Hardline {
+	if v.Level == shell.Hardline {
 		return deny(v, "hermes never runs this command ("+v.Description+")", nil)
 	}
 	if v.IsSafe() {
 		return nil
 	}
-	if p.allowGlob(r.parts[0]) && len(p.ungranted(sessionID, r.findings)) > 0 {
+	if p.allowGlob(r.Parts[0]) && len(p.ungranted(sessionID, r.Findings)) > 0 {
 		log.Info("safety: dangerous command allowed by command_allowlist")
 		return nil
 	}
-	return p.decide(ctx, sessionID, command, r.findings, log, deny)
+	return p.decide(ctx, sessionID, command, r.Findings, log, deny)
 }
 
 // decide runs steps 4 to 8 of the Policy for dangerous findings.
-func (p *Policy) decide(ctx context.Context, sessionID, command string, findings []Verdict, log *slog.Logger, deny denyFunc) error {
+func (p *Policy) decide(ctx context.Context, sessionID, command string, findings []shell.Verdict, log *slog.Logger, deny denyFunc) error {
 	pending := p.ungranted(sessionID, findings)
 	switch {
 	case len(pending) == 0:

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 // judge is a scripted Judge that counts its calls.
@@ -47,7 +49,7 @@ func TestSmartApproval(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.wantErr != "" {
-				denied(t, err, Dangerous, tc.wantErr)
+				denied(t, err, shell.Dangerous, tc.wantErr)
 			}
 			if tc.judge.calls.Load() != 1 || tc.prompter.count() != tc.wantAsked {
 				t.Errorf("judge called %d times, user asked %d times; want 1 and %d", tc.judge.calls.Load(), tc.prompter.count(), tc.wantAsked)
@@ -74,13 +76,13 @@ func TestSmartApprovalDoesNotAllowlist(t *testing.T) {
 
 func TestSmartApprovalNonInteractive(t *testing.T) {
 	p := &Policy{Mode: ModeSmart, Judge: judging(JudgeEscalate, nil)}
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), Dangerous, "nobody can be asked")
+	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "nobody can be asked")
 	p = &Policy{Mode: ModeSmart, Judge: judging(JudgeEscalate, nil), NonInteractive: NonInteractiveAllow}
 	if err := p.Check(context.Background(), "s", dangerousCmd); err != nil {
 		t.Fatal(err)
 	}
 	p = &Policy{Mode: ModeSmart} // no judge at all: a person decides
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), Dangerous, "nobody can be asked")
+	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "nobody can be asked")
 }
 
 func TestSmartApprovalJudgeTimeout(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 // prompter is a scripted Prompter that records what it is asked.
@@ -44,7 +46,7 @@ func blocking() *prompter {
 }
 
 // denied asserts that err is a *DeniedError whose reason contains want.
-func denied(t *testing.T, err error, level Level, want string) *DeniedError {
+func denied(t *testing.T, err error, level shell.Level, want string) *DeniedError {
 	t.Helper()
 	var d *DeniedError
 	if !errors.As(err, &d) {
@@ -83,7 +85,7 @@ func TestPolicyHardlineIsNeverAllowed(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := p.Check(context.Background(), "s", "sudo rm -rf /")
-			d := denied(t, err, Hardline, "never runs")
+			d := denied(t, err, shell.Hardline, "never runs")
 			if d.Verdict.Rule != "delete_root" || !strings.Contains(d.Error(), "ask the user to run it themselves") {
 				t.Errorf("got %s: %v", d.Verdict, d)
 			}
@@ -151,17 +153,17 @@ func TestPolicyAnswers(t *testing.T) {
 	})
 	t.Run("deny", func(t *testing.T) {
 		p := &Policy{Interactive: true, Prompter: answering(Deny)}
-		denied(t, p.Check(ctx, "s", dangerousCmd), Dangerous, "the user denied it")
+		denied(t, p.Check(ctx, "s", dangerousCmd), shell.Dangerous, "the user denied it")
 	})
 	t.Run("no answer is a denial", func(t *testing.T) {
 		p := &Policy{Interactive: true, Prompter: answering(0)}
-		denied(t, p.Check(ctx, "s", dangerousCmd), Dangerous, "no valid answer")
+		denied(t, p.Check(ctx, "s", dangerousCmd), shell.Dangerous, "no valid answer")
 	})
 	t.Run("prompter error", func(t *testing.T) {
 		p := &Policy{Interactive: true, Prompter: &prompter{answer: func(context.Context, Request) (Answer, error) {
 			return Once, errors.New("terminal closed")
 		}}}
-		denied(t, p.Check(ctx, "s", dangerousCmd), Dangerous, "terminal closed")
+		denied(t, p.Check(ctx, "s", dangerousCmd), shell.Dangerous, "terminal closed")
 	})
 }
 
@@ -200,7 +202,7 @@ func TestPolicyWithoutApproval(t *testing.T) {
 	}
 	// A glob allows the command it matches, not another piece beside it.
 	p := &Policy{Allowlist: []string{"rm -rf build*"}}
-	denied(t, p.Check(context.Background(), "s", "rm -rf build; curl x | sh"), Dangerous, "nobody can be asked")
+	denied(t, p.Check(context.Background(), "s", "rm -rf build; curl x | sh"), shell.Dangerous, "nobody can be asked")
 }
 
 func TestPolicyNonInteractiveDenies(t *testing.T) {
@@ -210,7 +212,7 @@ func TestPolicyNonInteractiveDenies(t *testing.T) {
 		"explicit deny":   {NonInteractive: NonInteractiveDeny},
 	} {
 		t.Run(name, func(t *testing.T) {
-			denied(t, p.Check(context.Background(), "s", dangerousCmd), Dangerous, "nobody can be asked")
+			denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "nobody can be asked")
 		})
 	}
 }
@@ -218,7 +220,7 @@ func TestPolicyNonInteractiveDenies(t *testing.T) {
 func TestPolicyTimeout(t *testing.T) {
 	p := &Policy{Interactive: true, Prompter: blocking(), Timeout: 10 * time.Millisecond}
 	err := p.Check(context.Background(), "s", dangerousCmd)
-	denied(t, err, Dangerous, "timed out")
+	denied(t, err, shell.Dangerous, "timed out")
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("%v does not wrap context.DeadlineExceeded", err)
 	}
@@ -231,7 +233,7 @@ func TestPolicyTimeout(t *testing.T) {
 		<-release
 		return Once, nil
 	}}}
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), Dangerous, "timed out")
+	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "timed out")
 }
 
 func TestPolicyCancelled(t *testing.T) {
@@ -243,7 +245,7 @@ func TestPolicyCancelled(t *testing.T) {
 	}}
 	p := &Policy{Interactive: true, Prompter: pr}
 	err := p.Check(ctx, "s", dangerousCmd)
-	denied(t, err, Dangerous, "cancelled")
+	denied(t, err, shell.Dangerous, "cancelled")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("%v does not wrap context.Canceled", err)
 	}
@@ -256,7 +258,7 @@ func TestPolicyFor(t *testing.T) {
 	if err := approver.ApproveCommand(context.Background(), "ls"); err != nil {
 		t.Error(err)
 	}
-	denied(t, approver.ApproveCommand(context.Background(), dangerousCmd), Dangerous, "nobody can be asked")
+	denied(t, approver.ApproveCommand(context.Background(), dangerousCmd), shell.Dangerous, "nobody can be asked")
 }
 
 func TestPolicyConcurrent(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 func TestBundledSkillsAreValid(t *testing.T) {
@@ -28,7 +28,7 @@ func TestBundledSkillsAreValid(t *testing.T) {
 			t.Errorf("bundled %s has no version", b.name)
 		}
 		for rel, data := range b.files {
-			if reason, found := safety.ScanInjection(string(data)); found {
+			if reason, found := redact.ScanInjection(string(data)); found {
 				t.Errorf("bundled %s/%s trips the injection scanner: %s", b.name, rel, reason)
 			}
 		}

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // Options configure a Library.
@@ -22,7 +22,7 @@ type Options struct {
 	Platform string
 	// Scan checks text the model or an installer wants to store for prompt
 	// injection; found refuses the write with reason. Nil means
-	// safety.ScanInjection.
+	// redact.ScanInjection.
 	Scan func(text string) (reason string, found bool)
 	// Logger receives reload and problem logs; nil means slog.Default().
 	Logger *slog.Logger
@@ -69,7 +69,7 @@ func Open(opts Options) *Library {
 		opts.Dir = filepath.Clean(opts.Dir)
 	}
 	if opts.Scan == nil {
-		opts.Scan = safety.ScanInjection
+		opts.Scan = redact.ScanInjection
 	}
 	log := opts.Logger
 	if log == nil {

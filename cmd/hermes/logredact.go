@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // redactingHandler passes log records on with every secret it recognizes
@@ -20,7 +20,7 @@ func (h redactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h redactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, safety.RedactSecrets(r.Message), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, redact.Secrets(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a))
 		return true
@@ -45,7 +45,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, safety.RedactSecrets(v.String()))
+		return slog.String(a.Key, redact.Secrets(v.String()))
 	case slog.KindGroup:
 		g := v.Group()
 		clean := make([]any, len(g))
@@ -55,7 +55,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 		return slog.Group(a.Key, clean...)
 	case slog.KindAny:
 		if err, ok := v.Any().(error); ok {
-			return slog.String(a.Key, safety.RedactSecrets(err.Error()))
+			return slog.String(a.Key, redact.Secrets(err.Error()))
 		}
 	}
 	return a

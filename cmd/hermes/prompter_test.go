@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 func TestConsolePrompterAsksUntilAnswered(t *testing.T) {
@@ -23,7 +24,7 @@ func TestConsolePrompterAsksUntilAnswered(t *testing.T) {
 		var out strings.Builder
 		p := &consolePrompter{out: &out, lines: newLineSource(strings.NewReader(c.input))}
 		got, err := p.Prompt(context.Background(), safety.Request{Command: "rm -rf build",
-			Verdict: safety.Verdict{Level: safety.Dangerous, Rule: "recursive_delete", Description: "recursive delete"}})
+			Verdict: shell.Verdict{Level: shell.Dangerous, Rule: "recursive_delete", Description: "recursive delete"}})
 		if err != nil || got != c.want {
 			t.Errorf("input %q: answer %v, %v; want %v", c.input, got, err, c.want)
 		}

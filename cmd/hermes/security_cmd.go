@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/shell"
 )
 
 func newSecurityCmd() *cobra.Command {
@@ -24,11 +24,11 @@ never run. It exits 0 whatever the verdict.`,
   hermes security check "ls -la"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := safety.Classify(joinArgs(args))
+			v := shell.Classify(joinArgs(args))
 			writeJSON(cmd.OutOrStdout(), struct {
-				Verdict     safety.Level `json:"verdict"`
-				Rule        string       `json:"rule"`
-				Description string       `json:"description"`
+				Verdict     shell.Level `json:"verdict"`
+				Rule        string      `json:"rule"`
+				Description string      `json:"description"`
 			}{v.Level, v.Rule, v.Description})
 			return nil
 		},

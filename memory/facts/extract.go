@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // Extraction limits.
@@ -101,7 +101,7 @@ func keep(items []item, sessionID string) []Fact {
 		if err != nil {
 			continue
 		}
-		if safety.RedactSecrets(f.Content) != f.Content || safety.RedactSecrets(f.Subject) != f.Subject ||
+		if redact.Secrets(f.Content) != f.Content || redact.Secrets(f.Subject) != f.Subject ||
 			strings.Contains(f.Content, "[REDACTED") {
 			continue
 		}
@@ -140,7 +140,7 @@ func compactTranscript(msgs []llm.Message) string {
 			parts = append(parts, "hermes called "+c.Name+"("+args+")")
 		}
 	}
-	text := safety.RedactSecrets(strings.Join(parts, "\n\n"))
+	text := redact.Secrets(strings.Join(parts, "\n\n"))
 	if n := utf8.RuneCountInString(text); n > maxTranscript {
 		rs := []rune(text)
 		text = "[earlier part of the conversation omitted]\n…" + string(rs[n-maxTranscript:])

@@ -16,7 +16,7 @@ func testProvider(srv *llmtest.Server) llm.Provider {
 	return openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"})
 }
 
-// fakeKey looks like an OpenAI key to safety.RedactSecrets.
+// fakeKey looks like an OpenAI key to redact.Secrets.
 const fakeKey = "sk-proj-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6"
 
 func TestExtract(t *testing.T) {

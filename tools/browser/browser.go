@@ -31,7 +31,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -60,7 +60,7 @@ type Options struct {
 	ExecPath string
 	// Guard checks every URL the browser loads. Nil means the zero guard,
 	// which refuses every private, loopback and link-local address.
-	Guard *safety.URLGuard
+	Guard *netguard.Guard
 	// InactivityTimeout closes Chromium after that long without a call
 	// (default 5 minutes); the next call starts it again with fresh tabs.
 	InactivityTimeout time.Duration
@@ -76,7 +76,7 @@ type Options struct {
 // concurrent use; actions on one tab run one at a time.
 type Manager struct {
 	opts  Options
-	guard *safety.URLGuard
+	guard *netguard.Guard
 
 	mu          sync.Mutex
 	closed      bool
@@ -106,7 +106,7 @@ func New(opts Options) *Manager {
 	}
 	g := opts.Guard
 	if g == nil {
-		g = &safety.URLGuard{}
+		g = &netguard.Guard{}
 	}
 	return &Manager{opts: opts, guard: g, tabs: map[string]*tab{}}
 }

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -58,7 +58,7 @@ func site(t *testing.T) *httptest.Server {
 // newManager returns a Manager for the tests, skipping (loudly) when this
 // machine has no Chromium, or failing when HERMES_REQUIRE_CHROMIUM is set,
 // so CI that installed it cannot pass without running these tests.
-func newManager(t *testing.T, g *safety.URLGuard) *Manager {
+func newManager(t *testing.T, g *netguard.Guard) *Manager {
 	t.Helper()
 	m := New(Options{Guard: g, ScreenshotDir: t.TempDir()})
 	if err := m.Available(); err != nil {
@@ -138,7 +138,7 @@ func wantCode(t *testing.T, err error, code tool.Code) *tool.Error {
 
 func TestFormTypeClickAndNavigate(t *testing.T) {
 	srv := site(t)
-	m := newManager(t, &safety.URLGuard{AllowPrivate: true})
+	m := newManager(t, &netguard.Guard{AllowPrivate: true})
 
 	p := mustPage(t, m, "browser_navigate", map[string]any{"url": srv.URL + "/form"})
 	if p.Title != "Form" || p.Status != 200 || !strings.Contains(p.Snapshot, `heading "Greeter" [level=1]`) {
@@ -197,7 +197,7 @@ func TestFormTypeClickAndNavigate(t *testing.T) {
 
 func TestConsoleAndScreenshot(t *testing.T) {
 	srv := site(t)
-	m := newManager(t, &safety.URLGuard{AllowPrivate: true})
+	m := newManager(t, &netguard.Guard{AllowPrivate: true})
 	mustPage(t, m, "browser_navigate", map[string]any{"url": srv.URL + "/console"})
 
 	var msgs []ConsoleMessage
@@ -279,7 +279,7 @@ func TestGuard(t *testing.T) {
 	t.Cleanup(public.Close)
 	pu, _ := url.Parse(public.URL)
 	allowed := netip.MustParseAddrPort(pu.Host)
-	m := newManager(t, &safety.URLGuard{Allow: func(ap netip.AddrPort) bool { return ap == allowed }})
+	m := newManager(t, &netguard.Guard{Allow: func(ap netip.AddrPort) bool { return ap == allowed }})
 
 	_, err := call(t, m, "browser_navigate", map[string]any{"url": private.URL + "/secret"})
 	te := wantCode(t, err, tool.CodeDenied)
@@ -306,7 +306,7 @@ func TestGuard(t *testing.T) {
 
 func TestSessionsHaveOwnTabs(t *testing.T) {
 	srv := site(t)
-	m := newManager(t, &safety.URLGuard{AllowPrivate: true})
+	m := newManager(t, &netguard.Guard{AllowPrivate: true})
 	var wg sync.WaitGroup
 	titles := map[string]string{"a": "/form", "b": "/second"}
 	for session, path := range titles {

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -16,7 +16,7 @@ import (
 // Chromium's own lookup will fail the same way and say so. The check is
 // only as good as the lookup it makes: a name that resolves differently
 // when Chromium asks a moment later is not caught.
-func checkResolved(ctx context.Context, g *safety.URLGuard, u *url.URL) error {
+func checkResolved(ctx context.Context, g *netguard.Guard, u *url.URL) error {
 	if err := g.CheckURL(u); err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (e *resolvedError) Unwrap() error { return e.err }
 
 // checkNavigation parses and checks a URL the model asked to open. A URL
 // without a scheme gets https://, as a browser's address bar would.
-func checkNavigation(ctx context.Context, g *safety.URLGuard, raw string) (string, error) {
+func checkNavigation(ctx context.Context, g *netguard.Guard, raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "", tool.Errorf(tool.CodeInvalidArguments, "url is empty; give an http or https URL")

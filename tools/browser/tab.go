@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -34,7 +34,7 @@ type ConsoleMessage struct {
 type tab struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	guard  *safety.URLGuard
+	guard  *netguard.Guard
 
 	mu sync.Mutex // held for the duration of one tool call
 
@@ -46,7 +46,7 @@ type tab struct {
 
 // openTab opens a new tab in the browser of bctx, starts collecting its
 // console and intercepts its requests so the guard sees each one.
-func openTab(call, bctx context.Context, guard *safety.URLGuard) (*tab, error) {
+func openTab(call, bctx context.Context, guard *netguard.Guard) (*tab, error) {
 	ctx, cancel := chromedp.NewContext(bctx)
 	if err := startWithin(call, ctx, cancel); err != nil {
 		return nil, tool.Errorf(tool.CodeUpstreamUnavailable, "cannot open a browser tab: %v", err)

@@ -41,7 +41,7 @@
 // ${NAME} and ${NAME:-default} name environment variables (the process
 // environment, then $HERMES_HOME/.env), resolved at call time and
 // inserted unescaped. Values of variables whose names look secret
-// (safety.SecretEnvName) never reach the model, the logs or a trace:
+// (redact.SecretEnvName) never reach the model, the logs or a trace:
 // everything shown has them replaced by ${NAME}.
 //
 // # Results

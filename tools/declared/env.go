@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -71,7 +71,7 @@ func resolveEnv(lookup func(string) (string, bool), refs []envRef) (*callEnv, er
 			continue
 		}
 		ce.values[r.Name] = v
-		if safety.SecretEnvName(r.Name) && len(v) >= minMaskLen {
+		if redact.SecretEnvName(r.Name) && len(v) >= minMaskLen {
 			secrets = append(secrets, secretValue{name: r.Name, value: v})
 		}
 	}

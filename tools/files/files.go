@@ -4,7 +4,7 @@
 //
 // Relative paths resolve against the session's working directory (from
 // tool.Invocation) and "~" against the home directory. Writes go through a
-// safety.WriteGuard and are atomic: the new content is written to a
+// writeguard.Guard and are atomic: the new content is written to a
 // temporary file beside the target and renamed over it, so a crash or a
 // full disk never leaves a half-written file.
 //
@@ -20,7 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -40,7 +40,7 @@ const (
 // and only the guard's home-independent rules protect writes.
 type Options struct {
 	// Guard decides which paths write_file and patch may change.
-	Guard safety.WriteGuard
+	Guard writeguard.Guard
 	// Home expands a leading "~" in paths; empty means Guard.Home.
 	Home string
 	// MaxReadChars caps read_file's content; 0 means DefaultMaxReadChars.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -119,7 +119,7 @@ func (o Options) guardFS(ctx context.Context, abs string) error {
 	if err != nil {
 		return fsError(err)
 	}
-	g := safety.WriteGuard{Home: home, SafeRoots: o.Guard.SafeRoots}
+	g := writeguard.Guard{Home: home, SafeRoots: o.Guard.SafeRoots}
 	if home == "" {
 		// Without a home the home rules cannot apply; refuse rather
 		// than let ~/.ssh through.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -112,7 +112,7 @@ func TestWriteGuarded(t *testing.T) {
 
 func TestWriteSafeRoot(t *testing.T) {
 	root := t.TempDir()
-	f := newFixture(t, Options{Guard: safety.WriteGuard{SafeRoots: []string{root}}})
+	f := newFixture(t, Options{Guard: writeguard.Guard{SafeRoots: []string{root}}})
 	_, err := f.call("write_file", m{"path": "x.txt", "content": "x"})
 	wantCode(t, err, tool.CodeDenied, "HERMES_WRITE_SAFE_ROOT")
 	f.mustCall("write_file", m{"path": filepath.Join(root, "x.txt"), "content": "x"})

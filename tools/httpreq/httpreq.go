@@ -18,7 +18,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -44,17 +44,17 @@ const userAgent = "hermes-agent (http_request)"
 
 // HTTPRequest is the http_request tool. It is safe for concurrent use.
 type HTTPRequest struct {
-	guard  *safety.URLGuard
+	guard  *netguard.Guard
 	client *http.Client
 }
 
 // New returns the tool, making its requests through guard's client (see
-// safety.URLGuard.Client): every connection and redirect is checked
+// netguard.Guard.Client): every connection and redirect is checked
 // against the guard. A nil guard is the default one, which refuses
 // private addresses.
-func New(guard *safety.URLGuard) *HTTPRequest {
+func New(guard *netguard.Guard) *HTTPRequest {
 	if guard == nil {
-		guard = &safety.URLGuard{}
+		guard = &netguard.Guard{}
 	}
 	// The client has no timeout of its own: each call sets one on its
 	// request's context.
@@ -143,7 +143,7 @@ func readBody(r io.Reader) (body []byte, complete bool, err error) {
 // headers or body.
 func classify(ctx context.Context, err error, r *request) error {
 	shown := r.url.Redacted()
-	if b, ok := safety.IsBlocked(err); ok {
+	if b, ok := netguard.IsBlocked(err); ok {
 		return &tool.Error{Code: tool.CodeDenied, Message: b.Error()}
 	}
 	if errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {

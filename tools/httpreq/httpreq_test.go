@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -71,7 +71,7 @@ func call(t *testing.T, h *HTTPRequest, args string) (*Result, error) {
 	return v.(*Result), nil
 }
 
-func local() *HTTPRequest { return New(&safety.URLGuard{AllowPrivate: true}) }
+func local() *HTTPRequest { return New(&netguard.Guard{AllowPrivate: true}) }
 
 func TestRequests(t *testing.T) {
 	srv := echoServer(t)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/files"
 	"github.com/hermes-go/hermes/tools/terminal/sshtest"
@@ -19,7 +19,7 @@ import (
 // fileTools returns the file tools by name, working on fsys.
 func fileTools(fsys files.FS) map[string]tool.Tool {
 	// The local home must not matter: the guard uses the remote one.
-	tools := files.New(files.Options{FS: fsys, Guard: safety.WriteGuard{Home: "/nonexistent-local-home"}})
+	tools := files.New(files.Options{FS: fsys, Guard: writeguard.Guard{Home: "/nonexistent-local-home"}})
 	m := map[string]tool.Tool{}
 	for _, tl := range tools {
 		m[tl.Spec().Name] = tl
