@@ -41,8 +41,6 @@ type Options struct {
 	Toolsets []string
 	// MaxTurns, when positive, replaces agent.max_turns.
 	MaxTurns int
-	// Approvals say who answers approval questions.
-	Approvals Approvals
 	// Version is hermes's version, told to MCP servers.
 	Version string
 }
@@ -160,12 +158,12 @@ func (a *App) openRuntime(ctx context.Context) error {
 	if mainErr == nil && l.Config.Approvals.Mode == config.ApprovalSmart {
 		judge = safety.NewModelJudge(judgeAsk(main.Provider, main.Name))
 	}
-	a.Policy = newPolicy(l, a.opts.Approvals, judge, a.Log)
+	a.Policy = newPolicy(l, judge, a.Log)
 	vision, err := a.Models.aux("auxiliary.vision", l.Config.Auxiliary.Vision)
 	if err != nil {
 		return err
 	}
-	tools, err := newTools(l, toolDeps{store: a.Sessions, fallback: a.Policy.For(""), vision: vision, log: a.Log, version: a.opts.Version})
+	tools, err := newTools(l, toolDeps{store: a.Sessions, fallback: a.Policy.For("", safety.Asker{}), vision: vision, log: a.Log, version: a.opts.Version})
 	if err != nil {
 		return err
 	}

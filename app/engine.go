@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -41,6 +42,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 	opts := engine.Options{
 		Store:  a.Sessions,
 		Models: a.Models,
+		Policy: a.Policy,
 		Tools: engine.Tools{Registry: a.Tools.Registry, Toolsets: toolsets, Disabled: c.Agent.DisabledToolsets,
 			Overrides: overrides, Redact: a.Redactor().Redact},
 		Prompt: engine.PromptSources{Home: l.Paths.Home, UserHome: userHome, Memory: a.Tools.Memory,
@@ -53,7 +55,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 			SkillWriter: "skill_manage",
 		},
 		Jobs: engine.Jobs{Store: a.Jobs, Notifier: a.Notifier, Inactivity: c.Scheduler.InactivityTimeout,
-			Approver: func(id string) tool.Approver { return a.Policy.For(id) }},
+			Approval: safety.Asker{NonInteractive: string(c.Approvals.CronMode)}},
 		Logger: a.Log,
 	}
 	if mainErr == nil {

@@ -11,36 +11,19 @@ import (
 	"github.com/hermes-go/hermes/safety"
 )
 
-// Approvals say who answers the approval questions of this process.
-type Approvals struct {
-	// Prompter asks a person; nil means nobody can be asked.
-	Prompter safety.Prompter
-	// Yolo runs dangerous commands without asking (--yolo).
-	Yolo bool
-	// NonInteractive, when set, replaces approvals.non_interactive
-	// (approvals.cron_mode for job processes).
-	NonInteractive string
-}
-
-// newPolicy builds the approval policy from the approvals section. In
-// smart mode judge reviews commands first.
-func newPolicy(l *config.Loaded, ap Approvals, judge safety.Judge, log *slog.Logger) *safety.Policy {
+// newPolicy builds the approval policy of the process from the approvals
+// section; each turn says who can be asked (safety.Asker). In smart mode
+// judge reviews commands first.
+func newPolicy(l *config.Loaded, judge safety.Judge, log *slog.Logger) *safety.Policy {
 	c := l.Config
 	home := l.Paths.Home
-	nonInteractive := string(c.Approvals.NonInteractive)
-	if ap.NonInteractive != "" {
-		nonInteractive = ap.NonInteractive
-	}
 	return &safety.Policy{
 		Judge:          judge,
 		Mode:           safety.Mode(c.Approvals.Mode),
-		Yolo:           ap.Yolo,
 		Deny:           c.Approvals.Deny,
 		Allowlist:      c.CommandAllowlist,
-		Interactive:    ap.Prompter != nil,
-		NonInteractive: nonInteractive,
+		NonInteractive: string(c.Approvals.NonInteractive),
 		Timeout:        c.Approvals.Timeout,
-		Prompter:       ap.Prompter,
 		OnAlways:       func(rule string) error { return appendAllowlist(home, rule) },
 		Logger:         log,
 	}

@@ -24,8 +24,8 @@ import (
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/compress"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/tool"
 )
 
 // Options wire an Engine. Store, Models and Tools.Registry are required.
@@ -36,6 +36,9 @@ type Options struct {
 	Models Models
 	// Tools is every tool hermes has; each turn is offered a selection.
 	Tools Tools
+	// Policy decides on dangerous commands; each turn says who can be
+	// asked (Input.Approval). Nil leaves the tools' own fallback.
+	Policy *safety.Policy
 	// Prompt is what system prompts are built from.
 	Prompt PromptSources
 	// MaxTurns is the iteration budget of a turn that sets none.
@@ -159,10 +162,10 @@ type Input struct {
 	Model string
 	// MaxTurns, when positive, replaces the engine's iteration budget.
 	MaxTurns int
-	// Approver returns who decides on dangerous commands in the session
-	// (approvals granted for a session are kept per session id); nil
-	// leaves the tools' own fallback.
-	Approver func(sessionID string) tool.Approver
+	// Approval says who can be asked about this turn's dangerous
+	// commands (a person at a terminal, nobody in a scheduled job);
+	// what was granted is kept per session by the engine's Policy.
+	Approval safety.Asker
 	// Reviewed, when set, hears what a background review started after
 	// this turn saved ("saved skill deploy-checklist"); it is called
 	// later, from another goroutine, and only when something was saved.
@@ -244,8 +247,8 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		Workdir:    workdir,
 		Logger:     e.opt.Logger,
 	}
-	if in.Approver != nil {
-		cfg.Approver = in.Approver(s.ID)
+	if e.opt.Policy != nil {
+		cfg.Approver = e.opt.Policy.For(s.ID, in.Approval)
 	}
 	if e.opt.Compressor != nil {
 		cfg.Compactor = &compactor{e: e, sess: s, rec: rec, model: model.Name, box: box}

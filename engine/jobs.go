@@ -11,7 +11,7 @@ import (
 
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/notify"
-	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/safety"
 )
 
 // scriptTimeout bounds a job's pre-run script.
@@ -30,9 +30,9 @@ type Jobs struct {
 	// Inactivity stops a run that has shown no progress this long
 	// (scheduler.inactivity_timeout); zero never stops one.
 	Inactivity time.Duration
-	// Approver decides on dangerous commands in a job's turn, where
+	// Approval decides on dangerous commands in a job's turn, where
 	// nobody can be asked (approvals.cron_mode).
-	Approver func(sessionID string) tool.Approver
+	Approval safety.Asker
 }
 
 // RunJob runs a scheduled job once: its script, then a turn of the agent
@@ -157,7 +157,7 @@ func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cro
 	wctx, dog := newWatchdog(ctx, e.opt.Jobs.Inactivity)
 	defer dog.Stop()
 	turn, err := e.Turn(wctx, sid, Input{Text: text, Source: "cron", Toolsets: job.Toolsets, Model: job.Model,
-		Approver: e.opt.Jobs.Approver}, dog)
+		Approval: e.opt.Jobs.Approval}, dog)
 	if err != nil {
 		return cron.RunResult{Err: err}
 	}

@@ -25,7 +25,7 @@ func Example() {
 	srv := mcpserver.New(mcpserver.Options{
 		Registry:     view,
 		Dispatcher:   &tool.Dispatcher{Registry: view, Logger: log},
-		Approver:     func(sessionID string) tool.Approver { return policy.For(sessionID) },
+		Approver:     func(sessionID string) tool.Approver { return policy.For(sessionID, safety.Asker{}) },
 		OnSessionEnd: policy.EndSession,
 		Workdir:      "/srv/work",
 		Version:      "1.0.0",

@@ -69,7 +69,7 @@ func newServerOn(reg *tool.Registry, opts Options) (*Server, error) {
 	policy := &safety.Policy{}
 	opts.Registry = view
 	opts.Dispatcher = &tool.Dispatcher{Registry: view, Sleep: func(context.Context, time.Duration) error { return nil }}
-	opts.Approver = func(sessionID string) tool.Approver { return policy.For(sessionID) }
+	opts.Approver = func(sessionID string) tool.Approver { return policy.For(sessionID, safety.Asker{}) }
 	opts.Workdir = testWorkdir
 	opts.Name, opts.Version = "hermes", "test"
 	return New(opts), nil

@@ -22,7 +22,7 @@ const ActionRulePrefix = "tool:"
 // --yolo and approvals off allow it, a person is asked, and when nobody can
 // be asked approvals.non_interactive decides. A deny pattern does not
 // apply: it matches shell commands.
-func (p *Policy) CheckAction(ctx context.Context, sessionID, rule, description, detail string) error {
+func (p *Policy) CheckAction(ctx context.Context, sessionID string, a Asker, rule, description, detail string) error {
 	v := shell.Verdict{Level: shell.Dangerous, Rule: rule, Description: description}
 	log := p.logger().With("session", sessionID, "verdict", v.Level, "rule", rule)
 	deny := func(v shell.Verdict, reason string, err error) error {
@@ -35,11 +35,11 @@ func (p *Policy) CheckAction(ctx context.Context, sessionID, rule, description, 
 			return nil
 		}
 	}
-	return p.decide(ctx, sessionID, detail, []shell.Verdict{v}, log, deny)
+	return p.decide(ctx, sessionID, a, detail, []shell.Verdict{v}, log, deny)
 }
 
 // ApproveAction returns nil when the action may go ahead in the session,
 // and a *DeniedError otherwise (see Policy.CheckAction).
 func (a SessionApprover) ApproveAction(ctx context.Context, rule, description, detail string) error {
-	return a.policy.CheckAction(ctx, a.sessionID, rule, description, detail)
+	return a.policy.CheckAction(ctx, a.sessionID, a.asker, rule, description, detail)
 }

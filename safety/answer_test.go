@@ -10,8 +10,8 @@ import (
 )
 
 func TestPolicyInvalidMode(t *testing.T) {
-	p := &Policy{Mode: "paranoid", Interactive: true, Prompter: answering(Once)}
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, `"paranoid" is not accepted`)
+	p := &Policy{Mode: "paranoid"}
+	denied(t, p.Check(context.Background(), "s", Asker{Prompter: answering(Once)}, dangerousCmd), shell.Dangerous, `"paranoid" is not accepted`)
 	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "manual, smart, off") {
 		t.Errorf("Validate: %v", err)
 	}

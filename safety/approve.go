@@ -90,9 +90,13 @@ type prompt struct {
 // ask puts the request to a person and applies the answer. The Prompter
 // runs in its own goroutine so that the Timeout holds even for one that
 // ignores its context.
-func (p *Policy) ask(ctx context.Context, req Request, deny denyFunc) error {
-	if !p.Interactive || p.Prompter == nil {
-		if p.NonInteractive == NonInteractiveAllow {
+func (p *Policy) ask(ctx context.Context, a Asker, req Request, deny denyFunc) error {
+	if a.Prompter == nil {
+		nonInteractive := p.NonInteractive
+		if a.NonInteractive != "" {
+			nonInteractive = a.NonInteractive
+		}
+		if nonInteractive == NonInteractiveAllow {
 			p.logger().Info("safety: dangerous command allowed: nobody to ask and approvals.non_interactive is allow",
 				"session", req.SessionID, "rule", req.Verdict.Rule)
 			return nil
@@ -106,7 +110,7 @@ func (p *Policy) ask(ctx context.Context, req Request, deny denyFunc) error {
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	done := make(chan prompt, 1)
-	pr := p.Prompter
+	pr := a.Prompter
 	go func() {
 		a, err := pr.Prompt(pctx, req)
 		done <- prompt{a, err}

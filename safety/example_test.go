@@ -13,8 +13,8 @@ import (
 func ExamplePolicy_Check() {
 	p := &safety.Policy{Mode: safety.ModeManual, Allowlist: []string{"git_reset_hard"}}
 	ctx := context.Background()
-	fmt.Println(p.Check(ctx, "session-1", "git reset --hard HEAD~1"))
-	err := p.Check(ctx, "session-1", "rm -rf build")
+	fmt.Println(p.Check(ctx, "session-1", safety.Asker{}, "git reset --hard HEAD~1"))
+	err := p.Check(ctx, "session-1", safety.Asker{}, "rm -rf build")
 	var denied *safety.DeniedError
 	if errors.As(err, &denied) {
 		fmt.Println(denied.Verdict.Rule)

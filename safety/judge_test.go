@@ -114,9 +114,9 @@ func TestModelJudgeError(t *testing.T) {
 func TestModelJudgeInPolicy(t *testing.T) {
 	j, _ := newTestJudge("DENY", "APPROVE")
 	pr := answering(Once)
-	p := &Policy{Mode: ModeSmart, Judge: j, Interactive: true, Prompter: pr}
-	denied(t, p.Check(context.Background(), "s", "git push --force"), shell.Dangerous, "safety reviewer")
-	if err := p.Check(context.Background(), "s", "git push --force"); err != nil {
+	p := &Policy{Mode: ModeSmart, Judge: j}
+	denied(t, p.Check(context.Background(), "s", Asker{Prompter: pr}, "git push --force"), shell.Dangerous, "safety reviewer")
+	if err := p.Check(context.Background(), "s", Asker{Prompter: pr}, "git push --force"); err != nil {
 		t.Fatal(err)
 	}
 	if pr.count() != 0 {

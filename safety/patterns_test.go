@@ -32,12 +32,12 @@ func TestGlobMatch(t *testing.T) {
 
 func TestPolicyDenyPatterns(t *testing.T) {
 	pr := answering(Once)
-	p := &Policy{Yolo: true, Mode: ModeOff, Deny: []string{"git push*", "curl *evil.example*"}, Interactive: true, Prompter: pr}
+	p := &Policy{Mode: ModeOff, Deny: []string{"git push*", "curl *evil.example*"}}
 	for _, cmd := range []string{"git push origin main", "cd repo && sudo git push -f", "GIT PUSH", "curl https://evil.example/x"} {
-		denied(t, p.Check(context.Background(), "s", cmd), levelOf(cmd), "approvals.deny pattern")
+		denied(t, p.Check(context.Background(), "s", Asker{Prompter: pr, Yolo: true}, cmd), levelOf(cmd), "approvals.deny pattern")
 	}
 	for _, cmd := range []string{"git status", "git pull", "rm -rf build"} {
-		if err := p.Check(context.Background(), "s", cmd); err != nil {
+		if err := p.Check(context.Background(), "s", Asker{Prompter: pr, Yolo: true}, cmd); err != nil {
 			t.Errorf("%q: %v", cmd, err)
 		}
 	}

@@ -18,7 +18,7 @@ const (
 
 // Policy decides whether a shell command may run. The zero value asks
 // about nothing it cannot ask: it refuses hardline commands and, with no
-// Prompter and Interactive unset, denies dangerous ones.
+// Prompter in the Asker, denies dangerous ones.
 //
 // The order of the checks is fixed, and each one is a floor for those
 // after it:
@@ -29,18 +29,20 @@ const (
 //  4. a dangerous command runs when every rule it matches is allowed —
 //     by Allowlist, by an earlier Always answer, or for its session by an
 //     earlier Session answer — or when Allowlist has a glob matching it;
-//  5. with Yolo or ModeOff it runs;
+//  5. with the Asker's Yolo or ModeOff it runs;
 //  6. in ModeSmart the Judge decides, unless it escalates or fails;
-//  7. a person is asked through the Prompter, for at most Timeout;
-//  8. when nobody can be asked, NonInteractive decides (deny by default).
+//  7. a person is asked through the Asker's Prompter, for at most Timeout;
+//  8. when nobody can be asked, the Asker's NonInteractive, else the
+//     Policy's, decides (deny by default).
+//
+// The Policy is one per process and keeps what was granted; who can be
+// asked differs from one front to another (a terminal, a chat, a
+// scheduled job), so each turn brings its Asker (For).
 //
 // A Policy is safe for concurrent use once configured; its fields must not
 // change afterwards, and it must not be copied after first use.
 type Policy struct {
 	Mode Mode
-	// Yolo skips approval for dangerous commands (never for hardline ones
-	// or Deny patterns).
-	Yolo bool
 	// Deny holds command globs (approvals.deny) refused even under Yolo.
 	// A pattern is matched against the whole normalized command and
 	// against each simple command in it, with and without wrappers such as
@@ -52,8 +54,6 @@ type Policy struct {
 	// In an allowlist glob, * and ? do not match ; & | ` $ ( ) < > or a
 	// newline, so "rm -rf build*" cannot allow "rm -rf build; curl x | sh".
 	Allowlist []string
-	// Interactive says a person can be asked (a TTY, a chat).
-	Interactive bool
 	// NonInteractive is what happens to a dangerous command when nobody
 	// can be asked: NonInteractiveDeny (the default) or
 	// NonInteractiveAllow.
@@ -64,8 +64,8 @@ type Policy struct {
 	// JudgeTimeout bounds the Judge's review; DefaultJudgeTimeout when
 	// zero. A judge that takes longer escalates.
 	JudgeTimeout time.Duration
-	Prompter     Prompter
-	Judge        Judge
+	// Judge reviews dangerous commands in ModeSmart.
+	Judge Judge
 	// OnAlways persists an Always answer; the caller appends the rule to
 	// command_allowlist in config.yaml. An error is logged, and the rule
 	// stays allowed for the life of the process.
@@ -94,22 +94,38 @@ func (p *Policy) Validate() error {
 	return nil
 }
 
+// Asker is how one front decides the dangerous commands the Policy's own
+// rules leave open: a person through a Prompter (a terminal, chat
+// buttons), or nobody. It is a field of a turn's input, so one Policy
+// serves every front of a process.
+type Asker struct {
+	// Prompter asks a person; nil means nobody can be asked.
+	Prompter Prompter
+	// Yolo runs dangerous commands without asking (--yolo); never
+	// hardline ones or Deny patterns.
+	Yolo bool
+	// NonInteractive, when set, replaces the Policy's NonInteractive
+	// (approvals.cron_mode for scheduled jobs).
+	NonInteractive string
+}
+
 // SessionApprover approves commands for one session. It has the method
 // set of tool.Approver.
 type SessionApprover struct {
 	policy    *Policy
 	sessionID string
+	asker     Asker
 }
 
-// For returns the approver for one session's commands.
-func (p *Policy) For(sessionID string) SessionApprover {
-	return SessionApprover{policy: p, sessionID: sessionID}
+// For returns the approver of one session's commands, asking as a says.
+func (p *Policy) For(sessionID string, a Asker) SessionApprover {
+	return SessionApprover{policy: p, sessionID: sessionID, asker: a}
 }
 
 // ApproveCommand returns nil when command may run in the session, and a
 // *DeniedError otherwise.
 func (a SessionApprover) ApproveCommand(ctx context.Context, command string) error {
-	return a.policy.Check(ctx, a.sessionID, command)
+	return a.policy.Check(ctx, a.sessionID, a.asker, command)
 }
 
 // EndSession forgets what was granted for a session.
@@ -120,9 +136,10 @@ func (p *Policy) EndSession(sessionID string) {
 }
 
 // Check returns nil when command may run in the session, and a
-// *DeniedError saying why not otherwise. It may block while a person or
-// the judge is asked; cancelling ctx ends the wait with a denial.
-func (p *Policy) Check(ctx context.Context, sessionID, command string) error {
+// *DeniedError saying why not otherwise. It may block while a person
+// (through a) or the judge is asked; cancelling ctx ends the wait with a
+// denial.
+func (p *Policy) Check(ctx context.Context, sessionID string, a Asker, command string) error {
 	r := shell.Inspect(command)
 	v := shell.Verdict{Level: shell.Safe}
 	if len(r.Findings) > 0 {
@@ -147,17 +164,17 @@ func (p *Policy) Check(ctx context.Context, sessionID, command string) error {
 		log.Info("safety: dangerous command allowed by command_allowlist")
 		return nil
 	}
-	return p.decide(ctx, sessionID, command, r.Findings, log, deny)
+	return p.decide(ctx, sessionID, a, command, r.Findings, log, deny)
 }
 
 // decide runs steps 4 to 8 of the Policy for dangerous findings.
-func (p *Policy) decide(ctx context.Context, sessionID, command string, findings []shell.Verdict, log *slog.Logger, deny denyFunc) error {
+func (p *Policy) decide(ctx context.Context, sessionID string, a Asker, command string, findings []shell.Verdict, log *slog.Logger, deny denyFunc) error {
 	pending := p.ungranted(sessionID, findings)
 	switch {
 	case len(pending) == 0:
 		log.Info("safety: dangerous command allowed by an earlier approval")
 		return nil
-	case p.Yolo:
+	case a.Yolo:
 		log.Info("safety: dangerous command allowed by --yolo")
 		return nil
 	}
@@ -177,7 +194,7 @@ func (p *Policy) decide(ctx context.Context, sessionID, command string, findings
 			return deny(req.Verdict, "the safety reviewer judged it too risky ("+req.Verdict.Description+")", nil)
 		}
 	}
-	return p.ask(ctx, req, deny)
+	return p.ask(ctx, a, req, deny)
 }
 
 func (p *Policy) logger() *slog.Logger {

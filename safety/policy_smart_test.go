@@ -43,8 +43,8 @@ func TestSmartApproval(t *testing.T) {
 		{"judge error escalates", judging(JudgeApprove, errors.New("model down")), answering(Once), "", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &Policy{Mode: ModeSmart, Judge: tc.judge, Interactive: true, Prompter: tc.prompter}
-			err := p.Check(ctx, "s", dangerousCmd)
+			p := &Policy{Mode: ModeSmart, Judge: tc.judge}
+			err := p.Check(ctx, "s", Asker{Prompter: tc.prompter}, dangerousCmd)
 			if tc.wantErr == "" && err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestSmartApprovalDoesNotAllowlist(t *testing.T) {
 	j := judging(JudgeApprove, nil)
 	p := &Policy{Mode: ModeSmart, Judge: j}
 	for range 2 {
-		if err := p.Check(context.Background(), "s", `python -c "print('hello')"`); err != nil {
+		if err := p.Check(context.Background(), "s", Asker{}, `python -c "print('hello')"`); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -76,13 +76,13 @@ func TestSmartApprovalDoesNotAllowlist(t *testing.T) {
 
 func TestSmartApprovalNonInteractive(t *testing.T) {
 	p := &Policy{Mode: ModeSmart, Judge: judging(JudgeEscalate, nil)}
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "nobody can be asked")
+	denied(t, p.Check(context.Background(), "s", Asker{}, dangerousCmd), shell.Dangerous, "nobody can be asked")
 	p = &Policy{Mode: ModeSmart, Judge: judging(JudgeEscalate, nil), NonInteractive: NonInteractiveAllow}
-	if err := p.Check(context.Background(), "s", dangerousCmd); err != nil {
+	if err := p.Check(context.Background(), "s", Asker{}, dangerousCmd); err != nil {
 		t.Fatal(err)
 	}
 	p = &Policy{Mode: ModeSmart} // no judge at all: a person decides
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "nobody can be asked")
+	denied(t, p.Check(context.Background(), "s", Asker{}, dangerousCmd), shell.Dangerous, "nobody can be asked")
 }
 
 func TestSmartApprovalJudgeTimeout(t *testing.T) {
@@ -91,8 +91,8 @@ func TestSmartApprovalJudgeTimeout(t *testing.T) {
 		return JudgeApprove, ctx.Err()
 	}}
 	pr := answering(Once)
-	p := &Policy{Mode: ModeSmart, Judge: slow, JudgeTimeout: 5 * time.Millisecond, Interactive: true, Prompter: pr}
-	if err := p.Check(context.Background(), "s", dangerousCmd); err != nil {
+	p := &Policy{Mode: ModeSmart, Judge: slow, JudgeTimeout: 5 * time.Millisecond}
+	if err := p.Check(context.Background(), "s", Asker{Prompter: pr}, dangerousCmd); err != nil {
 		t.Fatal(err)
 	}
 	if pr.count() != 1 {
@@ -107,7 +107,7 @@ func TestSmartApprovalSeesTheFinding(t *testing.T) {
 		return JudgeApprove, nil
 	}}
 	p := &Policy{Mode: ModeSmart, Judge: j}
-	if err := p.Check(context.Background(), "s", "git push --force"); err != nil {
+	if err := p.Check(context.Background(), "s", Asker{}, "git push --force"); err != nil {
 		t.Fatal(err)
 	}
 	if got.Command != "git push --force" || got.Verdict.Rule != "git_force_push" {

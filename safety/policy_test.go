@@ -65,8 +65,8 @@ const dangerousCmd = "rm -rf build"
 
 func TestPolicySafeCommandRuns(t *testing.T) {
 	pr := answering(Deny)
-	p := &Policy{Interactive: true, Prompter: pr}
-	if err := p.Check(context.Background(), "s", "ls -la"); err != nil {
+	p := &Policy{}
+	if err := p.Check(context.Background(), "s", Asker{Prompter: pr}, "ls -la"); err != nil {
 		t.Fatal(err)
 	}
 	if pr.count() != 0 {
@@ -75,16 +75,20 @@ func TestPolicySafeCommandRuns(t *testing.T) {
 }
 
 func TestPolicyHardlineIsNeverAllowed(t *testing.T) {
-	for name, p := range map[string]*Policy{
-		"manual, user says always": {Interactive: true, Prompter: answering(Always)},
-		"yolo":                     {Yolo: true},
-		"mode off":                 {Mode: ModeOff},
-		"allowlisted rule":         {Mode: ModeOff, Allowlist: []string{"delete_root", "*"}},
-		"smart, judge approves":    {Mode: ModeSmart, Judge: judging(JudgeApprove, nil)},
-		"non-interactive allow":    {NonInteractive: NonInteractiveAllow},
+	for name, tc := range map[string]struct {
+		p   *Policy
+		ask Asker
+	}{
+		"manual, user says always": {&Policy{}, Asker{Prompter: answering(Always)}},
+		"yolo":                     {&Policy{}, Asker{Yolo: true}},
+		"mode off":                 {&Policy{Mode: ModeOff}, Asker{}},
+		"allowlisted rule":         {&Policy{Mode: ModeOff, Allowlist: []string{"delete_root", "*"}}, Asker{}},
+		"smart, judge approves":    {&Policy{Mode: ModeSmart, Judge: judging(JudgeApprove, nil)}, Asker{}},
+		"non-interactive allow":    {&Policy{NonInteractive: NonInteractiveAllow}, Asker{}},
+		"job allowed":              {&Policy{}, Asker{NonInteractive: NonInteractiveAllow}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := p.Check(context.Background(), "s", "sudo rm -rf /")
+			err := tc.p.Check(context.Background(), "s", tc.ask, "sudo rm -rf /")
 			d := denied(t, err, shell.Hardline, "never runs")
 			if d.Verdict.Rule != "delete_root" || !strings.Contains(d.Error(), "ask the user to run it themselves") {
 				t.Errorf("got %s: %v", d.Verdict, d)
@@ -97,9 +101,9 @@ func TestPolicyAnswers(t *testing.T) {
 	ctx := context.Background()
 	t.Run("once asks every time", func(t *testing.T) {
 		pr := answering(Once)
-		p := &Policy{Interactive: true, Prompter: pr}
+		p := &Policy{}
 		for range 2 {
-			if err := p.Check(ctx, "s", dangerousCmd); err != nil {
+			if err := p.Check(ctx, "s", Asker{Prompter: pr}, dangerousCmd); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -112,7 +116,7 @@ func TestPolicyAnswers(t *testing.T) {
 	})
 	t.Run("session grants the rule to that session only", func(t *testing.T) {
 		pr := answering(Session)
-		p := &Policy{Interactive: true, Prompter: pr}
+		p := &Policy{}
 		for _, step := range []struct {
 			session, cmd string
 			asked        int
@@ -122,7 +126,7 @@ func TestPolicyAnswers(t *testing.T) {
 			{"b", "rm -rf build", 2},
 			{"a", "git reset --hard", 3}, // another rule
 		} {
-			if err := p.Check(ctx, step.session, step.cmd); err != nil {
+			if err := p.Check(ctx, step.session, Asker{Prompter: pr}, step.cmd); err != nil {
 				t.Fatal(err)
 			}
 			if pr.count() != step.asked {
@@ -130,7 +134,7 @@ func TestPolicyAnswers(t *testing.T) {
 			}
 		}
 		p.EndSession("a")
-		_ = p.Check(ctx, "a", "rm -rf build")
+		_ = p.Check(ctx, "a", Asker{Prompter: pr}, "rm -rf build")
 		if pr.count() != 4 {
 			t.Errorf("after EndSession the grant survived")
 		}
@@ -138,12 +142,12 @@ func TestPolicyAnswers(t *testing.T) {
 	t.Run("always persists and holds in every session", func(t *testing.T) {
 		pr := answering(Always)
 		var saved []string
-		p := &Policy{Interactive: true, Prompter: pr, OnAlways: func(rule string) error {
+		p := &Policy{OnAlways: func(rule string) error {
 			saved = append(saved, rule)
 			return errors.New("disk full") // logged; the grant still holds
 		}}
 		for _, s := range []string{"a", "b", "c"} {
-			if err := p.Check(ctx, s, dangerousCmd); err != nil {
+			if err := p.Check(ctx, s, Asker{Prompter: pr}, dangerousCmd); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -152,33 +156,34 @@ func TestPolicyAnswers(t *testing.T) {
 		}
 	})
 	t.Run("deny", func(t *testing.T) {
-		p := &Policy{Interactive: true, Prompter: answering(Deny)}
-		denied(t, p.Check(ctx, "s", dangerousCmd), shell.Dangerous, "the user denied it")
+		p := &Policy{}
+		denied(t, p.Check(ctx, "s", Asker{Prompter: answering(Deny)}, dangerousCmd), shell.Dangerous, "the user denied it")
 	})
 	t.Run("no answer is a denial", func(t *testing.T) {
-		p := &Policy{Interactive: true, Prompter: answering(0)}
-		denied(t, p.Check(ctx, "s", dangerousCmd), shell.Dangerous, "no valid answer")
+		p := &Policy{}
+		denied(t, p.Check(ctx, "s", Asker{Prompter: answering(0)}, dangerousCmd), shell.Dangerous, "no valid answer")
 	})
 	t.Run("prompter error", func(t *testing.T) {
-		p := &Policy{Interactive: true, Prompter: &prompter{answer: func(context.Context, Request) (Answer, error) {
+		p := &Policy{}
+		failing := &prompter{answer: func(context.Context, Request) (Answer, error) {
 			return Once, errors.New("terminal closed")
-		}}}
-		denied(t, p.Check(ctx, "s", dangerousCmd), shell.Dangerous, "terminal closed")
+		}}
+		denied(t, p.Check(ctx, "s", Asker{Prompter: failing}, dangerousCmd), shell.Dangerous, "terminal closed")
 	})
 }
 
 func TestPolicySessionGrantCoversEveryFinding(t *testing.T) {
 	pr := answering(Session)
-	p := &Policy{Interactive: true, Prompter: pr}
+	p := &Policy{}
 	cmd := "git reset --hard && rm -rf build"
-	if err := p.Check(context.Background(), "s", cmd); err != nil {
+	if err := p.Check(context.Background(), "s", Asker{Prompter: pr}, cmd); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(pr.asked[0].Findings); got != 2 {
 		t.Fatalf("request lists %d findings, want 2: %+v", got, pr.asked[0].Findings)
 	}
 	for _, c := range []string{"git reset --hard HEAD~1", "rm -r dist"} {
-		if err := p.Check(context.Background(), "s", c); err != nil {
+		if err := p.Check(context.Background(), "s", Asker{Prompter: pr}, c); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,38 +193,45 @@ func TestPolicySessionGrantCoversEveryFinding(t *testing.T) {
 }
 
 func TestPolicyWithoutApproval(t *testing.T) {
-	for name, p := range map[string]*Policy{
-		"yolo":                  {Yolo: true, Interactive: true, Prompter: answering(Deny)},
-		"mode off":              {Mode: ModeOff, Interactive: true, Prompter: answering(Deny)},
-		"allowlist key":         {Allowlist: []string{"recursive_delete"}},
-		"allowlist description": {Allowlist: []string{"Recursive delete"}},
-		"allowlist glob":        {Allowlist: []string{"rm -rf build*"}},
-		"non-interactive allow": {NonInteractive: NonInteractiveAllow, Prompter: answering(Deny)},
+	for name, tc := range map[string]struct {
+		p   *Policy
+		ask Asker
+	}{
+		"yolo":                  {&Policy{}, Asker{Yolo: true, Prompter: answering(Deny)}},
+		"mode off":              {&Policy{Mode: ModeOff}, Asker{Prompter: answering(Deny)}},
+		"allowlist key":         {&Policy{Allowlist: []string{"recursive_delete"}}, Asker{}},
+		"allowlist description": {&Policy{Allowlist: []string{"Recursive delete"}}, Asker{}},
+		"allowlist glob":        {&Policy{Allowlist: []string{"rm -rf build*"}}, Asker{}},
+		"non-interactive allow": {&Policy{NonInteractive: NonInteractiveAllow}, Asker{}},
+		"cron mode allow":       {&Policy{}, Asker{NonInteractive: NonInteractiveAllow}},
 	} {
-		if err := p.Check(context.Background(), "s", dangerousCmd); err != nil {
+		if err := tc.p.Check(context.Background(), "s", tc.ask, dangerousCmd); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	// A glob allows the command it matches, not another piece beside it.
 	p := &Policy{Allowlist: []string{"rm -rf build*"}}
-	denied(t, p.Check(context.Background(), "s", "rm -rf build; curl x | sh"), shell.Dangerous, "nobody can be asked")
+	denied(t, p.Check(context.Background(), "s", Asker{}, "rm -rf build; curl x | sh"), shell.Dangerous, "nobody can be asked")
 }
 
 func TestPolicyNonInteractiveDenies(t *testing.T) {
-	for name, p := range map[string]*Policy{
-		"not interactive": {Prompter: answering(Once)},
-		"no prompter":     {Interactive: true},
-		"explicit deny":   {NonInteractive: NonInteractiveDeny},
+	for name, tc := range map[string]struct {
+		p   *Policy
+		ask Asker
+	}{
+		"no prompter":        {&Policy{}, Asker{}},
+		"explicit deny":      {&Policy{NonInteractive: NonInteractiveDeny}, Asker{}},
+		"cron mode deny":     {&Policy{NonInteractive: NonInteractiveAllow}, Asker{NonInteractive: NonInteractiveDeny}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "nobody can be asked")
+			denied(t, tc.p.Check(context.Background(), "s", tc.ask, dangerousCmd), shell.Dangerous, "nobody can be asked")
 		})
 	}
 }
 
 func TestPolicyTimeout(t *testing.T) {
-	p := &Policy{Interactive: true, Prompter: blocking(), Timeout: 10 * time.Millisecond}
-	err := p.Check(context.Background(), "s", dangerousCmd)
+	p := &Policy{Timeout: 10 * time.Millisecond}
+	err := p.Check(context.Background(), "s", Asker{Prompter: blocking()}, dangerousCmd)
 	denied(t, err, shell.Dangerous, "timed out")
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("%v does not wrap context.DeadlineExceeded", err)
@@ -229,11 +241,11 @@ func TestPolicyTimeout(t *testing.T) {
 	// the timeout either.
 	release := make(chan struct{})
 	defer close(release)
-	p = &Policy{Interactive: true, Timeout: 10 * time.Millisecond, Prompter: &prompter{answer: func(context.Context, Request) (Answer, error) {
+	deaf := &prompter{answer: func(context.Context, Request) (Answer, error) {
 		<-release
 		return Once, nil
-	}}}
-	denied(t, p.Check(context.Background(), "s", dangerousCmd), shell.Dangerous, "timed out")
+	}}
+	denied(t, p.Check(context.Background(), "s", Asker{Prompter: deaf}, dangerousCmd), shell.Dangerous, "timed out")
 }
 
 func TestPolicyCancelled(t *testing.T) {
@@ -243,8 +255,8 @@ func TestPolicyCancelled(t *testing.T) {
 		<-pctx.Done()
 		return 0, pctx.Err()
 	}}
-	p := &Policy{Interactive: true, Prompter: pr}
-	err := p.Check(ctx, "s", dangerousCmd)
+	p := &Policy{}
+	err := p.Check(ctx, "s", Asker{Prompter: pr}, dangerousCmd)
 	denied(t, err, shell.Dangerous, "cancelled")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("%v does not wrap context.Canceled", err)
@@ -254,22 +266,41 @@ func TestPolicyCancelled(t *testing.T) {
 func TestPolicyFor(t *testing.T) {
 	var approver interface {
 		ApproveCommand(ctx context.Context, command string) error
-	} = (&Policy{}).For("s")
+	} = (&Policy{}).For("s", Asker{})
 	if err := approver.ApproveCommand(context.Background(), "ls"); err != nil {
 		t.Error(err)
 	}
 	denied(t, approver.ApproveCommand(context.Background(), dangerousCmd), shell.Dangerous, "nobody can be asked")
 }
 
+// TestOnePolicyManyFronts: one Policy serves a terminal that can ask and a
+// scheduled job that cannot at once; a grant in the terminal's session
+// does not reach the job's.
+func TestOnePolicyManyFronts(t *testing.T) {
+	p := &Policy{}
+	pr := answering(Session)
+	ctx := context.Background()
+	if err := p.For("chat", Asker{Prompter: pr}).ApproveCommand(ctx, dangerousCmd); err != nil {
+		t.Fatal(err)
+	}
+	denied(t, p.For("job", Asker{}).ApproveCommand(ctx, dangerousCmd), shell.Dangerous, "nobody can be asked")
+	if err := p.For("chat", Asker{}).ApproveCommand(ctx, dangerousCmd); err != nil {
+		t.Errorf("the chat session's grant was lost: %v", err)
+	}
+	if pr.count() != 1 {
+		t.Errorf("asked %d times, want 1", pr.count())
+	}
+}
+
 func TestPolicyConcurrent(t *testing.T) {
 	pr := answering(Session)
-	p := &Policy{Interactive: true, Prompter: pr, Allowlist: []string{"git_reset_hard"}}
+	p := &Policy{Allowlist: []string{"git_reset_hard"}}
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Go(func() {
 			session := string(rune('a' + i%4))
 			for _, cmd := range []string{dangerousCmd, "ls", "git reset --hard", "chmod 777 x"} {
-				if err := p.Check(context.Background(), session, cmd); err != nil {
+				if err := p.Check(context.Background(), session, Asker{Prompter: pr}, cmd); err != nil {
 					t.Error(err)
 				}
 			}

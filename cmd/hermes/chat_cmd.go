@@ -15,7 +15,6 @@ import (
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/tool"
 )
 
 type chatFlags struct {
@@ -80,12 +79,9 @@ truncated, interrupted or error.`,
 }
 
 // openChat assembles hermes for a chat and picks the session it continues
-// ("" for a new one). prompter asks the person at the terminal, or is nil
-// when nobody can be asked. The caller closes the app.
-func openChat(cmd *cobra.Command, a *cli, f *chatFlags, prompter safety.Prompter) (*app.App, string, error) {
-	o := f.options()
-	o.Approvals.Prompter = prompter
-	h, err := a.openTurns(cmd, &f.turnFlags, o)
+// ("" for a new one). The caller closes the app.
+func openChat(cmd *cobra.Command, a *cli, f *chatFlags) (*app.App, string, error) {
+	h, err := a.openTurns(cmd, &f.turnFlags, f.options())
 	if err != nil {
 		return nil, "", err
 	}
@@ -145,7 +141,7 @@ func latestContinuation(cmd *cobra.Command, h *app.App, id string) (string, erro
 // chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to
 // stdout. Nobody can approve commands here.
 func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
-	h, id, err := openChat(cmd, a, f, nil)
+	h, id, err := openChat(cmd, a, f)
 	if err != nil {
 		return err
 	}
@@ -155,7 +151,7 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		sink.info = io.Discard
 	}
 	cwd, _ := os.Getwd()
-	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approver: approver(h)}
+	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approval: safety.Asker{Yolo: f.yolo}}
 	res, err := h.Engine.Turn(cmd.Context(), id, in, sink)
 	if err != nil {
 		return err
@@ -188,11 +184,6 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		return &exitError{code: 130}
 	}
 	return nil
-}
-
-// approver is the per-session approver of the app's policy.
-func approver(h *app.App) func(string) tool.Approver {
-	return func(id string) tool.Approver { return h.Policy.For(id) }
 }
 
 // interactiveInput reports whether stdin is a terminal a person types in.

@@ -59,7 +59,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	if interactiveInput(cmd) {
 		prompter = &consolePrompter{out: out, lines: lines}
 	}
-	h, id, err := openChat(cmd, a, f, prompter)
+	h, id, err := openChat(cmd, a, f)
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			err error
 		}
 		finished := make(chan done, 1)
-		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approver: approver(h), Reviewed: reviewed}
+		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approval: safety.Asker{Prompter: prompter, Yolo: f.yolo}, Reviewed: reviewed}
 		go func() {
 			res, err := h.Engine.Turn(ctx, id, in, &printer{text: out, info: out})
 			finished <- done{res, err}

@@ -13,16 +13,12 @@ import (
 	"github.com/hermes-go/hermes/cron"
 )
 
-// openJobRunner assembles hermes to run jobs: nobody can approve a
-// command, so approvals.cron_mode decides. Without a usable model no_agent
-// jobs still run, and agent jobs fail with the reason, delivered like any
-// failure. The caller closes it.
+// openJobRunner assembles hermes to run jobs (nobody can approve a
+// command in them, so approvals.cron_mode decides). Without a usable model
+// no_agent jobs still run, and agent jobs fail with the reason, delivered
+// like any failure. The caller closes it.
 func openJobRunner(cmd *cobra.Command, a *cli) (*app.App, error) {
-	l, err := a.load(cmd)
-	if err != nil {
-		return nil, err
-	}
-	h, err := a.open(cmd, app.Options{Approvals: app.Approvals{NonInteractive: string(l.Config.Approvals.CronMode)}})
+	h, err := a.open(cmd, app.Options{})
 	if err != nil {
 		return nil, err
 	}

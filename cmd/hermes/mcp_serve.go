@@ -15,6 +15,8 @@ import (
 	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/mcpserver"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/tool"
 )
 
 // defaultServeToolsets are what "hermes mcp serve" exposes when
@@ -67,7 +69,7 @@ Claude Desktop (claude_desktop_config.json):
 			cwd, _ := os.Getwd()
 			srv := mcpserver.New(mcpserver.Options{
 				Registry: box.Registry, Dispatcher: box.Dispatcher, Workdir: cwd, Version: version, Token: token, Logger: h.Log,
-				Approver:     approver(h),
+				Approver:     func(id string) tool.Approver { return h.Policy.For(id, safety.Asker{}) },
 				OnSessionEnd: h.Policy.EndSession,
 			})
 			defer srv.Close()

@@ -50,10 +50,9 @@ func (f *turnFlags) register(cmd *cobra.Command) {
 // options are the app options the flags ask for.
 func (f *turnFlags) options() app.Options {
 	return app.Options{
-		Model:     f.override(),
-		Toolsets:  splitList(f.toolsets),
-		MaxTurns:  f.maxTurns,
-		Approvals: app.Approvals{Yolo: f.yolo},
+		Model:    f.override(),
+		Toolsets: splitList(f.toolsets),
+		MaxTurns: f.maxTurns,
 	}
 }
 

@@ -46,7 +46,7 @@ is 1 when the result is an error.
 			if interactiveInput(cmd) {
 				prompter = &consolePrompter{out: cmd.OutOrStdout(), lines: newLineSource(cmd.InOrStdin())}
 			}
-			h, err := a.open(cmd, app.Options{Approvals: app.Approvals{Prompter: prompter}})
+			h, err := a.open(cmd, app.Options{})
 			if err != nil {
 				return err
 			}
@@ -58,7 +58,7 @@ is 1 when the result is an error.
 			if _, ok := h.Tools.Registry.Get(name); !ok {
 				return unknownTool(name, h.Tools)
 			}
-			res := runToolOnce(cmd, h, name, args)
+			res := runToolOnce(cmd, h, h.Policy.For(toolsTestSession, safety.Asker{Prompter: prompter}), name, args)
 			if res.Status != tool.StatusOK {
 				return &exitError{code: 1}
 			}
@@ -71,11 +71,11 @@ is 1 when the result is an error.
 
 // runToolOnce calls one tool through a dispatcher over every registered
 // tool, printing each declared attempt's trace and then the envelope.
-func runToolOnce(cmd *cobra.Command, h *app.App, name, args string) tool.Result {
+func runToolOnce(cmd *cobra.Command, h *app.App, approver tool.Approver, name, args string) tool.Result {
 	out := cmd.OutOrStdout()
 	d := h.Engine.AllTools().Dispatcher
 	cwd, _ := os.Getwd()
-	ctx := tool.WithInvocation(cmd.Context(), tool.Invocation{SessionID: toolsTestSession, Workdir: cwd, Approver: h.Policy.For(toolsTestSession)})
+	ctx := tool.WithInvocation(cmd.Context(), tool.Invocation{SessionID: toolsTestSession, Workdir: cwd, Approver: approver})
 	ctx = declared.WithTrace(ctx, func(t declared.Trace) { fmt.Fprintln(out, t.String()) })
 	outcome := d.Run(ctx, []llm.ToolCall{{ID: "call_1", Name: name, Arguments: args}}, nil)[0]
 	fmt.Fprintln(out, "result:")
