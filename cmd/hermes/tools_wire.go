@@ -27,6 +27,7 @@ import (
 	"github.com/hermes-go/hermes/tools/httpreq"
 	"github.com/hermes-go/hermes/tools/mcp"
 	"github.com/hermes-go/hermes/tools/terminal"
+	"github.com/hermes-go/hermes/tools/terminal/ssh"
 	"github.com/hermes-go/hermes/tools/todo"
 	"github.com/hermes-go/hermes/tools/vision"
 	"github.com/hermes-go/hermes/tools/web"
@@ -119,13 +120,14 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 			scrub = append(scrub, name)
 		}
 	}
+	backend, remoteFS := sshBackend(c.Terminal)
 	term := terminal.New(terminal.Options{
 		DefaultTimeout: c.Terminal.Timeout,
 		MaxTimeout:     c.Terminal.MaxTimeout,
 		ScrubNames:     scrub,
 		Scrub:          func(name string) bool { return safety.SecretEnvName(name) && !safety.EnvPassed(name, pass) },
 		Fallback:       d.fallback,
-		SSH:            sshConfig(c.Terminal),
+		Backend:        backend,
 	})
 	guard := &safety.URLGuard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{
@@ -151,8 +153,8 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 		memory.NewTool(b.memory),
 	}
 	// Over the ssh backend the file tools act on the remote host too
-	// (FileSystem is nil for the local backend).
-	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
+	// (remoteFS is nil for the local backend).
+	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: remoteFS})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.skills, c.Skills.IndexFullLimit)...)
 	if jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: jobZone(c), Logger: d.logger()}); err != nil {
@@ -183,17 +185,19 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	return b, nil
 }
 
-// sshConfig is the ssh backend's settings when terminal.backend is ssh,
-// else nil (commands run locally).
-func sshConfig(t config.Terminal) *terminal.SSHConfig {
+// sshBackend is the ssh backend and the remote host's filesystem when
+// terminal.backend is ssh, else nil and nil (commands and files are
+// local).
+func sshBackend(t config.Terminal) (terminal.Backend, files.FS) {
 	if t.Backend != "ssh" {
-		return nil
+		return nil, nil
 	}
-	return &terminal.SSHConfig{
+	b := ssh.New(ssh.Config{
 		Host: t.SSH.Host, Port: t.SSH.Port, User: t.SSH.User, KeyFile: t.SSH.KeyFile,
 		KnownHostsFile: t.SSH.KnownHostsFile, InsecureIgnoreHostKey: t.SSH.InsecureIgnoreHostKey,
 		Dir: t.SSH.Dir, ConnectTimeout: t.SSH.ConnectTimeout,
-	}
+	})
+	return b, b.FileSystem()
 }
 
 // searchOpts gives web_search a client without the URL guard: it only
