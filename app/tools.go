@@ -24,6 +24,7 @@ import (
 	"github.com/hermes-go/hermes/tools/httpreq"
 	"github.com/hermes-go/hermes/tools/mcp"
 	"github.com/hermes-go/hermes/tools/terminal"
+	"github.com/hermes-go/hermes/tools/terminal/ssh"
 	"github.com/hermes-go/hermes/tools/todo"
 	"github.com/hermes-go/hermes/tools/vision"
 	"github.com/hermes-go/hermes/tools/web"
@@ -107,13 +108,14 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 			scrub = append(scrub, name)
 		}
 	}
+	backend, remoteFS := sshBackend(c.Terminal)
 	term := terminal.New(terminal.Options{
 		DefaultTimeout: c.Terminal.Timeout,
 		MaxTimeout:     c.Terminal.MaxTimeout,
 		ScrubNames:     scrub,
 		Scrub:          func(name string) bool { return redact.SecretEnvName(name) && !redact.EnvPassed(name, pass) },
 		Fallback:       d.fallback,
-		SSH:            sshConfig(c.Terminal),
+		Backend:        backend,
 	})
 	guard := &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{
@@ -138,9 +140,8 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		vision.New(vision.Options{Provider: d.vision.Provider, Model: d.vision.Name}),
 		memory.NewTool(b.Memory),
 	}
-	// Over the ssh backend the file tools act on the remote host too
-	// (FileSystem is nil for the local backend).
-	tools = append(tools, files.New(files.Options{Guard: writeguard.FromEnv(l.Paths.Home), FS: term.FileSystem()})...)
+	// Over the ssh backend the file tools act on the remote host too.
+	tools = append(tools, files.New(files.Options{Guard: writeguard.FromEnv(l.Paths.Home), FS: remoteFS})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.Skills, c.Skills.IndexFullLimit)...)
 	for _, t := range tools {
@@ -162,17 +163,19 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	return b, nil
 }
 
-// sshConfig is the ssh backend's settings when terminal.backend is ssh,
-// else nil (commands run locally).
-func sshConfig(t config.Terminal) *terminal.SSHConfig {
+// sshBackend is the ssh backend and the remote host's filesystem when
+// terminal.backend is ssh, else nil and nil (commands and files are
+// local).
+func sshBackend(t config.Terminal) (terminal.Backend, files.FS) {
 	if t.Backend != "ssh" {
-		return nil
+		return nil, nil
 	}
-	return &terminal.SSHConfig{
+	b := ssh.New(ssh.Config{
 		Host: t.SSH.Host, Port: t.SSH.Port, User: t.SSH.User, KeyFile: t.SSH.KeyFile,
 		KnownHostsFile: t.SSH.KnownHostsFile, InsecureIgnoreHostKey: t.SSH.InsecureIgnoreHostKey,
 		Dir: t.SSH.Dir, ConnectTimeout: t.SSH.ConnectTimeout,
-	}
+	})
+	return b, b.FileSystem()
 }
 
 // searchOpts gives web_search a client without the URL guard: it only

@@ -11,7 +11,7 @@ import (
 
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
-	"github.com/hermes-go/hermes/tools/terminal/sshtest"
+	"github.com/hermes-go/hermes/tools/terminal/ssh/sshtest"
 )
 
 // Through the ssh backend the terminal and the file tools act on the

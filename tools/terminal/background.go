@@ -42,16 +42,12 @@ type bgProc struct {
 	drained chan struct{}
 
 	// signal, when set, replaces signalling the local process group pid:
-	// it sends SIGKILL when kill is set, else SIGTERM (the ssh backend's
+	// it sends SIGKILL when kill is set, else SIGTERM (a remote backend's
 	// processes run on another host).
 	signal func(kill bool)
 
 	stdinMu sync.Mutex
-	stdin   interface {
-		Write([]byte) (int, error)
-		SetWriteDeadline(time.Time) error
-		Close() error
-	} // nil once closed
+	stdin   Stdin // nil once closed
 
 	// Guarded by registry.mu.
 	exited     bool
@@ -160,7 +156,7 @@ func (r *registry) reap(p *bgProc) {
 	code := p.wait()
 	select {
 	case <-p.drained:
-	case <-time.After(drainGrace):
+	case <-time.After(DrainGrace):
 	}
 	p.stdinMu.Lock()
 	if p.stdin != nil {
@@ -261,7 +257,7 @@ func (r *registry) infoLocked(p *bgProc, maxCmd int) ProcessInfo {
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // stop ends processes: SIGTERM to each group, SIGKILL to the groups still
-// there after killGrace, then waits (boundedly) for the shells to be
+// there after KillGrace, then waits (boundedly) for the shells to be
 // reaped. Groups of processes that already exited get SIGKILL when
 // something the command left running still holds their output pipe.
 func (r *registry) stop(ps []*bgProc) {
@@ -277,7 +273,7 @@ func (r *registry) stop(ps []*bgProc) {
 	for _, p := range running {
 		p.termGroup()
 	}
-	grace := time.NewTimer(killGrace)
+	grace := time.NewTimer(KillGrace)
 	defer grace.Stop()
 wait:
 	for _, p := range running {

@@ -2,7 +2,7 @@ package terminal
 
 import (
 	"context"
-	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -11,30 +11,25 @@ import (
 
 // Close kills every background process still running, with everything it
 // started, and refuses new ones. Call it when hermes exits. It returns
-// once the processes are gone (a few seconds at most) and always nil. On
-// the ssh backend it also closes the connection.
+// once the processes are gone (a few seconds at most) and always nil. It
+// also closes the backend (a remote one's connection).
 func (t *Terminal) Close() error {
 	t.procs.mu.Lock()
 	t.procs.closed = true
 	t.procs.mu.Unlock()
 	t.procs.stop(t.procs.remove("", true))
-	_ = t.backend.close()
+	_ = t.backend.Close()
 	return nil
 }
 
 // startBackground runs command at the place in the background for the
 // session and returns at once.
-func (t *Terminal) startBackground(ctx context.Context, inv tool.Invocation, command string, at place) (any, error) {
-	dir, note := at.dir, at.note
-	var p *bgProc
-	var err error
-	if t.ssh != nil {
-		if p, dir, note, err = t.ssh.spawn(ctx, command, at); err != nil {
-			return nil, err
-		}
-	} else if p, err = t.spawn(command, dir); err != nil {
-		return nil, fmt.Errorf("terminal: starting %s in %s: %w", t.shellPath, dir, err)
+func (t *Terminal) startBackground(ctx context.Context, inv tool.Invocation, command string, at Place) (any, error) {
+	s, err := t.backend.Spawn(ctx, command, at)
+	if err != nil {
+		return nil, err
 	}
+	p := t.newProc(command, s)
 	if err := t.procs.add(p, inv.SessionID); err != nil {
 		return nil, err
 	}
@@ -42,10 +37,34 @@ func (t *Terminal) startBackground(ctx context.Context, inv tool.Invocation, com
 		ProcessID: p.id,
 		PID:       p.pid,
 		Command:   command,
-		Cwd:       dir,
+		Cwd:       s.Cwd,
 		StartedAt: p.started,
-		Note:      note,
+		Note:      s.Note,
 	}, nil
+}
+
+// newProc makes a process of what the backend spawned and starts keeping
+// the last ProcessOutputBytes of its output.
+func (t *Terminal) newProc(command string, s Spawned) *bgProc {
+	p := &bgProc{
+		command: command,
+		cwd:     s.Cwd,
+		pid:     s.PID,
+		out:     newRing(t.opt.ProcessOutputBytes),
+		wait:    s.Wait,
+		done:    make(chan struct{}),
+		drained: make(chan struct{}),
+		signal:  s.Signal,
+		stdin:   s.Stdin,
+	}
+	go func() {
+		// Runs until every holder of the output is gone, which may be
+		// after the shell exited (a process it left running).
+		_, _ = io.Copy(p.out, s.Output)
+		close(p.drained)
+		_ = s.Output.Close()
+	}()
+	return p
 }
 
 // Started is the data of a terminal call with background set.

@@ -205,7 +205,7 @@ func TestBackgroundKillTakesChildren(t *testing.T) {
 	}
 	start := time.Now()
 	k := mustP[KillResult](t, pt, "s", map[string]any{"action": "kill", "session_id": st.ProcessID})
-	if elapsed := time.Since(start); elapsed > killGrace+2*time.Second {
+	if elapsed := time.Since(start); elapsed > KillGrace+2*time.Second {
 		t.Errorf("kill took %v", elapsed)
 	}
 	if k.Status != "exited" || !k.Killed || k.ExitCode == nil || *k.ExitCode != 137 {
@@ -440,7 +440,7 @@ func TestCloseKillsEverything(t *testing.T) {
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if elapsed := time.Since(start); elapsed > killGrace+2*time.Second {
+	if elapsed := time.Since(start); elapsed > KillGrace+2*time.Second {
 		t.Errorf("Close took %v", elapsed)
 	}
 	waitGone(t, "30.5555")

@@ -3,7 +3,6 @@
 package terminal
 
 import (
-	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -16,7 +15,7 @@ import (
 // goes to /dev/null: a background command does not move the session.
 // The returned process is not yet registered and nothing reaps it; the
 // caller starts reap.
-func (t *Terminal) spawn(command, dir string) (*bgProc, error) {
+func (t *Terminal) spawn(command, dir string) (Spawned, error) {
 	var toClose []*os.File
 	defer func() {
 		for _, f := range toClose {
@@ -25,20 +24,20 @@ func (t *Terminal) spawn(command, dir string) (*bgProc, error) {
 	}()
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return Spawned{}, err
 	}
 	toClose = append(toClose, outW)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
-		return nil, err
+		return Spawned{}, err
 	}
 	toClose = append(toClose, inR)
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		outR.Close()
 		inW.Close()
-		return nil, err
+		return Spawned{}, err
 	}
 	toClose = append(toClose, null)
 
@@ -53,30 +52,18 @@ func (t *Terminal) spawn(command, dir string) (*bgProc, error) {
 	if err := cmd.Start(); err != nil {
 		outR.Close()
 		inW.Close()
-		return nil, err
+		return Spawned{}, err
 	}
-
-	p := &bgProc{
-		command: command,
-		cwd:     dir,
-		pid:     cmd.Process.Pid,
-		out:     newRing(t.opt.ProcessOutputBytes),
-		stdin:   inW,
-		done:    make(chan struct{}),
-		drained: make(chan struct{}),
-	}
-	p.wait = func() int {
-		_ = cmd.Wait()
-		return exitCode(cmd.ProcessState)
-	}
-	go func() {
-		// Runs until every holder of the pipe is gone, which may be
-		// after the shell exited (a process it left running).
-		_, _ = io.Copy(p.out, outR)
-		outR.Close()
-		close(p.drained)
-	}()
-	return p, nil
+	return Spawned{
+		PID:    cmd.Process.Pid,
+		Cwd:    dir,
+		Output: outR,
+		Stdin:  inW,
+		Wait: func() int {
+			_ = cmd.Wait()
+			return exitCode(cmd.ProcessState)
+		},
+	}, nil
 }
 
 // signalGroup sends sig to the process group led by pid.

@@ -45,23 +45,24 @@ type args struct {
 	Background bool `json:"background"`
 }
 
-// stopCause says why a run ended.
-type stopCause int
+// StopCause says why a run ended.
+type StopCause int
 
+// The reasons a run ends.
 const (
-	exited stopCause = iota
-	timedOut
-	interrupted
+	Exited StopCause = iota
+	TimedOut
+	Interrupted
 )
 
-// runResult is what one shell run produced.
-type runResult struct {
-	out      output
-	exitCode int
-	cwd      string // the shell's final directory, "" when it did not say
-	cause    stopCause
-	start    string // where the command started, when the backend found out itself ("" = the place's dir)
-	note     string // replaces the place's note when set
+// RunResult is what one shell run produced.
+type RunResult struct {
+	Output   Output
+	ExitCode int
+	Cwd      string // the shell's final directory, "" when it did not say
+	Cause    StopCause
+	Start    string // where the command started, when the backend found out itself ("" = the Place's Dir)
+	Note     string // replaces the Place's Note when set
 }
 
 // Call runs one command. The order matters: arguments and directories are
@@ -80,11 +81,11 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	inv := tool.InvocationFrom(ctx)
-	at, err := t.backend.where(inv, a.Workdir)
+	at, err := t.backend.Where(inv, a.Workdir)
 	if err != nil {
 		return nil, err
 	}
-	dir := at.dir
+	dir := at.Dir
 
 	if a.Background {
 		if err := t.procs.checkRoom(inv.SessionID); err != nil {
@@ -102,7 +103,8 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		return t.startBackground(ctx, inv, a.Command, at)
 	}
 
-	res, err := t.backend.run(ctx, a.Command, at, timeout)
+	res, err := t.backend.Run(ctx, Command{Text: a.Command, Timeout: timeout,
+		MaxOutputBytes: t.opt.MaxOutputBytes, MaxOutputLines: t.opt.MaxOutputLines}, at)
 	if err != nil {
 		if _, ok := tool.AsError(err); ok {
 			return nil, err
@@ -110,33 +112,33 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		if dir == "" {
 			dir = "the login directory"
 		}
-		return nil, fmt.Errorf("terminal: starting %s in %s: %w", t.backend.name(), dir, err)
+		return nil, fmt.Errorf("terminal: starting %s in %s: %w", t.backend.Name(), dir, err)
 	}
-	if res.start != "" {
-		dir = res.start
+	if res.Start != "" {
+		dir = res.Start
 	}
-	note := at.note
-	if res.note != "" {
-		note = res.note
+	note := at.Note
+	if res.Note != "" {
+		note = res.Note
 	}
 	data := Result{
-		Output:    res.out.text,
-		ExitCode:  res.exitCode,
+		Output:    res.Output.Text,
+		ExitCode:  res.ExitCode,
 		Cwd:       dir,
-		Truncated: res.out.truncated,
+		Truncated: res.Output.Truncated,
 		Note:      note,
 	}
-	if res.cwd != "" {
-		data.Cwd = res.cwd
+	if res.Cwd != "" {
+		data.Cwd = res.Cwd
 	}
-	switch res.cause {
-	case interrupted:
+	switch res.Cause {
+	case Interrupted:
 		return nil, fmt.Errorf("terminal: command interrupted and its processes killed: %w", ctx.Err())
-	case timedOut:
+	case TimedOut:
 		return nil, &tool.Error{Code: tool.CodeTimeout, Message: t.timeoutMessage(timeout), Data: data}
 	}
-	if a.Workdir == "" && res.cwd != "" {
-		t.dirs.set(inv.SessionID, at.base, res.cwd)
+	if a.Workdir == "" && res.Cwd != "" {
+		t.dirs.set(inv.SessionID, at.Base, res.Cwd)
 	}
 	return data, nil
 }

@@ -8,17 +8,17 @@ import (
 	"unicode/utf8"
 )
 
-// capture collects a command's combined output, keeping only the last
+// Capture collects a command's combined output, keeping only the last
 // limit bytes in memory however much the command prints, because the end
 // of the output (the error, the summary, the prompt a tool left) is what
 // the model needs. It counts every byte and line it saw so the cut can be
 // reported.
 //
-// Write is called by the goroutine reading the output pipe; snapshot may be
+// Write is called by the goroutine reading the output pipe; Snapshot may be
 // called from another goroutine while that reader still runs (a process
 // left in the background keeps the pipe open), after which further output
 // is discarded.
-type capture struct {
+type Capture struct {
 	mu      sync.Mutex
 	limit   int
 	buf     []byte // holds at most 2*limit bytes; the tail is the last limit
@@ -28,15 +28,16 @@ type capture struct {
 	stopped bool
 }
 
-// newCapture starts with no buffer: most commands print little, and the
-// buffer grows by append only as far as the output needs.
-func newCapture(limit int) *capture {
-	return &capture{limit: limit}
+// NewCapture returns a Capture keeping the last limit bytes. It starts
+// with no buffer: most commands print little, and the buffer grows by
+// append only as far as the output needs.
+func NewCapture(limit int) *Capture {
+	return &Capture{limit: limit}
 }
 
 // Write always succeeds so the reader keeps draining the pipe and the
 // command never blocks on a full pipe.
-func (c *capture) Write(p []byte) (int, error) {
+func (c *Capture) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopped || len(p) == 0 {
@@ -59,15 +60,15 @@ func (c *capture) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// output is what the model sees of a command's output.
-type output struct {
-	text      string
-	truncated bool
+// Output is what the model sees of a command's output.
+type Output struct {
+	Text      string
+	Truncated bool // Text was cut
 }
 
-// snapshot stops the capture and returns the output, cut to maxLines
+// Snapshot stops the capture and returns the output, cut to maxLines
 // lines and the byte limit, with a first line saying how much was cut.
-func (c *capture) snapshot(maxLines int) output {
+func (c *Capture) Snapshot(maxLines int) Output {
 	c.mu.Lock()
 	c.stopped = true
 	tail := c.buf
@@ -82,13 +83,13 @@ func (c *capture) snapshot(maxLines int) output {
 // cut trims tail (the last bytes of an output of total bytes and newlines
 // newline characters) to whole lines, at most maxLines of them, and adds
 // the truncation notice.
-func cut(tail []byte, total, newlines int64, last byte, maxLines int) output {
+func cut(tail []byte, total, newlines int64, last byte, maxLines int) Output {
 	return cutWithHint(tail, total, newlines, last, maxLines,
 		"narrow the command or redirect its output to a file and read the parts you need")
 }
 
 // cutWithHint is cut with the advice the notice ends with.
-func cutWithHint(tail []byte, total, newlines int64, last byte, maxLines int, hint string) output {
+func cutWithHint(tail []byte, total, newlines int64, last byte, maxLines int, hint string) Output {
 	totalLines := newlines
 	if total > 0 && last != '\n' {
 		totalLines++
@@ -122,11 +123,11 @@ func cutWithHint(tail []byte, total, newlines int64, last byte, maxLines int, hi
 	}
 	text := strings.ToValidUTF8(string(tail), "\uFFFD")
 	if int64(len(tail)) == total {
-		return output{text: text}
+		return Output{Text: text}
 	}
 	notice := fmt.Sprintf("[output truncated: showing the last %d of %d lines (%s of %s); %s]\n",
 		shownLines, totalLines, sizeString(int64(len(tail))), sizeString(total), hint)
-	return output{text: notice + text, truncated: true}
+	return Output{Text: notice + text, Truncated: true}
 }
 
 // sizeString prints a byte count for people: 512 B, 50.0 KB, 1.2 MB.

@@ -8,8 +8,8 @@ import (
 )
 
 // feed writes s to a capture in chunks of n bytes, as a pipe would.
-func feed(limit int, s string, n int) *capture {
-	c := newCapture(limit)
+func feed(limit int, s string, n int) *Capture {
+	c := NewCapture(limit)
 	for len(s) > 0 {
 		k := min(n, len(s))
 		_, _ = c.Write([]byte(s[:k]))
@@ -28,8 +28,8 @@ func numbered(from, to int) string {
 
 func TestCaptureKeepsSmallOutput(t *testing.T) {
 	for _, chunk := range []int{1, 7, 4096} {
-		out := feed(1000, "a\nb\nc", chunk).snapshot(10)
-		if out.text != "a\nb\nc" || out.truncated {
+		out := feed(1000, "a\nb\nc", chunk).Snapshot(10)
+		if out.Text != "a\nb\nc" || out.Truncated {
 			t.Errorf("chunk %d: %+v", chunk, out)
 		}
 	}
@@ -38,11 +38,11 @@ func TestCaptureKeepsSmallOutput(t *testing.T) {
 func TestCaptureByteLimitKeepsTail(t *testing.T) {
 	all := numbered(1, 10000) // 48,894 bytes
 	for _, chunk := range []int{1, 100, 999, 1000, 1001, 65536} {
-		out := feed(1000, all, chunk).snapshot(100000)
-		if !out.truncated {
+		out := feed(1000, all, chunk).Snapshot(100000)
+		if !out.Truncated {
 			t.Fatalf("chunk %d: not truncated", chunk)
 		}
-		notice, body, _ := strings.Cut(out.text, "\n")
+		notice, body, _ := strings.Cut(out.Text, "\n")
 		if !strings.HasPrefix(notice, "[output truncated: showing the last ") ||
 			!strings.Contains(notice, "of 10000 lines") || !strings.Contains(notice, "47.7 KB") {
 			t.Errorf("chunk %d: notice %q", chunk, notice)
@@ -58,17 +58,17 @@ func TestCaptureByteLimitKeepsTail(t *testing.T) {
 }
 
 func TestCaptureLineLimitKeepsTail(t *testing.T) {
-	out := feed(1<<20, numbered(1, 100), 64).snapshot(10)
+	out := feed(1<<20, numbered(1, 100), 64).Snapshot(10)
 	want := "[output truncated: showing the last 10 of 100 lines (31 B of 292 B); " +
 		"narrow the command or redirect its output to a file and read the parts you need]\n" +
 		numbered(91, 100)
-	if out.text != want || !out.truncated {
-		t.Fatalf("got %q\nwant %q", out.text, want)
+	if out.Text != want || !out.Truncated {
+		t.Fatalf("got %q\nwant %q", out.Text, want)
 	}
 	// A final line without a newline counts as a line.
-	out = feed(1<<20, "a\nb\nc", 64).snapshot(2)
-	if _, body, _ := strings.Cut(out.text, "\n"); body != "b\nc" || !strings.Contains(out.text, "last 2 of 3 lines") {
-		t.Fatalf("unterminated: %q", out.text)
+	out = feed(1<<20, "a\nb\nc", 64).Snapshot(2)
+	if _, body, _ := strings.Cut(out.Text, "\n"); body != "b\nc" || !strings.Contains(out.Text, "last 2 of 3 lines") {
+		t.Fatalf("unterminated: %q", out.Text)
 	}
 }
 
@@ -76,9 +76,9 @@ func TestCaptureCutsOnRuneBoundary(t *testing.T) {
 	// One long line of three-byte runes: no newline to align to.
 	all := strings.Repeat("终端", 2000)
 	for _, limit := range []int{100, 101, 102} {
-		out := feed(limit, all, 37).snapshot(10)
-		_, body, _ := strings.Cut(out.text, "\n")
-		if !utf8.ValidString(out.text) || !strings.HasSuffix(all, body) || len(body) == 0 {
+		out := feed(limit, all, 37).Snapshot(10)
+		_, body, _ := strings.Cut(out.Text, "\n")
+		if !utf8.ValidString(out.Text) || !strings.HasSuffix(all, body) || len(body) == 0 {
 			t.Errorf("limit %d: %q", limit, body)
 		}
 	}
@@ -86,17 +86,17 @@ func TestCaptureCutsOnRuneBoundary(t *testing.T) {
 
 func TestCaptureDiscardsAfterSnapshot(t *testing.T) {
 	c := feed(100, "before\n", 100)
-	out := c.snapshot(10)
+	out := c.Snapshot(10)
 	if n, err := c.Write([]byte("after\n")); n != 6 || err != nil {
 		t.Fatalf("Write after snapshot = %d, %v", n, err)
 	}
-	if out.text != "before\n" || c.snapshot(10).text != "before\n" {
+	if out.Text != "before\n" || c.Snapshot(10).Text != "before\n" {
 		t.Fatalf("output changed after snapshot")
 	}
 }
 
 func TestCaptureMemoryBounded(t *testing.T) {
-	c := newCapture(1000)
+	c := NewCapture(1000)
 	chunk := []byte(strings.Repeat("x", 999) + "\n")
 	for range 10000 {
 		_, _ = c.Write(chunk)

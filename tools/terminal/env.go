@@ -5,12 +5,12 @@ import (
 	"strings"
 )
 
-// fixedEnv returns the variables set for every command, replacing
-// inherited values. Commands run without a terminal and their output goes
-// to a model: pagers would wait for a key press that never comes, colour
-// codes are noise, and a credential prompt from git would stall the call
-// until it times out.
-func fixedEnv() []string {
+// FixedEnv returns the variables set for every command, replacing
+// inherited values, here and by a remote Backend on its host. Commands
+// run without a terminal and their output goes to a model: pagers would
+// wait for a key press that never comes, colour codes are noise, and a
+// credential prompt from git would stall the call until it times out.
+func FixedEnv() []string {
 	return []string{
 		"TERM=dumb",
 		"PAGER=cat",
@@ -21,7 +21,7 @@ func fixedEnv() []string {
 }
 
 // environ returns the environment commands run with: hermes's own minus
-// the variables scrubbed, plus fixedEnv. It is computed per call so
+// the variables scrubbed, plus FixedEnv. It is computed per call so
 // variables hermes sets while running (for example after loading .env) are
 // scrubbed too.
 func (t *Terminal) environ() []string {
@@ -44,9 +44,9 @@ func (t *Terminal) scrubbed(name string) bool {
 }
 
 // buildEnv filters base (NAME=value entries) with drop, removes the names
-// fixedEnv sets, and appends fixedEnv, so each name appears once.
+// FixedEnv sets, and appends FixedEnv, so each name appears once.
 func buildEnv(base []string, drop func(string) bool) []string {
-	extra := fixedEnv()
+	extra := FixedEnv()
 	fixed := make(map[string]bool, len(extra))
 	for _, kv := range extra {
 		fixed[envName(kv)] = true

@@ -70,11 +70,11 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	})
 	elapsed := time.Since(start)
 	te := wantCode(t, err, tool.CodeTimeout)
-	if elapsed > 1*time.Second+killGrace {
+	if elapsed > 1*time.Second+KillGrace {
 		t.Errorf("returned after %v, want about 1s", elapsed)
 	}
 	data, ok := te.Data.(Result)
-	if !ok || data.Output != "started\n" || data.ExitCode != exitTimeout {
+	if !ok || data.Output != "started\n" || data.ExitCode != ExitTimeout {
 		t.Errorf("data = %#v, want the partial output", te.Data)
 	}
 	if !strings.Contains(te.Message, "1s") || !strings.Contains(te.Message, "timeout") {
@@ -92,7 +92,7 @@ func TestTimeoutKillsWhatIgnoresSIGTERM(t *testing.T) {
 		"timeout": 1,
 	})
 	wantCode(t, err, tool.CodeTimeout)
-	if elapsed := time.Since(start); elapsed > 1*time.Second+killGrace+time.Second {
+	if elapsed := time.Since(start); elapsed > 1*time.Second+KillGrace+time.Second {
 		t.Errorf("returned after %v", elapsed)
 	}
 	waitGone(t, "31.2718")

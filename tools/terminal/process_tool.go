@@ -270,7 +270,7 @@ func (pt *ProcessTool) wait(ctx context.Context, p *bgProc, a processArgs) (Wait
 	}
 	res.ProcessInfo = pt.t.procs.info(p)
 	out := pt.tail(p)
-	res.Output, res.Truncated = out.text, out.truncated
+	res.Output, res.Truncated = out.Text, out.Truncated
 	if res.TimedOut {
 		res.Note = fmt.Sprintf("still running after %ds; wait again, poll for new output, or kill it", int(d/time.Second))
 	}
@@ -278,7 +278,7 @@ func (pt *ProcessTool) wait(ctx context.Context, p *bgProc, a processArgs) (Wait
 }
 
 // tail is the end of p's output, cut as terminal cuts a command's.
-func (pt *ProcessTool) tail(p *bgProc) output {
+func (pt *ProcessTool) tail(p *bgProc) Output {
 	v := p.out.view()
 	data := v.data
 	if len(data) > pt.t.opt.MaxOutputBytes {

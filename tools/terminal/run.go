@@ -13,51 +13,45 @@ import (
 	"time"
 )
 
-// Grace periods of a run. killGrace is how long a timed-out command may
-// take to exit after SIGTERM before it gets SIGKILL. drainGrace is how long
-// to wait for the output pipe to close after the shell exited: a process
-// the command left running with `&` may hold it open for good, and its
-// later output is then discarded rather than waited for.
+// Grace periods of a run, on every Backend. KillGrace is how long a
+// timed-out command may take to exit after SIGTERM before it gets
+// SIGKILL. DrainGrace is how long to wait for the output pipe to close
+// after the shell exited: a process the command left running with `&` may
+// hold it open for good, and its later output is then discarded rather
+// than waited for.
 const (
-	killGrace  = 2 * time.Second
-	drainGrace = 250 * time.Millisecond
+	KillGrace  = 2 * time.Second
+	DrainGrace = 250 * time.Millisecond
 )
 
-// exitTimeout is the exit code reported for a command killed on timeout,
+// ExitTimeout is the exit code reported for a command killed on timeout,
 // the convention of timeout(1).
-const exitTimeout = 124
+const ExitTimeout = 124
 
 func platformSupported() error { return nil }
 
-// wrapCommand makes the script the shell runs: the command in a brace
-// group, so a `cd` in it changes the shell's own directory, followed by a
-// report of that directory on file descriptor 3, ended by a NUL so a
-// report cut short is recognised. The group runs with fd 3 closed, so
-// nothing the command starts can write to it, and the exit status is saved
-// inside the group, so a command that is only a comment still makes a
-// valid script. The command keeps the line numbers the model wrote in
-// error messages. `pwd -P` resolves symlinks without a subprocess and
-// fails, reporting nothing, when the directory was deleted.
+// wrapCommand makes the script the shell runs (see WrapCommand): the
+// report of the directory on file descriptor 3 is ended by a NUL so a
+// report cut short is recognised. `pwd -P` resolves symlinks without a
+// subprocess and fails, reporting nothing, when the directory was deleted.
 func wrapCommand(command string) string {
-	return "{ " + command + "\n__hermes_ec=$?; } 3>&-\n" +
-		"builtin pwd -P >&3 2>/dev/null && builtin printf '\\0' >&3\n" +
-		"builtin exit \"$__hermes_ec\"\n"
+	return WrapCommand(command, "builtin pwd -P >&3 2>/dev/null && builtin printf '\\0' >&3\n")
 }
 
 // run executes command in dir with the shell, in a new session (so it has
 // no controlling terminal to stop on, and one process group to kill),
 // stdin from /dev/null, stdout and stderr on one pipe so their order is
 // kept. It kills the group when timeout passes or ctx is done.
-func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Duration) (runResult, error) {
+func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Duration) (RunResult, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return runResult{}, err
+		return RunResult{}, err
 	}
 	pwdR, pwdW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return runResult{}, err
+		return RunResult{}, err
 	}
 	defer pwdR.Close()
 
@@ -73,10 +67,10 @@ func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Du
 	pwdW.Close()
 	if err != nil {
 		outR.Close()
-		return runResult{}, err
+		return RunResult{}, err
 	}
 
-	capt := newCapture(t.opt.MaxOutputBytes)
+	capt := NewCapture(t.opt.MaxOutputBytes)
 	drained := make(chan struct{})
 	go func() {
 		// Runs until every holder of the pipe is gone, which may be after
@@ -88,41 +82,41 @@ func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Du
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 
-	res := runResult{cause: exited}
+	res := RunResult{Cause: Exited}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	pid := cmd.Process.Pid
 	select {
 	case <-waited:
 	case <-timer.C:
-		res.cause = timedOut
+		res.Cause = TimedOut
 		terminate(pid, waited)
 	case <-ctx.Done():
-		res.cause = interrupted
+		res.Cause = Interrupted
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		<-waited
 	}
 
 	select {
 	case <-drained:
-	case <-time.After(drainGrace):
+	case <-time.After(DrainGrace):
 	}
-	res.out = capt.snapshot(t.opt.MaxOutputLines)
-	if res.cause != exited {
-		res.exitCode = exitTimeout
+	res.Output = capt.Snapshot(t.opt.MaxOutputLines)
+	if res.Cause != Exited {
+		res.ExitCode = ExitTimeout
 		return res, nil
 	}
-	res.exitCode = exitCode(cmd.ProcessState)
-	res.cwd = readPwd(pwdR)
+	res.ExitCode = exitCode(cmd.ProcessState)
+	res.Cwd = readPwd(pwdR)
 	return res, nil
 }
 
 // terminate ends a timed-out command: SIGTERM to its whole process group,
 // so programs may clean up, then SIGKILL to whatever is left of the group
-// once the shell exited or killGrace passed.
+// once the shell exited or KillGrace passed.
 func terminate(pid int, waited <-chan error) {
 	_ = syscall.Kill(-pid, syscall.SIGTERM)
-	grace := time.NewTimer(killGrace)
+	grace := time.NewTimer(KillGrace)
 	defer grace.Stop()
 	select {
 	case <-waited:
@@ -149,7 +143,7 @@ func exitCode(ps *os.ProcessState) int {
 // reported none. The deadline covers a background subshell that kept a
 // copy of the descriptor open.
 func readPwd(r *os.File) string {
-	_ = r.SetReadDeadline(time.Now().Add(drainGrace))
+	_ = r.SetReadDeadline(time.Now().Add(DrainGrace))
 	dir, err := bufio.NewReader(r).ReadString(0)
 	if err != nil {
 		return ""

@@ -15,26 +15,26 @@ func errUnsupported() error {
 	return errors.New("the local terminal needs Unix process groups to stop commands; this platform has none")
 }
 
-// Grace periods, as on Unix; nothing waits for them here.
+// Grace periods, as on Unix (a remote Backend runs here too).
 const (
-	killGrace  = 2 * time.Second
-	drainGrace = 250 * time.Millisecond
+	KillGrace  = 2 * time.Second
+	DrainGrace = 250 * time.Millisecond
 )
 
-// exitTimeout is the exit code reported for a command killed on timeout
-// (the ssh backend runs here too).
-const exitTimeout = 124
+// ExitTimeout is the exit code reported for a command killed on timeout
+// (a remote Backend runs here too).
+const ExitTimeout = 124
 
 func platformSupported() error { return errUnsupported() }
 
 // run never runs anything here; Available already reports why.
-func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Duration) (runResult, error) {
-	return runResult{}, errUnsupported()
+func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Duration) (RunResult, error) {
+	return RunResult{}, errUnsupported()
 }
 
 // spawn never starts anything here; Available already reports why.
-func (t *Terminal) spawn(command, dir string) (*bgProc, error) {
-	return nil, errUnsupported()
+func (t *Terminal) spawn(command, dir string) (Spawned, error) {
+	return Spawned{}, errUnsupported()
 }
 
 func termGroup(pid int) {}

@@ -5,10 +5,11 @@
 // Each call is a fresh `bash -c` in its own session and process group, so a
 // timeout or an interrupt can kill everything the command started. Only the
 // working directory carries over between calls of one session (see
-// sessionDirs); shell variables and functions do not.
+// SessionDirs); shell variables and functions do not.
 //
-// With Options.SSH set, commands run on a remote host instead, over one
-// persistent SSH connection (see SSHConfig and backend).
+// With Options.Backend set, commands run elsewhere instead: the backend of
+// tools/terminal/ssh runs them on a remote host over one persistent SSH
+// connection (see Backend).
 package terminal
 
 import (
@@ -76,10 +77,11 @@ type Options struct {
 	// ProcessRetention is how long an exited background process stays
 	// visible to the process tool (30 minutes if zero).
 	ProcessRetention time.Duration
-	// SSH, when set, makes commands, foreground and background, run on a
-	// remote host over one persistent SSH connection instead of locally
-	// (see SSHConfig). Shell, ScrubNames and Scrub do not apply there.
-	SSH *SSHConfig
+	// Backend, when set, runs commands, foreground and background,
+	// instead of the local shell, such as on a remote host over SSH
+	// (tools/terminal/ssh). Shell, ScrubNames and Scrub do not apply
+	// there. The Terminal closes it in Close.
+	Backend Backend
 
 	// Now is the clock for process start, end and retention times;
 	// nil means time.Now.
@@ -92,11 +94,9 @@ type Terminal struct {
 	opt       Options
 	shellPath string
 	shellErr  error
-	dirs      *sessionDirs
+	dirs      *SessionDirs
 	procs     *registry
-	backend   backend
-	ssh       *sshBackend // the backend when it is remote, else nil
-	rfs       *remoteFS   // the remote filesystem when ssh is set
+	backend   Backend
 }
 
 // New returns a Terminal with opt's zero fields set to their defaults. A
@@ -135,7 +135,7 @@ func New(opt Options) *Terminal {
 	}
 	t := &Terminal{
 		opt:   opt,
-		dirs:  newSessionDirs(),
+		dirs:  NewSessionDirs(),
 		procs: newRegistry(opt.MaxProcesses, opt.ProcessRetention, opt.Now),
 	}
 	t.shellPath, t.shellErr = exec.LookPath(opt.Shell)
@@ -143,27 +143,20 @@ func New(opt Options) *Terminal {
 		t.shellErr = platformSupported()
 	}
 	t.backend = localBackend{t}
-	if opt.SSH != nil {
-		t.ssh = newSSHBackend(t, *opt.SSH)
-		t.backend = t.ssh
-		t.rfs = &remoteFS{b: t.ssh}
+	if opt.Backend != nil {
+		t.backend = opt.Backend
+		t.dirs = opt.Backend.Dirs()
 	}
 	return t
 }
 
 // Available reports why the tool cannot run here: the shell is missing or
-// the platform has no process groups to kill timed-out commands with; on
-// the ssh backend, the configuration is incomplete or the key file or
-// known_hosts file is unreadable (the host itself is reached only when a
-// command runs).
+// the platform has no process groups to kill timed-out commands with; with
+// Options.Backend set, what that backend reports (on ssh, the
+// configuration is incomplete or the key file or known_hosts file is
+// unreadable; the host itself is reached only when a command runs).
 func (t *Terminal) Available() error {
-	if t.ssh != nil {
-		return t.ssh.available()
-	}
-	if t.shellErr != nil {
-		return fmt.Errorf("terminal: shell %q unavailable: %w", t.opt.Shell, t.shellErr)
-	}
-	return nil
+	return t.backend.Available()
 }
 
 // Forget drops the remembered working directory of a session, so a
@@ -181,9 +174,8 @@ func (t *Terminal) Forget(sessionID string) {
 // wins.
 func (t *Terminal) Spec() tool.Spec {
 	desc := description
-	if t.ssh != nil {
-		desc = strings.Replace(desc, "on the user's machine", "on the remote host "+t.ssh.cfg.Host+
-			" over SSH (its files, not those of the machine hermes runs on)", 1)
+	if l, ok := t.backend.(Located); ok {
+		desc = strings.Replace(desc, "on the user's machine", l.Location(), 1)
 	}
 	return tool.Spec{
 		Name:        "terminal",

@@ -1,4 +1,4 @@
-package terminal
+package ssh
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 )
 
 // signer loads the private key.
-func (b *sshBackend) signer() (ssh.Signer, error) {
+func (b *Backend) signer() (ssh.Signer, error) {
 	pem, err := os.ReadFile(b.cfg.KeyFile)
 	if err != nil {
 		return nil, fmt.Errorf("terminal: ssh key file unreadable: %w", err)
@@ -42,7 +42,7 @@ func (e *hostKeyError) Error() string { return e.msg }
 // hostKeys returns the host key check and the key algorithms to ask the
 // host for: those of the keys known_hosts holds for it, so a host that
 // also has keys of other types presents the one that can be checked.
-func (b *sshBackend) hostKeys() (ssh.HostKeyCallback, []string, error) {
+func (b *Backend) hostKeys() (ssh.HostKeyCallback, []string, error) {
 	if b.cfg.InsecureIgnoreHostKey {
 		return ssh.InsecureIgnoreHostKey(), nil, nil
 	}
@@ -110,7 +110,7 @@ func knownAlgorithms(check ssh.HostKeyCallback, addr string) []string {
 }
 
 // connected returns the shared client, dialling it when there is none.
-func (b *sshBackend) connected(ctx context.Context) (*ssh.Client, error) {
+func (b *Backend) connected(ctx context.Context) (*ssh.Client, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -129,7 +129,7 @@ func (b *sshBackend) connected(ctx context.Context) (*ssh.Client, error) {
 }
 
 // dial connects and logs in. Errors are tool errors that say what to fix.
-func (b *sshBackend) dial(ctx context.Context) (*ssh.Client, net.Conn, error) {
+func (b *Backend) dial(ctx context.Context) (*ssh.Client, net.Conn, error) {
 	unavailable := func(format string, a ...any) error {
 		return &tool.Error{Code: tool.CodeUpstreamUnavailable, Message: fmt.Sprintf(format, a...)}
 	}
@@ -151,10 +151,10 @@ func (b *sshBackend) dial(ctx context.Context) (*ssh.Client, net.Conn, error) {
 	d := net.Dialer{Timeout: b.cfg.ConnectTimeout, KeepAlive: sshKeepAlive}
 	conn, err := d.DialContext(ctx, "tcp", b.addr)
 	if err != nil && ctx.Err() != nil {
-		return nil, nil, fmt.Errorf("interrupted while connecting to %s: %w", b.name(), ctx.Err())
+		return nil, nil, fmt.Errorf("interrupted while connecting to %s: %w", b.Name(), ctx.Err())
 	}
 	if err != nil {
-		return nil, nil, unavailable("terminal: cannot connect to %s: %v", b.name(), err)
+		return nil, nil, unavailable("terminal: cannot connect to %s: %v", b.Name(), err)
 	}
 	_ = conn.SetDeadline(time.Now().Add(b.cfg.ConnectTimeout))
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
@@ -167,9 +167,9 @@ func (b *sshBackend) dial(ctx context.Context) (*ssh.Client, net.Conn, error) {
 			return nil, nil, &tool.Error{Code: tool.CodeDenied, Message: "terminal: " + hk.msg}
 		}
 		if !stopped {
-			return nil, nil, fmt.Errorf("interrupted while connecting to %s: %w", b.name(), ctx.Err())
+			return nil, nil, fmt.Errorf("interrupted while connecting to %s: %w", b.Name(), ctx.Err())
 		}
-		return nil, nil, unavailable("terminal: cannot log in to %s with key %s: %v", b.name(), b.cfg.KeyFile, err)
+		return nil, nil, unavailable("terminal: cannot log in to %s with key %s: %v", b.Name(), b.cfg.KeyFile, err)
 	}
 	_ = conn.SetDeadline(time.Time{})
 	return ssh.NewClient(cc, chans, reqs), conn, nil
@@ -177,7 +177,7 @@ func (b *sshBackend) dial(ctx context.Context) (*ssh.Client, net.Conn, error) {
 
 // keepAlive probes c until it closes, closing it when a probe fails or
 // goes unanswered, so a dead connection is noticed and redialled.
-func (b *sshBackend) keepAlive(c *ssh.Client) {
+func (b *Backend) keepAlive(c *ssh.Client) {
 	done := make(chan struct{})
 	go func() {
 		_ = c.Wait()
@@ -214,7 +214,7 @@ func (b *sshBackend) keepAlive(c *ssh.Client) {
 }
 
 // drop closes c and forgets it if it is still the shared client.
-func (b *sshBackend) drop(c *ssh.Client) {
+func (b *Backend) drop(c *ssh.Client) {
 	b.mu.Lock()
 	if b.client == c {
 		b.client, b.conn = nil, nil
@@ -225,7 +225,7 @@ func (b *sshBackend) drop(c *ssh.Client) {
 
 // dropIfDead drops c when it no longer answers, and keeps it otherwise:
 // other sessions' commands may be running on it.
-func (b *sshBackend) dropIfDead(c *ssh.Client) {
+func (b *Backend) dropIfDead(c *ssh.Client) {
 	answered := make(chan error, 1)
 	go func() {
 		_, _, err := c.SendRequest("keepalive@openssh.com", true, nil)
@@ -241,8 +241,8 @@ func (b *sshBackend) dropIfDead(c *ssh.Client) {
 	b.drop(c)
 }
 
-// close closes the connection; later commands fail.
-func (b *sshBackend) close() error {
+// Close closes the connection; later commands fail.
+func (b *Backend) Close() error {
 	b.mu.Lock()
 	c := b.client
 	b.client, b.conn, b.closed = nil, nil, true
@@ -255,7 +255,7 @@ func (b *sshBackend) close() error {
 
 // newSession opens a session, redialling once when the connection turns
 // out to be broken.
-func (b *sshBackend) newSession(ctx context.Context) (*ssh.Client, *ssh.Session, error) {
+func (b *Backend) newSession(ctx context.Context) (*ssh.Client, *ssh.Session, error) {
 	c, err := b.connected(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -269,7 +269,7 @@ func (b *sshBackend) newSession(ctx context.Context) (*ssh.Client, *ssh.Session,
 		// The host refused the session (too many at once, say); the
 		// connection itself is fine.
 		return nil, nil, &tool.Error{Code: tool.CodeUpstreamUnavailable,
-			Message: fmt.Sprintf("terminal: %s refused a new session: %v", b.name(), err)}
+			Message: fmt.Sprintf("terminal: %s refused a new session: %v", b.Name(), err)}
 	}
 	b.drop(c)
 	if c, err = b.connected(ctx); err != nil {
@@ -278,7 +278,7 @@ func (b *sshBackend) newSession(ctx context.Context) (*ssh.Client, *ssh.Session,
 	if s, err = c.NewSession(); err != nil {
 		b.drop(c)
 		return nil, nil, &tool.Error{Code: tool.CodeUpstreamUnavailable,
-			Message: fmt.Sprintf("terminal: cannot open a session on %s after reconnecting: %v", b.name(), err)}
+			Message: fmt.Sprintf("terminal: cannot open a session on %s after reconnecting: %v", b.Name(), err)}
 	}
 	return c, s, nil
 }

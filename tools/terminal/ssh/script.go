@@ -1,4 +1,4 @@
-package terminal
+package ssh
 
 import (
 	"bufio"
@@ -11,15 +11,16 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/terminal"
 )
 
-// where starts a session's call in its remembered remote directory, or
+// Where starts a session's call in its remembered remote directory, or
 // in the configured one. Directories are checked on the host when the
 // command runs, since checking them here would cost a round trip.
-func (b *sshBackend) where(inv tool.Invocation, workdir string) (place, error) {
-	p := place{base: b.cfg.Dir, dir: b.cfg.Dir, workdir: workdir}
-	if e, ok := b.t.dirs.lookup(inv.SessionID); ok && e.base == p.base {
-		p.dir = e.cwd
+func (b *Backend) Where(inv tool.Invocation, workdir string) (terminal.Place, error) {
+	p := terminal.Place{Base: b.cfg.Dir, Dir: b.cfg.Dir, Workdir: workdir}
+	if e, ok := b.dirs.Lookup(inv.SessionID); ok && e.Base == p.Base {
+		p.Dir = e.Cwd
 	}
 	return p, nil
 }
@@ -37,11 +38,10 @@ func (b *sshBackend) where(inv tool.Invocation, workdir string) (place, error) {
 // The watchdog checks every second that the group still exists and
 // leaves when it is gone; the script also kills it, as a group and as a
 // process, since a fast command can end before the watchdog has made its
-// own session.
+// own session. outerScript puts the fixed environment first.
 const sshOuter = `T=$1 b=$2 d=$3 w=$4 W=$5
 unset CDPATH
 r() { builtin printf '%s %s %s\0' "$T" "$1" "$2" >&2; }
-export TERM=dumb PAGER=cat GIT_PAGER=cat NO_COLOR=1 GIT_TERMINAL_PROMPT=0
 IFS= builtin read -r -d '' s
 if [ -n "$b" ]; then builtin cd -- "$b" 2>/dev/null || { r nobase "$b"; builtin exit 0; }; fi
 if [ -n "$d" ] && [ "$d" != "$b" ] && ! builtin cd -- "$d" 2>/dev/null; then r gone "$d"; fi
@@ -66,13 +66,23 @@ fi
 r exit "$e"
 `
 
-// sshScript is the command's script, as wrapCommand makes it locally but
-// reporting the final directory as a control record on fd 3.
+// outerScript is sshOuter after a line that exports the variables local
+// commands get as well (terminal.FixedEnv): no pager, no colour, no
+// credential prompt.
+func outerScript() string {
+	vars := terminal.FixedEnv()
+	for i, v := range vars {
+		vars[i] = shellQuote(v)
+	}
+	return "export " + strings.Join(vars, " ") + "\n" + sshOuter
+}
+
+// sshScript is the command's script, wrapped as local ones are (see
+// terminal.WrapCommand) but reporting the final directory as a control
+// record on fd 3.
 func sshScript(token, command string) string {
-	return "{ " + command + "\n__hermes_ec=$?; } 3>&-\n" +
-		"__hermes_pwd=$(builtin pwd -P 2>/dev/null) && builtin printf '%s pwd %s\\0' " + token +
-		" \"$__hermes_pwd\" >&3\n" +
-		"builtin exit \"$__hermes_ec\"\n"
+	return terminal.WrapCommand(command, "__hermes_pwd=$(builtin pwd -P 2>/dev/null) && builtin printf '%s pwd %s\\0' "+token+
+		" \"$__hermes_pwd\" >&3\n")
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -1,10 +1,9 @@
 //go:build unix
 
-package terminal
+package ssh
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,8 @@ import (
 	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/files"
-	"github.com/hermes-go/hermes/tools/terminal/sshtest"
+	"github.com/hermes-go/hermes/tools/terminal"
+	"github.com/hermes-go/hermes/tools/terminal/ssh/sshtest"
 )
 
 // fileTools returns the file tools by name, working on fsys.
@@ -27,26 +27,6 @@ func fileTools(fsys files.FS) map[string]tool.Tool {
 	return m
 }
 
-// callFile calls a file tool in session sid, whose local Workdir is
-// deliberately somewhere else than the remote directory.
-func callFile(tl tool.Tool, sid string, args map[string]any) (any, error) {
-	ctx := tool.WithInvocation(context.Background(), tool.Invocation{SessionID: sid, CallID: "f1", Workdir: "/"})
-	raw, err := json.Marshal(args)
-	if err != nil {
-		panic(err)
-	}
-	return tl.Call(ctx, raw)
-}
-
-func mustFile(t *testing.T, tl tool.Tool, sid string, args map[string]any) any {
-	t.Helper()
-	v, err := callFile(tl, sid, args)
-	if err != nil {
-		t.Fatalf("%s %v: %v", tl.Spec().Name, args, err)
-	}
-	return v
-}
-
 func readLocal(t *testing.T, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -54,12 +34,6 @@ func readLocal(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-func TestFileSystemLocalIsNil(t *testing.T) {
-	if fsys := New(Options{}).FileSystem(); fsys != nil {
-		t.Fatalf("FileSystem of a local terminal = %v, want nil", fsys)
-	}
 }
 
 func TestSSHFileTools(t *testing.T) {
@@ -70,12 +44,12 @@ func TestSSHFileTools(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tr := newSSHTerminal(t, s, Options{}, base)
-	ft := fileTools(tr.FileSystem())
+	tr, b := newSSHTerminal(t, s, terminal.Options{}, base)
+	ft := fileTools(b.FileSystem())
 
 	// write_file creates, relative to the remote directory, and keeps the
 	// mode of a file it replaces.
-	w := mustFile(t, ft["write_file"], "s1", map[string]any{"path": "a.txt", "content": "hello\nworld\n"}).(files.WriteResult)
+	w := must[files.WriteResult](t, ft["write_file"], "s1", map[string]any{"path": "a.txt", "content": "hello\nworld\n"})
 	if w.Action != "created" || w.Path != "a.txt" || w.BytesWritten != 12 {
 		t.Fatalf("write_file: %+v", w)
 	}
@@ -85,14 +59,14 @@ func TestSSHFileTools(t *testing.T) {
 	if err := os.Chmod(filepath.Join(base, "a.txt"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	w = mustFile(t, ft["write_file"], "s1", map[string]any{"path": "a.txt", "content": "hello\nthere\n"}).(files.WriteResult)
+	w = must[files.WriteResult](t, ft["write_file"], "s1", map[string]any{"path": "a.txt", "content": "hello\nthere\n"})
 	if w.Action != "replaced" {
 		t.Fatalf("second write_file: %+v", w)
 	}
 	if fi, err := os.Stat(filepath.Join(base, "a.txt")); err != nil || fi.Mode().Perm() != 0o640 {
 		t.Fatalf("mode after replace: %v, %v", fi.Mode(), err)
 	}
-	mustFile(t, ft["write_file"], "s1", map[string]any{"path": "new/dir/n.txt", "content": ""})
+	must[any](t, ft["write_file"], "s1", map[string]any{"path": "new/dir/n.txt", "content": ""})
 	if got := readLocal(t, filepath.Join(base, "new", "dir", "n.txt")); got != "" {
 		t.Fatalf("n.txt = %q", got)
 	}
@@ -101,52 +75,52 @@ func TestSSHFileTools(t *testing.T) {
 	}
 
 	// read_file.
-	r := mustFile(t, ft["read_file"], "s1", map[string]any{"path": "a.txt"}).(files.ReadResult)
+	r := must[files.ReadResult](t, ft["read_file"], "s1", map[string]any{"path": "a.txt"})
 	if r.Content != "1|hello\n2|there" || r.TotalLines != 2 || r.Path != "a.txt" {
 		t.Fatalf("read_file: %+v", r)
 	}
-	r = mustFile(t, ft["read_file"], "s1", map[string]any{"path": filepath.Join(base, "a.txt"), "offset": 2}).(files.ReadResult)
+	r = must[files.ReadResult](t, ft["read_file"], "s1", map[string]any{"path": filepath.Join(base, "a.txt"), "offset": 2})
 	if r.Content != "2|there" {
 		t.Fatalf("read_file offset: %+v", r)
 	}
-	_, err := callFile(ft["read_file"], "s1", map[string]any{"path": "a.tx"})
+	_, err := call(ft["read_file"], "s1", map[string]any{"path": "a.tx"})
 	if te := wantCode(t, err, tool.CodeNotFound); !strings.Contains(te.Message, "Did you mean: "+filepath.Join(base, "a.txt")) {
 		t.Fatalf("not found message: %s", te.Message)
 	}
-	_, err = callFile(ft["read_file"], "s1", map[string]any{"path": "sub"})
+	_, err = call(ft["read_file"], "s1", map[string]any{"path": "sub"})
 	wantCode(t, err, tool.CodeInvalidArguments)
 	if err := os.WriteFile(filepath.Join(base, "bin", "blob"), []byte{0, 1, 2, 3}, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = callFile(ft["read_file"], "s1", map[string]any{"path": "bin/blob"})
+	_, err = call(ft["read_file"], "s1", map[string]any{"path": "bin/blob"})
 	wantCode(t, err, tool.CodeInvalidArguments)
 
 	// After a cd by the terminal, relative paths start in the new
 	// directory, for that session only.
-	mustRun(t, tr, "s1", "", "cd sub")
-	mustFile(t, ft["write_file"], "s1", map[string]any{"path": "b.txt", "content": "one\ntwo\nthree\n"})
+	mustRun(t, tr, "s1", "cd sub")
+	must[any](t, ft["write_file"], "s1", map[string]any{"path": "b.txt", "content": "one\ntwo\nthree\n"})
 	if got := readLocal(t, filepath.Join(base, "sub", "b.txt")); got != "one\ntwo\nthree\n" {
 		t.Fatalf("sub/b.txt = %q", got)
 	}
-	r = mustFile(t, ft["read_file"], "s1", map[string]any{"path": "../a.txt"}).(files.ReadResult)
+	r = must[files.ReadResult](t, ft["read_file"], "s1", map[string]any{"path": "../a.txt"})
 	if r.Content != "1|hello\n2|there" || r.Path != filepath.Join(base, "a.txt") {
 		t.Fatalf("read_file ../a.txt: %+v", r)
 	}
-	if _, err := callFile(ft["read_file"], "s2", map[string]any{"path": "b.txt"}); err == nil {
+	if _, err := call(ft["read_file"], "s2", map[string]any{"path": "b.txt"}); err == nil {
 		t.Fatal("session s2 resolved b.txt in s1's directory")
 	}
 
 	// patch.
-	p := mustFile(t, ft["patch"], "s1", map[string]any{"path": "b.txt", "old_string": "two", "new_string": "TWO"}).(files.PatchResult)
+	p := must[files.PatchResult](t, ft["patch"], "s1", map[string]any{"path": "b.txt", "old_string": "two", "new_string": "TWO"})
 	if p.Replacements != 1 || !strings.Contains(p.Diff, "-two\n+TWO\n") || p.Path != "b.txt" {
 		t.Fatalf("patch: %+v", p)
 	}
 	if got := readLocal(t, filepath.Join(base, "sub", "b.txt")); got != "one\nTWO\nthree\n" {
 		t.Fatalf("patched b.txt = %q", got)
 	}
-	_, err = callFile(ft["patch"], "s1", map[string]any{"path": "b.txt", "old_string": "absent", "new_string": "x"})
+	_, err = call(ft["patch"], "s1", map[string]any{"path": "b.txt", "old_string": "absent", "new_string": "x"})
 	wantCode(t, err, tool.CodeInvalidArguments)
-	_, err = callFile(ft["patch"], "s1", map[string]any{"path": "nope.txt", "old_string": "a", "new_string": "b"})
+	_, err = call(ft["patch"], "s1", map[string]any{"path": "nope.txt", "old_string": "a", "new_string": "b"})
 	wantCode(t, err, tool.CodeNotFound)
 
 	// search_files honours .gitignore.
@@ -163,27 +137,27 @@ func TestSSHFileTools(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sr := mustFile(t, ft["search_files"], "s2", map[string]any{"pattern": "needle", "file_glob": "*.go"}).(files.SearchResult)
+	sr := must[files.SearchResult](t, ft["search_files"], "s2", map[string]any{"pattern": "needle", "file_glob": "*.go"})
 	if sr.Results != "src/space d.go:1: another needle\nsrc/x.go:2: // needle here" || sr.Total != 2 {
 		t.Fatalf("content search: %+v", sr)
 	}
-	sr = mustFile(t, ft["search_files"], "s2", map[string]any{"pattern": "needle"}).(files.SearchResult)
+	sr = must[files.SearchResult](t, ft["search_files"], "s2", map[string]any{"pattern": "needle"})
 	if sr.Total != 3 || strings.Contains(sr.Results, "ignored/") || strings.Contains(sr.Results, "z.log") {
 		t.Fatalf("content search without glob: %+v", sr)
 	}
-	sr = mustFile(t, ft["search_files"], "s1", map[string]any{"pattern": "*.go", "target": "files", "path": ".."}).(files.SearchResult)
+	sr = must[files.SearchResult](t, ft["search_files"], "s1", map[string]any{"pattern": "*.go", "target": "files", "path": ".."})
 	want := filepath.Join(base, "src", "space d.go") + "\n" + filepath.Join(base, "src", "x.go")
 	if sr.Results != want {
 		t.Fatalf("files search: %+v, want %q", sr, want)
 	}
-	_, err = callFile(ft["search_files"], "s1", map[string]any{"pattern": "x", "path": "/no/such/dir"})
+	_, err = call(ft["search_files"], "s1", map[string]any{"pattern": "x", "path": "/no/such/dir"})
 	wantCode(t, err, tool.CodeNotFound)
 
 	// A link is followed: it stays and its target changes.
 	if err := os.Symlink("a.txt", filepath.Join(base, "alias")); err != nil {
 		t.Fatal(err)
 	}
-	mustFile(t, ft["write_file"], "s2", map[string]any{"path": "alias", "content": "via link\n"})
+	must[any](t, ft["write_file"], "s2", map[string]any{"path": "alias", "content": "via link\n"})
 	if got := readLocal(t, filepath.Join(base, "a.txt")); got != "via link\n" {
 		t.Fatalf("link target = %q", got)
 	}
@@ -193,17 +167,17 @@ func TestSSHFileTools(t *testing.T) {
 
 	// The write guard uses the remote home: ~/.ssh is off limits, also
 	// through a link.
-	home, err := tr.FileSystem().Home(context.Background())
+	home, err := b.FileSystem().Home(context.Background())
 	if err != nil || home == "" {
 		t.Fatalf("remote home %q, %v", home, err)
 	}
-	_, err = callFile(ft["write_file"], "s1", map[string]any{"path": "~/.ssh/authorized_keys", "content": "ssh-ed25519 AAAA evil\n"})
+	_, err = call(ft["write_file"], "s1", map[string]any{"path": "~/.ssh/authorized_keys", "content": "ssh-ed25519 AAAA evil\n"})
 	if te := wantCode(t, err, tool.CodeDenied); !strings.Contains(te.Message, filepath.Join(home, ".ssh", "authorized_keys")) {
 		t.Fatalf("guard message: %s", te.Message)
 	}
 	if err := os.Symlink(filepath.Join(home, ".ssh", "authorized_keys"), filepath.Join(base, "keys")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = callFile(ft["patch"], "s2", map[string]any{"path": "keys", "old_string": "a", "new_string": "b"})
+	_, err = call(ft["patch"], "s2", map[string]any{"path": "keys", "old_string": "a", "new_string": "b"})
 	wantCode(t, err, tool.CodeDenied)
 }

@@ -1,4 +1,4 @@
-package terminal
+package ssh
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func (f *remoteFS) ReadDirs(ctx context.Context, names []string) ([][]files.DirE
 		return nil, err
 	}
 	if len(out) > maxListing {
-		return nil, fmt.Errorf("listing %d directories on %s: more than %d bytes of entries", len(names), f.b.name(), maxListing)
+		return nil, fmt.Errorf("listing %d directories on %s: more than %d bytes of entries", len(names), f.b.Name(), maxListing)
 	}
 	index := make(map[string]int, len(names))
 	for i, n := range names {
@@ -84,11 +84,11 @@ func (f *remoteFS) ReadFiles(ctx context.Context, names []string, max int64) ([]
 		return nil, f.classify("reading", fmt.Sprintf("%d files", len(names)), stderr, code)
 	}
 	if len(out) > maxBatchRead {
-		return nil, fmt.Errorf("reading %d files on %s: more than %d bytes", len(names), f.b.name(), maxBatchRead)
+		return nil, fmt.Errorf("reading %d files on %s: more than %d bytes", len(names), f.b.Name(), maxBatchRead)
 	}
 	lines := strings.Split(string(out), "\n")
 	if len(lines) < len(names) {
-		return nil, fmt.Errorf("reading %d files on %s: %d answers", len(names), f.b.name(), len(lines))
+		return nil, fmt.Errorf("reading %d files on %s: %d answers", len(names), f.b.Name(), len(lines))
 	}
 	data := make([][]byte, len(names))
 	for i := range names {

@@ -1,4 +1,4 @@
-package terminal
+package ssh
 
 import (
 	"bytes"
@@ -23,12 +23,11 @@ import (
 const remoteFSStderr = 4096
 
 // FileSystem returns the filesystem the file tools should work on so they
-// see the same files as the commands: the remote host's with the ssh
-// backend, nil (the local filesystem) otherwise. Pass it as
+// see the same files as the commands: the remote host's. Pass it as
 // files.Options.FS.
 //
 // On the host, each operation is a short command on a new session of the
-// terminal's connection, run by bash with tools of GNU coreutils and
+// backend's connection, run by bash with tools of GNU coreutils and
 // findutils (stat, head, readlink, mktemp, cat, mv, base64, find, xargs),
 // so the host must be a GNU/Linux one, as for the terminal itself.
 // search_files lists a whole level of directories, and reads up to 256
@@ -37,18 +36,15 @@ const remoteFSStderr = 4096
 // would start in (a `cd` moves it), and "~" is the remote $HOME, asked
 // for once. Hosts whose login scripts print to stdout for non-interactive
 // shells garble the answers, as they do the commands' output.
-func (t *Terminal) FileSystem() files.FS {
-	if t.ssh == nil {
-		return nil
-	}
-	return t.rfs
+func (b *Backend) FileSystem() files.FS {
+	return b.fs
 }
 
 var _ files.BatchFS = (*remoteFS)(nil)
 
-// remoteFS is files.FS on the host of an sshBackend.
+// remoteFS is files.FS on the host of a Backend.
 type remoteFS struct {
-	b *sshBackend
+	b *Backend
 
 	mu   sync.Mutex
 	home string // the remote $HOME once known
@@ -80,7 +76,7 @@ func (f *remoteFS) classify(op, name, stderr string, code int) error {
 	case strings.Contains(msg, "Permission denied"), strings.Contains(msg, "Operation not permitted"):
 		cause = fs.ErrPermission
 	}
-	return &remoteError{msg: fmt.Sprintf("%s %s on %s: %s", op, name, f.b.name(), msg), cause: cause}
+	return &remoteError{msg: fmt.Sprintf("%s %s on %s: %s", op, name, f.b.Name(), msg), cause: cause}
 }
 
 // cappedBuffer keeps the first max bytes written to it and discards the
@@ -140,7 +136,7 @@ func (f *remoteFS) exec(ctx context.Context, script string, args []string, stdin
 	case err != nil:
 		f.b.dropIfDead(c)
 		return nil, "", 0, &tool.Error{Code: tool.CodeUpstreamUnavailable,
-			Message: fmt.Sprintf("file access on %s failed: %v", f.b.name(), err)}
+			Message: fmt.Sprintf("file access on %s failed: %v", f.b.Name(), err)}
 	}
 	return out.buf.Bytes(), errOut.buf.String(), 0, nil
 }
@@ -175,8 +171,8 @@ func (f *remoteFS) Home(ctx context.Context) (string, error) {
 // else the remote home.
 func (f *remoteFS) Workdir(ctx context.Context) (string, error) {
 	dir := f.b.cfg.Dir
-	if e, ok := f.b.t.dirs.lookup(tool.InvocationFrom(ctx).SessionID); ok && e.base == dir && e.cwd != "" {
-		dir = e.cwd
+	if e, ok := f.b.dirs.Lookup(tool.InvocationFrom(ctx).SessionID); ok && e.Base == dir && e.Cwd != "" {
+		dir = e.Cwd
 	}
 	if dir != "" {
 		return dir, nil
@@ -200,7 +196,7 @@ func (f *remoteFS) Stat(ctx context.Context, name string) (files.FileInfo, error
 	}
 	parts := strings.Split(strings.TrimSuffix(string(out), "\n"), "|")
 	if len(parts) != 3 {
-		return files.FileInfo{}, fmt.Errorf("stat %s on %s: unexpected output %q", name, f.b.name(), out)
+		return files.FileInfo{}, fmt.Errorf("stat %s on %s: unexpected output %q", name, f.b.Name(), out)
 	}
 	size, _ := strconv.ParseInt(parts[1], 10, 64)
 	mode, _ := strconv.ParseUint(parts[2], 8, 32)
@@ -224,7 +220,7 @@ exec head -c "$2" -- "$1"`
 		return nil, f.classify("reading", name, stderr, code)
 	}
 	if int64(len(out)) > max {
-		return nil, fmt.Errorf("reading %s on %s: %w", name, f.b.name(), files.ErrTooLarge)
+		return nil, fmt.Errorf("reading %s on %s: %w", name, f.b.Name(), files.ErrTooLarge)
 	}
 	return out, nil
 }
@@ -266,7 +262,7 @@ func (f *remoteFS) WriteFile(ctx context.Context, name string, data []byte) (boo
 	case "replaced":
 		return false, nil
 	}
-	return false, fmt.Errorf("writing %s on %s: unexpected answer %q", name, f.b.name(), out)
+	return false, fmt.Errorf("writing %s on %s: unexpected answer %q", name, f.b.Name(), out)
 }
 
 // remoteList lists the directory $1 as NUL-terminated records "own-type

@@ -1,9 +1,8 @@
 //go:build unix
 
-package terminal
+package ssh
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,49 +20,14 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/hermes-go/hermes/tool"
-	"github.com/hermes-go/hermes/tools/terminal/sshtest"
+	"github.com/hermes-go/hermes/tools/terminal"
+	"github.com/hermes-go/hermes/tools/terminal/ssh/sshtest"
 )
-
-// config is an SSHConfig for the server, starting in dir.
-func sshConfigFor(s *sshtest.Server, dir string) *SSHConfig {
-	return &SSHConfig{Host: "127.0.0.1", Port: s.Port, User: s.User, KeyFile: s.KeyFile,
-		KnownHostsFile: s.KnownHosts, ConnectTimeout: 5 * time.Second, Dir: dir}
-}
-
-// newSSHTerminal returns a Terminal on the server that approves
-// everything, closed when the test ends.
-func newSSHTerminal(t *testing.T, s *sshtest.Server, opt Options, dir string) *Terminal {
-	t.Helper()
-	opt.SSH = sshConfigFor(s, dir)
-	if opt.Fallback == nil {
-		opt.Fallback = approveAll{}
-	}
-	tr := New(opt)
-	if err := tr.Available(); err != nil {
-		t.Fatalf("Available: %v", err)
-	}
-	t.Cleanup(func() { tr.Close() })
-	return tr
-}
-
-// gone reports whether no process's command line contains marker after a
-// moment for the kill to land (the host is this machine).
-func gone(t *testing.T, marker string) bool {
-	t.Helper()
-	for i := 0; i < 50; i++ {
-		out, _ := exec.Command("pgrep", "-f", marker).Output()
-		if len(bytes.TrimSpace(out)) == 0 {
-			return true
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return false
-}
 
 func TestSSHOutputAndExitCode(t *testing.T) {
 	s := sshtest.Start(t)
 	dir := realDir(t, t.TempDir())
-	tr := newSSHTerminal(t, s, Options{}, dir)
+	tr, _ := newSSHTerminal(t, s, terminal.Options{}, dir)
 	for _, tc := range []struct {
 		cmd  string
 		out  string
@@ -82,7 +46,7 @@ func TestSSHOutputAndExitCode(t *testing.T) {
 		{"echo ${HERMES_SSH_TEST_SECRET:-unset}", "unset\n", 0},
 	} {
 		t.Setenv("HERMES_SSH_TEST_SECRET", "local-only")
-		res := mustRun(t, tr, "s", "", tc.cmd)
+		res := mustRun(t, tr, "s", tc.cmd)
 		if res.Output != tc.out || res.ExitCode != tc.code || res.Truncated || res.Cwd != dir {
 			t.Errorf("%q: got (%q, %d, truncated %v, cwd %q), want (%q, %d, cwd %q)",
 				tc.cmd, res.Output, res.ExitCode, res.Truncated, res.Cwd, tc.out, tc.code, dir)
@@ -100,40 +64,40 @@ func TestSSHCwdPersistsPerSession(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(base, "a b", "c"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tr := newSSHTerminal(t, s, Options{}, base)
+	tr, _ := newSSHTerminal(t, s, terminal.Options{}, base)
 
-	res := mustRun(t, tr, "s1", "", "cd 'a b' && pwd")
+	res := mustRun(t, tr, "s1", "cd 'a b' && pwd")
 	want := filepath.Join(base, "a b")
 	if res.Cwd != want || res.Output != want+"\n" {
 		t.Fatalf("after cd: %+v", res)
 	}
-	if res = mustRun(t, tr, "s1", "", "pwd"); res.Output != want+"\n" {
+	if res = mustRun(t, tr, "s1", "pwd"); res.Output != want+"\n" {
 		t.Fatalf("cwd not kept: %+v", res)
 	}
-	if res = mustRun(t, tr, "s2", "", "pwd"); res.Output != base+"\n" {
+	if res = mustRun(t, tr, "s2", "pwd"); res.Output != base+"\n" {
 		t.Fatalf("session s2 sees s1's directory: %+v", res)
 	}
 	// workdir applies to one call only.
 	ctx := context.Background()
-	r, err := invoke(ctx, tr, "s1", "", map[string]any{"command": "pwd", "workdir": "c"})
+	r, err := invoke(ctx, tr, "s1", map[string]any{"command": "pwd", "workdir": "c"})
 	if err != nil || r.Output != filepath.Join(want, "c")+"\n" {
 		t.Fatalf("workdir: %+v, %v", r, err)
 	}
-	if res = mustRun(t, tr, "s1", "", "pwd"); res.Output != want+"\n" {
+	if res = mustRun(t, tr, "s1", "pwd"); res.Output != want+"\n" {
 		t.Fatalf("workdir changed the session directory: %+v", res)
 	}
-	_, err = invoke(ctx, tr, "s1", "", map[string]any{"command": "touch ran", "workdir": "/no/such/dir"})
+	_, err = invoke(ctx, tr, "s1", map[string]any{"command": "touch ran", "workdir": "/no/such/dir"})
 	wantCode(t, err, tool.CodeInvalidArguments)
 	if _, err := os.Stat(filepath.Join(want, "ran")); err == nil {
 		t.Fatal("the command ran despite a missing workdir")
 	}
 
 	// A remembered directory that vanished falls back to the base with a note.
-	mustRun(t, tr, "s3", "", "mkdir tmpd && cd tmpd")
+	mustRun(t, tr, "s3", "mkdir tmpd && cd tmpd")
 	if err := os.Remove(filepath.Join(base, "tmpd")); err != nil {
 		t.Fatal(err)
 	}
-	res = mustRun(t, tr, "s3", "", "pwd")
+	res = mustRun(t, tr, "s3", "pwd")
 	if res.Output != base+"\n" || !strings.Contains(res.Note, "no longer exists") {
 		t.Fatalf("vanished directory: %+v", res)
 	}
@@ -142,18 +106,18 @@ func TestSSHCwdPersistsPerSession(t *testing.T) {
 func TestSSHTimeoutKillsRemoteCommand(t *testing.T) {
 	s := sshtest.Start(t)
 	dir := t.TempDir()
-	tr := newSSHTerminal(t, s, Options{}, dir)
+	tr, _ := newSSHTerminal(t, s, terminal.Options{}, dir)
 	marker := filepath.Join(dir, "written")
 	// The sleep has a unique argument so pgrep finds only it.
 	cmd := fmt.Sprintf("echo started; (sleep 37.123; touch %s) & sleep 37.124; touch %s", marker, marker)
 	start := time.Now()
-	_, err := invoke(context.Background(), tr, "s", "", map[string]any{"command": cmd, "timeout": 1})
+	_, err := invoke(context.Background(), tr, "s", map[string]any{"command": cmd, "timeout": 1})
 	te := wantCode(t, err, tool.CodeTimeout)
 	if took := time.Since(start); took > 8*time.Second {
 		t.Errorf("timeout took %v", took)
 	}
-	data, ok := te.Data.(Result)
-	if !ok || data.Output != "started\n" || data.ExitCode != exitTimeout {
+	data, ok := te.Data.(terminal.Result)
+	if !ok || data.Output != "started\n" || data.ExitCode != terminal.ExitTimeout {
 		t.Errorf("timeout data = %#v", te.Data)
 	}
 	if !gone(t, "sleep 37.12") {
@@ -163,7 +127,7 @@ func TestSSHTimeoutKillsRemoteCommand(t *testing.T) {
 		t.Fatal("the command finished despite the timeout")
 	}
 	// The connection is still usable.
-	if res := mustRun(t, tr, "s", "", "echo after"); res.Output != "after\n" {
+	if res := mustRun(t, tr, "s", "echo after"); res.Output != "after\n" {
 		t.Fatalf("after timeout: %+v", res)
 	}
 }
@@ -171,12 +135,12 @@ func TestSSHTimeoutKillsRemoteCommand(t *testing.T) {
 func TestSSHInterrupt(t *testing.T) {
 	s := sshtest.Start(t)
 	dir := t.TempDir()
-	tr := newSSHTerminal(t, s, Options{}, dir)
+	tr, _ := newSSHTerminal(t, s, terminal.Options{}, dir)
 	marker := filepath.Join(dir, "written")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(700*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := invoke(ctx, tr, "s", "", map[string]any{"command": "sleep 38.321; touch " + marker})
+	_, err := invoke(ctx, tr, "s", map[string]any{"command": "sleep 38.321; touch " + marker})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -193,8 +157,8 @@ func TestSSHInterrupt(t *testing.T) {
 
 func TestSSHOutputCap(t *testing.T) {
 	s := sshtest.Start(t)
-	tr := newSSHTerminal(t, s, Options{MaxOutputBytes: 1000, MaxOutputLines: 50}, t.TempDir())
-	res := mustRun(t, tr, "s", "", "seq 1 100000")
+	tr, _ := newSSHTerminal(t, s, terminal.Options{MaxOutputBytes: 1000, MaxOutputLines: 50}, t.TempDir())
+	res := mustRun(t, tr, "s", "seq 1 100000")
 	if !res.Truncated || !strings.HasSuffix(res.Output, "\n100000\n") ||
 		!strings.HasPrefix(res.Output, "[output truncated: showing the last 50 of 100000 lines") {
 		t.Fatalf("output (%d bytes, truncated %v): %.200q", len(res.Output), res.Truncated, res.Output)
@@ -222,12 +186,12 @@ func TestSSHUnknownHostKeyRefused(t *testing.T) {
 			}
 			cfg := sshConfigFor(s, "")
 			cfg.KnownHostsFile = other
-			tr := New(Options{SSH: cfg, Fallback: approveAll{}})
+			tr := terminal.New(terminal.Options{Backend: New(cfg), Fallback: approveAll{}})
 			defer tr.Close()
 			if err := tr.Available(); err != nil {
 				t.Fatalf("Available: %v", err)
 			}
-			_, err := invoke(context.Background(), tr, "s", "", map[string]any{"command": "echo hi"})
+			_, err := invoke(context.Background(), tr, "s", map[string]any{"command": "echo hi"})
 			te := wantCode(t, err, tool.CodeDenied)
 			if !strings.Contains(te.Message, tc.want) || !strings.Contains(te.Message, "ssh-keyscan -p "+strconv.Itoa(s.Port)) {
 				t.Fatalf("message = %q", te.Message)
@@ -239,9 +203,9 @@ func TestSSHUnknownHostKeyRefused(t *testing.T) {
 	cfg := sshConfigFor(s, "")
 	cfg.KnownHostsFile = filepath.Join(t.TempDir(), "missing")
 	cfg.InsecureIgnoreHostKey = true
-	tr := New(Options{SSH: cfg, Fallback: approveAll{}})
+	tr := terminal.New(terminal.Options{Backend: New(cfg), Fallback: approveAll{}})
 	defer tr.Close()
-	if res := mustRun(t, tr, "s", "", "echo hi"); res.Output != "hi\n" {
+	if res := mustRun(t, tr, "s", "echo hi"); res.Output != "hi\n" {
 		t.Fatalf("insecure: %+v", res)
 	}
 }
@@ -250,26 +214,26 @@ func TestSSHAvailable(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name string
-		cfg  SSHConfig
+		cfg  Config
 		want string
 	}{
-		{"no host", SSHConfig{KeyFile: "/x", KnownHostsFile: "/y"}, "no host"},
-		{"missing key", SSHConfig{Host: "h", KeyFile: filepath.Join(dir, "nokey"), KnownHostsFile: "/y"}, "key file unreadable"},
-		{"relative dir", SSHConfig{Host: "h", KeyFile: "/x", KnownHostsFile: "/y", Dir: "rel"}, "not absolute"},
+		{"no host", Config{KeyFile: "/x", KnownHostsFile: "/y"}, "no host"},
+		{"missing key", Config{Host: "h", KeyFile: filepath.Join(dir, "nokey"), KnownHostsFile: "/y"}, "key file unreadable"},
+		{"relative dir", Config{Host: "h", KeyFile: "/x", KnownHostsFile: "/y", Dir: "rel"}, "not absolute"},
 	} {
-		err := New(Options{SSH: &tc.cfg}).Available()
+		err := terminal.New(terminal.Options{Backend: New(tc.cfg)}).Available()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Available = %v, want %q", tc.name, err, tc.want)
 		}
 	}
 	key := filepath.Join(dir, "key")
 	sshtest.WriteKey(t, key)
-	err := New(Options{SSH: &SSHConfig{Host: "h", KeyFile: key, KnownHostsFile: filepath.Join(dir, "none")}}).Available()
+	err := terminal.New(terminal.Options{Backend: New(Config{Host: "h", KeyFile: key, KnownHostsFile: filepath.Join(dir, "none")})}).Available()
 	if err == nil || !strings.Contains(err.Error(), "ssh-keyscan -p 22 h >>") {
 		t.Errorf("missing known_hosts: %v", err)
 	}
-	tr := New(Options{SSH: &SSHConfig{Host: "h", KeyFile: key, KnownHostsFile: filepath.Join(dir, "none")}})
-	_, err = invoke(context.Background(), tr, "s", "", map[string]any{"command": "true"})
+	tr := terminal.New(terminal.Options{Backend: New(Config{Host: "h", KeyFile: key, KnownHostsFile: filepath.Join(dir, "none")})})
+	_, err = invoke(context.Background(), tr, "s", map[string]any{"command": "true"})
 	wantCode(t, err, tool.CodeUpstreamUnavailable)
 	if d := tr.Spec().Description; !strings.Contains(d, "on the remote host h over SSH") {
 		t.Errorf("description does not name the host: %.120q", d)
@@ -279,37 +243,37 @@ func TestSSHAvailable(t *testing.T) {
 func TestSSHBackground(t *testing.T) {
 	s := sshtest.Start(t)
 	base := realDir(t, t.TempDir())
-	tr := newSSHTerminal(t, s, Options{}, base)
-	pt := NewProcessTool(tr)
+	tr, _ := newSSHTerminal(t, s, terminal.Options{}, base)
+	pt := terminal.NewProcessTool(tr)
 
 	// Exit code, output and the directory.
-	mustRun(t, tr, "s", "", "mkdir sub && cd sub")
-	st := bgStart(t, tr, "s", "", "pwd; echo err >&2; exit 3")
+	mustRun(t, tr, "s", "mkdir sub && cd sub")
+	st := bgStart(t, tr, "s", "pwd; echo err >&2; exit 3")
 	if st.Cwd != filepath.Join(base, "sub") || st.PID <= 1 {
 		t.Errorf("started = %+v", st)
 	}
-	w := mustP[WaitResult](t, pt, "s", map[string]any{"action": "wait", "session_id": st.ProcessID, "timeout": 10})
+	w := must[terminal.WaitResult](t, pt, "s", map[string]any{"action": "wait", "session_id": st.ProcessID, "timeout": 10})
 	if w.Status != "exited" || w.ExitCode == nil || *w.ExitCode != 3 || w.Output != filepath.Join(base, "sub")+"\nerr\n" {
 		t.Fatalf("wait = %+v", w)
 	}
 	// A background cd does not move the session.
-	bgStart(t, tr, "s", "", "cd /")
-	if res := mustRun(t, tr, "s", "", "pwd"); res.Output != filepath.Join(base, "sub")+"\n" {
+	bgStart(t, tr, "s", "cd /")
+	if res := mustRun(t, tr, "s", "pwd"); res.Output != filepath.Join(base, "sub")+"\n" {
 		t.Fatalf("after a background cd: %+v", res)
 	}
 
 	// stdin through the process tool.
-	st = bgStart(t, tr, "s", "", `read -r line; echo "got:$line"`)
-	mustP[WriteResult](t, pt, "s", map[string]any{"action": "submit", "session_id": st.ProcessID, "data": "a b"})
-	w = mustP[WaitResult](t, pt, "s", map[string]any{"action": "wait", "session_id": st.ProcessID, "timeout": 10})
+	st = bgStart(t, tr, "s", `read -r line; echo "got:$line"`)
+	must[terminal.WriteResult](t, pt, "s", map[string]any{"action": "submit", "session_id": st.ProcessID, "data": "a b"})
+	w = must[terminal.WaitResult](t, pt, "s", map[string]any{"action": "wait", "session_id": st.ProcessID, "timeout": 10})
 	if w.Output != "got:a b\n" || *w.ExitCode != 0 {
 		t.Fatalf("wait after submit = %+v", w)
 	}
 
 	// Kill takes the remote process group.
-	st = bgStart(t, tr, "s", "", "echo up; sleep 39.25 & sleep 39.26; echo never")
+	st = bgStart(t, tr, "s", "echo up; sleep 39.25 & sleep 39.26; echo never")
 	pollUntil(t, pt, "s", st.ProcessID, "up\n")
-	k := mustP[KillResult](t, pt, "s", map[string]any{"action": "kill", "session_id": st.ProcessID})
+	k := must[terminal.KillResult](t, pt, "s", map[string]any{"action": "kill", "session_id": st.ProcessID})
 	if k.Status != "exited" || !k.Killed {
 		t.Errorf("kill = %+v", k)
 	}
@@ -318,7 +282,7 @@ func TestSSHBackground(t *testing.T) {
 	}
 
 	// Close stops what is still running.
-	bgStart(t, tr, "s", "", "sleep 39.75")
+	bgStart(t, tr, "s", "sleep 39.75")
 	tr.Close()
 	if !gone(t, "sleep 39.75") {
 		t.Fatal("the remote background process survived Close")
@@ -327,23 +291,23 @@ func TestSSHBackground(t *testing.T) {
 
 func TestSSHRedialsDroppedConnection(t *testing.T) {
 	s := sshtest.Start(t)
-	tr := newSSHTerminal(t, s, Options{}, t.TempDir())
-	mustRun(t, tr, "s", "", "cd /")
-	tr.ssh.mu.Lock()
-	first := tr.ssh.client
-	conn := tr.ssh.conn
-	tr.ssh.mu.Unlock()
+	tr, b := newSSHTerminal(t, s, terminal.Options{}, t.TempDir())
+	mustRun(t, tr, "s", "cd /")
+	b.mu.Lock()
+	first := b.client
+	conn := b.conn
+	b.mu.Unlock()
 	if conn == nil {
 		t.Fatal("no connection after a command")
 	}
 	conn.Close() // as when the network or the host drops it
-	res := mustRun(t, tr, "s", "", "pwd")
+	res := mustRun(t, tr, "s", "pwd")
 	if res.Output != "/\n" {
 		t.Fatalf("after redial: %+v", res)
 	}
-	tr.ssh.mu.Lock()
-	second := tr.ssh.client
-	tr.ssh.mu.Unlock()
+	b.mu.Lock()
+	second := b.client
+	b.mu.Unlock()
 	if second == first {
 		t.Fatal("the connection was not redialled")
 	}
@@ -352,7 +316,7 @@ func TestSSHRedialsDroppedConnection(t *testing.T) {
 func TestSSHConcurrentSessions(t *testing.T) {
 	s := sshtest.Start(t)
 	base := realDir(t, t.TempDir())
-	tr := newSSHTerminal(t, s, Options{}, base)
+	tr, _ := newSSHTerminal(t, s, terminal.Options{}, base)
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for i := 0; i < 8; i++ {
@@ -361,11 +325,11 @@ func TestSSHConcurrentSessions(t *testing.T) {
 			defer wg.Done()
 			sid := fmt.Sprintf("s%d", i)
 			d := fmt.Sprintf("d%d", i)
-			if _, err := invoke(context.Background(), tr, sid, "", map[string]any{"command": "mkdir " + d + " && cd " + d}); err != nil {
+			if _, err := invoke(context.Background(), tr, sid, map[string]any{"command": "mkdir " + d + " && cd " + d}); err != nil {
 				errs <- err
 				return
 			}
-			res, err := invoke(context.Background(), tr, sid, "", map[string]any{"command": "pwd"})
+			res, err := invoke(context.Background(), tr, sid, map[string]any{"command": "pwd"})
 			if err != nil {
 				errs <- err
 				return
@@ -384,23 +348,23 @@ func TestSSHConcurrentSessions(t *testing.T) {
 
 func TestSSHConnectionLostMidCommand(t *testing.T) {
 	s := sshtest.Start(t)
-	tr := newSSHTerminal(t, s, Options{}, t.TempDir())
-	mustRun(t, tr, "s", "", "true")
-	tr.ssh.mu.Lock()
-	conn := tr.ssh.conn
-	tr.ssh.mu.Unlock()
+	tr, backend := newSSHTerminal(t, s, terminal.Options{}, t.TempDir())
+	mustRun(t, tr, "s", "true")
+	backend.mu.Lock()
+	conn := backend.conn
+	backend.mu.Unlock()
 	time.AfterFunc(500*time.Millisecond, func() { conn.Close() })
 	start := time.Now()
 	pidFile := filepath.Join(t.TempDir(), "pgid")
-	_, err := invoke(context.Background(), tr, "s", "", map[string]any{"command": "echo $$ >" + pidFile + "; echo before; sleep 36.5", "timeout": 20})
+	_, err := invoke(context.Background(), tr, "s", map[string]any{"command": "echo $$ >" + pidFile + "; echo before; sleep 36.5", "timeout": 20})
 	te := wantCode(t, err, tool.CodeUpstreamUnavailable)
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("noticing the lost connection took %v", took)
 	}
-	if data, ok := te.Data.(Result); !ok || data.Output != "before\n" {
+	if data, ok := te.Data.(terminal.Result); !ok || data.Output != "before\n" {
 		t.Errorf("data = %#v", te.Data)
 	}
-	if res := mustRun(t, tr, "s", "", "echo again"); res.Output != "again\n" {
+	if res := mustRun(t, tr, "s", "echo again"); res.Output != "again\n" {
 		t.Fatalf("after the lost connection: %+v", res)
 	}
 	// The command left behind on the host is killed by its watchdog at

@@ -1,4 +1,4 @@
-package terminal
+package ssh
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/terminal"
 )
 
 // sshRun is one started remote run.
@@ -27,7 +28,7 @@ type sshRun struct {
 // watchdog delay in seconds (0 for a background process). The caller
 // writes the command's script and a NUL to stdin, and reads stdout; the
 // control records are being read.
-func (b *sshBackend) start(ctx context.Context, p place, watchdog int) (*sshRun, error) {
+func (b *Backend) start(ctx context.Context, p terminal.Place, watchdog int) (*sshRun, error) {
 	c, sess, err := b.newSession(ctx)
 	if err != nil {
 		return nil, err
@@ -43,8 +44,8 @@ func (b *sshBackend) start(ctx context.Context, p place, watchdog int) (*sshRun,
 		sess.Close()
 		return nil, err
 	}
-	remote := "env -u SSH_CLIENT -u SSH2_CLIENT bash -c " + shellQuote(sshOuter) + " hermes " + r.ctl.token + " " +
-		shellQuote(p.base) + " " + shellQuote(p.dir) + " " + shellQuote(p.workdir) + " " + strconv.Itoa(watchdog)
+	remote := "env -u SSH_CLIENT -u SSH2_CLIENT bash -c " + shellQuote(outerScript()) + " hermes " + r.ctl.token + " " +
+		shellQuote(p.Base) + " " + shellQuote(p.Dir) + " " + shellQuote(p.Workdir) + " " + strconv.Itoa(watchdog)
 	if err := sess.Start(remote); err != nil {
 		sess.Close()
 		b.dropIfDead(c)
@@ -55,12 +56,12 @@ func (b *sshBackend) start(ctx context.Context, p place, watchdog int) (*sshRun,
 }
 
 // placeErr is the error for a missing directory the run reported, or nil.
-func (b *sshBackend) placeErr(ctl *sshControl) error {
+func (b *Backend) placeErr(ctl *sshControl) error {
 	if dir, ok := ctl.get("nobase"); ok {
-		return tool.Errorf(tool.CodeNotFound, "the remote start directory %s does not exist on %s or is not a directory; nothing ran", dir, b.name())
+		return tool.Errorf(tool.CodeNotFound, "the remote start directory %s does not exist on %s or is not a directory; nothing ran", dir, b.Name())
 	}
 	if dir, ok := ctl.get("noworkdir"); ok {
-		return tool.Errorf(tool.CodeInvalidArguments, "workdir %q does not exist on %s or is not a directory (relative paths start at the session's directory); nothing ran", dir, b.name())
+		return tool.Errorf(tool.CodeInvalidArguments, "workdir %q does not exist on %s or is not a directory (relative paths start at the session's directory); nothing ran", dir, b.Name())
 	}
 	return nil
 }
@@ -73,17 +74,17 @@ func startNote(ctl *sshControl) string {
 		return ""
 	}
 	start, _ := ctl.get("start")
-	return fmt.Sprintf("the previous working directory %s no longer exists; this command ran in "+
-		"the session's directory %s instead", gone, start)
+	return terminal.VanishedNote(gone, start)
 }
 
-// run runs command on the host. Output handling matches the local run:
-// one capture of the tail, drainGrace for output left by processes the
-// command put in the background.
-func (b *sshBackend) run(ctx context.Context, command string, p place, timeout time.Duration) (runResult, error) {
+// Run runs cmd on the host. Output handling matches the local run: one
+// capture of the tail, terminal.DrainGrace for output left by processes
+// the command put in the background.
+func (b *Backend) Run(ctx context.Context, cmd terminal.Command, p terminal.Place) (terminal.RunResult, error) {
+	command, timeout := cmd.Text, cmd.Timeout
 	r, err := b.start(ctx, p, int((timeout+sshWatchdogSlack)/time.Second)+1)
 	if err != nil {
-		return runResult{}, err
+		return terminal.RunResult{}, err
 	}
 	c, sess, stdout, ctl := r.client, r.sess, r.stdout, r.ctl
 	defer sess.Close()
@@ -91,54 +92,54 @@ func (b *sshBackend) run(ctx context.Context, command string, p place, timeout t
 		_, _ = io.WriteString(r.stdin, sshScript(ctl.token, command)+"\x00")
 		_ = r.stdin.Close()
 	}()
-	capt := newCapture(b.t.opt.MaxOutputBytes)
+	capt := terminal.NewCapture(cmd.MaxOutputBytes)
 	drained := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(capt, stdout)
 		close(drained)
 	}()
 
-	res := runResult{cause: exited}
+	res := terminal.RunResult{Cause: terminal.Exited}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {
 	case <-ctl.done:
 	case <-timer.C:
 		// The signals go out on sessions of their own without waiting
-		// for them, so stopping takes about 3*killGrace at most, within
+		// for them, so stopping takes about 3*KillGrace at most, within
 		// the dispatcher's slack.
-		res.cause = timedOut
-		pg := ctl.pgid(killGrace)
+		res.Cause = terminal.TimedOut
+		pg := ctl.pgid(terminal.KillGrace)
 		go b.signal(c, pg, "TERM")
 		select {
 		case <-ctl.done:
-		case <-time.After(killGrace):
+		case <-time.After(terminal.KillGrace):
 		}
 		go b.signal(c, pg, "KILL")
 	case <-ctx.Done():
-		res.cause = interrupted
-		go b.signal(c, ctl.pgid(killGrace), "KILL")
+		res.Cause = terminal.Interrupted
+		go b.signal(c, ctl.pgid(terminal.KillGrace), "KILL")
 	}
-	if res.cause != exited {
+	if res.Cause != terminal.Exited {
 		select {
 		case <-ctl.done:
-		case <-time.After(killGrace):
+		case <-time.After(terminal.KillGrace):
 		}
 	}
 	select {
 	case <-drained:
-	case <-time.After(drainGrace):
+	case <-time.After(terminal.DrainGrace):
 	}
-	res.out = capt.snapshot(b.t.opt.MaxOutputLines)
+	res.Output = capt.Snapshot(cmd.MaxOutputLines)
 	_ = sess.Close()
 
 	if err := b.placeErr(ctl); err != nil {
-		return runResult{}, err
+		return terminal.RunResult{}, err
 	}
-	res.start, _ = ctl.get("start")
-	res.note = startNote(ctl)
-	if res.cause != exited {
-		res.exitCode = exitTimeout
+	res.Start, _ = ctl.get("start")
+	res.Note = startNote(ctl)
+	if res.Cause != terminal.Exited {
+		res.ExitCode = terminal.ExitTimeout
 		return res, nil
 	}
 	status, ok := ctl.get("exit")
@@ -148,22 +149,22 @@ func (b *sshBackend) run(ctx context.Context, command string, p place, timeout t
 		if msg == "" {
 			msg = "the connection or the session ended first"
 		}
-		return runResult{}, &tool.Error{Code: tool.CodeUpstreamUnavailable,
+		return terminal.RunResult{}, &tool.Error{Code: tool.CodeUpstreamUnavailable,
 			Message: fmt.Sprintf("terminal: no exit status from %s (%s); the command may still be running there "+
-				"until its watchdog kills it at the timeout; the output so far is in data", b.name(), msg),
-			Data: Result{Output: res.out.text, ExitCode: -1, Cwd: res.start, Truncated: res.out.truncated}}
+				"until its watchdog kills it at the timeout; the output so far is in data", b.Name(), msg),
+			Data: terminal.Result{Output: res.Output.Text, ExitCode: -1, Cwd: res.Start, Truncated: res.Output.Truncated}}
 	}
-	if res.exitCode, err = strconv.Atoi(status); err != nil {
-		res.exitCode = -1
+	if res.ExitCode, err = strconv.Atoi(status); err != nil {
+		res.ExitCode = -1
 	}
-	res.cwd, _ = ctl.get("pwd")
+	res.Cwd, _ = ctl.get("pwd")
 	return res, nil
 }
 
 // signal sends sig to the remote process group pg through a short
 // session of its own. It does nothing when the group is unknown or the
 // connection is gone: the watchdog on the host is the last resort.
-func (b *sshBackend) signal(c *ssh.Client, pg int, sig string) {
+func (b *Backend) signal(c *ssh.Client, pg int, sig string) {
 	if pg <= 1 {
 		return
 	}
@@ -180,25 +181,25 @@ func (b *sshBackend) signal(c *ssh.Client, pg int, sig string) {
 	}
 }
 
-// spawn starts command at p in the background on the host and returns
-// the process, the directory it started in and a note, the way the local
-// spawn does. Its stdin stays open for the process tool's write; the
-// directory report goes nowhere, as a background command does not move
-// the session. The process's group is signalled through short sessions;
-// if the connection drops, the process is reported exited with code -1
-// and whatever it left on the host keeps running until its output has
-// nowhere to go.
-func (b *sshBackend) spawn(ctx context.Context, command string, p place) (*bgProc, string, string, error) {
+// Spawn starts command at p in the background on the host and returns
+// the process, with the directory it started in and a note, the way the
+// local spawn does. Its stdin stays open for the process tool's write;
+// the directory report goes nowhere, as a background command does not
+// move the session. The process's group is signalled through short
+// sessions; if the connection drops, the process is reported exited with
+// code -1 and whatever it left on the host keeps running until its output
+// has nowhere to go.
+func (b *Backend) Spawn(ctx context.Context, command string, p terminal.Place) (terminal.Spawned, error) {
 	r, err := b.start(ctx, p, 0)
 	if err != nil {
-		return nil, "", "", err
+		return terminal.Spawned{}, err
 	}
-	fail := func(err error) (*bgProc, string, string, error) {
+	fail := func(err error) (terminal.Spawned, error) {
 		r.sess.Close()
-		return nil, "", "", err
+		return terminal.Spawned{}, err
 	}
 	if _, err := io.WriteString(r.stdin, sshScript(r.ctl.token, command)+"\x00"); err != nil {
-		return fail(fmt.Errorf("terminal: sending the command to %s: %w", b.name(), err))
+		return fail(fmt.Errorf("terminal: sending the command to %s: %w", b.Name(), err))
 	}
 	wait := time.NewTimer(b.cfg.ConnectTimeout)
 	defer wait.Stop()
@@ -206,7 +207,7 @@ func (b *sshBackend) spawn(ctx context.Context, command string, p place) (*bgPro
 	case <-r.ctl.pid:
 	case <-r.ctl.done:
 	case <-ctx.Done():
-		return fail(fmt.Errorf("terminal: interrupted while starting the command on %s: %w", b.name(), ctx.Err()))
+		return fail(fmt.Errorf("terminal: interrupted while starting the command on %s: %w", b.Name(), ctx.Err()))
 	case <-wait.C:
 	}
 	if err := b.placeErr(r.ctl); err != nil {
@@ -219,52 +220,51 @@ func (b *sshBackend) spawn(ctx context.Context, command string, p place) (*bgPro
 			msg = "no process group was reported"
 		}
 		return fail(&tool.Error{Code: tool.CodeUpstreamUnavailable,
-			Message: fmt.Sprintf("terminal: the command did not start on %s: %s", b.name(), msg)})
+			Message: fmt.Sprintf("terminal: the command did not start on %s: %s", b.Name(), msg)})
 	}
 	start, _ := r.ctl.get("start")
 	ctl := r.ctl
-	bp := &bgProc{
-		command: command,
-		cwd:     start,
-		pid:     pg,
-		out:     newRing(b.t.opt.ProcessOutputBytes),
-		stdin:   &sshStdin{w: r.stdin},
-		done:    make(chan struct{}),
-		drained: make(chan struct{}),
-		signal: func(kill bool) {
+	return terminal.Spawned{
+		PID:    pg,
+		Cwd:    start,
+		Note:   startNote(ctl),
+		Output: sessionOutput{r.stdout, r.sess},
+		Stdin:  &sshStdin{w: r.stdin},
+		Wait: func() int {
+			<-ctl.done
+			status, ok := ctl.get("exit")
+			if !ok {
+				return -1
+			}
+			code, err := strconv.Atoi(status)
+			if err != nil {
+				return -1
+			}
+			return code
+		},
+		Signal: func(kill bool) {
 			sig := "TERM"
 			if kill {
 				sig = "KILL"
 			}
 			b.signal(r.client, pg, sig)
 		},
-	}
-	bp.wait = func() int {
-		<-ctl.done
-		status, ok := ctl.get("exit")
-		if !ok {
-			return -1
-		}
-		code, err := strconv.Atoi(status)
-		if err != nil {
-			return -1
-		}
-		return code
-	}
-	go func() {
-		// Until every holder of the output is gone; the session goes
-		// with it.
-		_, _ = io.Copy(bp.out, r.stdout)
-		close(bp.drained)
-		r.sess.Close()
-	}()
-	return bp, start, startNote(ctl), nil
+	}, nil
 }
+
+// sessionOutput is a background process's output; the terminal reads it
+// until every holder of it is gone, and closing it closes the session.
+type sessionOutput struct {
+	io.Reader
+	sess *ssh.Session
+}
+
+func (o sessionOutput) Close() error { return o.sess.Close() }
 
 // sshStdin gives a session's stdin the write deadline the process tool
 // sets. A write that misses it goes on in the background, and later
-// writes fail rather than interleave with it. Calls are serialised by
-// bgProc.stdinMu.
+// writes fail rather than interleave with it. The terminal serialises
+// the calls.
 type sshStdin struct {
 	w        io.WriteCloser
 	deadline time.Time

@@ -1,4 +1,8 @@
-package terminal
+// Package ssh is the ssh backend of the terminal tool: it runs the
+// commands of a terminal.Terminal on a remote host over one persistent SSH
+// connection (see Config), and gives the file tools that host's files
+// (see Backend.FileSystem), so that commands and files are on one machine.
+package ssh
 
 import (
 	"errors"
@@ -14,12 +18,14 @@ import (
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/hermes-go/hermes/tools/terminal"
 )
 
-// Defaults of SSHConfig and timings of the ssh backend.
+// Defaults of Config and timings of the ssh backend.
 const (
-	DefaultSSHPort           = 22
-	DefaultSSHConnectTimeout = 15 * time.Second
+	DefaultPort           = 22
+	DefaultConnectTimeout = 15 * time.Second
 	// sshKeepAlive is how often an idle connection is probed; a probe
 	// unanswered for as long closes it, so the next command redials
 	// instead of hanging on a dead peer.
@@ -33,8 +39,8 @@ const (
 	sshWatchdogSlack = 5 * time.Second
 )
 
-// SSHConfig makes the terminal run foreground commands on a remote host
-// over one persistent SSH connection.
+// Config makes the terminal run commands on a remote host over one
+// persistent SSH connection.
 //
 // Each command is a fresh `bash -c` on the host, started with setsid so
 // it and everything it starts form one process group; a timeout sends
@@ -47,7 +53,7 @@ const (
 // login environment plus the same fixed pager and colour settings as
 // local ones, so hermes's own secrets never reach the host and there is
 // nothing to scrub there.
-type SSHConfig struct {
+type Config struct {
 	// Host is the host name or address to connect to; required.
 	Host string
 	// Port is the SSH port (22 if zero).
@@ -73,15 +79,18 @@ type SSHConfig struct {
 	Dir string
 }
 
-// sshBackend runs commands on a remote host. The connection is dialled by
+// Backend runs commands on a remote host; pass it as
+// terminal.Options.Backend (the Terminal closes it). The connection is dialled by
 // the first command and shared by all of them, each on its own session
 // (channel); a broken connection is redialled once when a command starts.
-type sshBackend struct {
-	t    *Terminal
-	cfg  SSHConfig
+type Backend struct {
+	cfg  Config
 	addr string
-	// cfgErr is a configuration mistake found by newSSHBackend.
+	// cfgErr is a configuration mistake found by New.
 	cfgErr error
+	// dirs is each session's remote directory (see Dirs).
+	dirs *terminal.SessionDirs
+	fs   *remoteFS
 
 	mu     sync.Mutex
 	client *ssh.Client
@@ -89,13 +98,17 @@ type sshBackend struct {
 	closed bool
 }
 
-func newSSHBackend(t *Terminal, cfg SSHConfig) *sshBackend {
-	b := &sshBackend{t: t, cfg: cfg}
+// New returns the backend for cfg with its zero fields set to their
+// defaults. A configuration mistake is reported by Available, not here,
+// so hermes can still list the tool with the reason it is off.
+func New(cfg Config) *Backend {
+	b := &Backend{cfg: cfg, dirs: terminal.NewSessionDirs()}
+	b.fs = &remoteFS{b: b}
 	if b.cfg.Port == 0 {
-		b.cfg.Port = DefaultSSHPort
+		b.cfg.Port = DefaultPort
 	}
 	if b.cfg.ConnectTimeout <= 0 {
-		b.cfg.ConnectTimeout = DefaultSSHConnectTimeout
+		b.cfg.ConnectTimeout = DefaultConnectTimeout
 	}
 	home, _ := os.UserHomeDir()
 	if b.cfg.User == "" {
@@ -145,14 +158,23 @@ func expandHome(path, home string) string {
 	return path
 }
 
-// name is user@host:port, for messages.
-func (b *sshBackend) name() string {
+// Name is user@host:port, for messages.
+func (b *Backend) Name() string {
 	return "ssh " + b.cfg.User + "@" + b.addr
 }
 
-// available checks what can be checked without connecting: the
+// Location names the host in the terminal tool's description.
+func (b *Backend) Location() string {
+	return "on the remote host " + b.cfg.Host + " over SSH (its files, not those of the machine hermes runs on)"
+}
+
+// Dirs is each session's remote directory, which the terminal keeps up to
+// date and the remote filesystem starts relative paths from.
+func (b *Backend) Dirs() *terminal.SessionDirs { return b.dirs }
+
+// Available checks what can be checked without connecting: the
 // configuration, the key file and the known_hosts file.
-func (b *sshBackend) available() error {
+func (b *Backend) Available() error {
 	if b.cfgErr != nil {
 		return b.cfgErr
 	}
@@ -168,3 +190,9 @@ func (b *sshBackend) available() error {
 	}
 	return nil
 }
+
+// Interface guards.
+var (
+	_ terminal.Backend = (*Backend)(nil)
+	_ terminal.Located = (*Backend)(nil)
+)
