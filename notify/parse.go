@@ -57,6 +57,18 @@ func Parse(spec string, cfg Config) (Target, error) {
 	return t, nil
 }
 
+// Mask shows a delivery target as it may be printed: its kind and where
+// it goes, without the key or token it carries ("wecom:****cdef",
+// "webhook:https://hooks.example.com/****"); telegram chat ids, addresses
+// and local files are shown whole.
+func Mask(spec string) string {
+	kind, rest, ok := strings.Cut(strings.TrimSpace(spec), ":")
+	if !ok {
+		return kind
+	}
+	return maskSpec(kind, rest)
+}
+
 // maskSpec shows a spec in an error without its secrets.
 func maskSpec(kind, rest string) string {
 	switch kind {

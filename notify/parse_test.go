@@ -104,3 +104,19 @@ func (l leakyTarget) secrets() []string { return []string{l.secret} }
 func (l leakyTarget) Send(context.Context, Part) error {
 	return Permanent("boom at https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=%s", l.secret)
 }
+
+func TestMask(t *testing.T) {
+	for spec, want := range map[string]string{
+		"wecom:693a91f6-7xxx-4bc4-97a0-0ec2sifa5aaa":                     "wecom:****5aaa",
+		"wecom:https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=abc": "wecom:https://qyapi.weixin.qq.com/****",
+		"webhook:https://hooks.example.com/T123/B456/secret":             "webhook:https://hooks.example.com/****",
+		"feishu:https://open.feishu.cn/open-apis/bot/v2/hook/x#sign":     "feishu:https://open.feishu.cn/****",
+		"telegram:-1001234567":                                           "telegram:-1001234567",
+		"email:ops@example.com":                                          "email:ops@example.com",
+		"local":                                                          "local",
+	} {
+		if got := Mask(spec); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}

@@ -219,9 +219,9 @@ func TestPolicyNonInteractiveDenies(t *testing.T) {
 		p   *Policy
 		ask Asker
 	}{
-		"no prompter":        {&Policy{}, Asker{}},
-		"explicit deny":      {&Policy{NonInteractive: NonInteractiveDeny}, Asker{}},
-		"cron mode deny":     {&Policy{NonInteractive: NonInteractiveAllow}, Asker{NonInteractive: NonInteractiveDeny}},
+		"no prompter":    {&Policy{}, Asker{}},
+		"explicit deny":  {&Policy{NonInteractive: NonInteractiveDeny}, Asker{}},
+		"cron mode deny": {&Policy{NonInteractive: NonInteractiveAllow}, Asker{NonInteractive: NonInteractiveDeny}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			denied(t, tc.p.Check(context.Background(), "s", tc.ask, dangerousCmd), shell.Dangerous, "nobody can be asked")

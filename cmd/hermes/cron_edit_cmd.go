@@ -128,7 +128,7 @@ func newCronShowCmd(a *cli) *cobra.Command {
 					return err
 				}
 				r := runs[0]
-				fmt.Fprintf(out, "\nlast run (%s, %s):\n%s\n", fireTime(r.ScheduledFor, job.Timezone), r.Status, strings.TrimSpace(r.Output+"\n"+r.Error))
+				fmt.Fprintf(out, "\nlast run (%s, %s):\n%s\n", cron.FireTime(r.ScheduledFor, job.Timezone), r.Status, strings.TrimSpace(r.Output+"\n"+r.Error))
 				return nil
 			})
 		},
@@ -137,13 +137,7 @@ func newCronShowCmd(a *cli) *cobra.Command {
 
 // printJob writes a job's fields, one per line.
 func printJob(w io.Writer, j cron.Job) {
-	loc := loadZone(j.Timezone)
-	when := func(t time.Time) string {
-		if t.IsZero() {
-			return "-"
-		}
-		return t.In(loc).Format("2006-01-02 15:04 MST")
-	}
+	when := func(t time.Time) string { return cron.FireTime(t, j.Timezone) }
 	state := "enabled"
 	if !j.Enabled {
 		state = "paused"
@@ -159,7 +153,7 @@ func printJob(w io.Writer, j cron.Job) {
 		{"next fire", when(j.NextRunAt)}, {"last run", when(j.LastRunAt)},
 		{"session", j.SessionType + sessionNote(j)}, {"catch up", j.CatchUp},
 		{"model", j.Model}, {"toolsets", strings.Join(j.Toolsets, ", ")}, {"skills", strings.Join(j.Skills, ", ")},
-		{"script", j.Script}, {"deliver", maskTargets(strings.Join(j.Deliver, " → "))},
+		{"script", j.Script}, {"deliver", chain(j.Deliver)},
 	}
 	if j.NoAgent {
 		rows = append(rows, [2]string{"no_agent", "true (the script's output is delivered)"})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // newCronExecCmd is the child side of app.ProcRunner: it reads a job as JSON
@@ -62,7 +63,7 @@ func newCronExecCmd(a *cli) *cobra.Command {
 // jsonLogger is the log of hermes serve and its job processes: JSON lines
 // at info level, secrets redacted.
 func jsonLogger(w io.Writer) *slog.Logger {
-	return slog.New(redactingHandler{slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})})
+	return slog.New(redact.Handler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})))
 }
 
 // selfExe is this binary's path, for starting job processes.

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
 )
 
 func newCronStatusCmd(a *cli) *cobra.Command {
@@ -59,7 +59,7 @@ func printStatus(ctx context.Context, w io.Writer, store *cron.Store, zone strin
 		last, status, delivered, why := "never", "-", "", ""
 		if len(runs) > 0 {
 			r := runs[0]
-			last, status, why = fireTime(r.ScheduledFor, j.Timezone), r.Status, oneLine(r.Error, 60)
+			last, status, why = cron.FireTime(r.ScheduledFor, j.Timezone), r.Status, oneLine(r.Error, 60)
 			delivered = deliveredTo(r)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", j.Name, nextFire(j, zone), last, status, delivered, why)
@@ -67,19 +67,11 @@ func printStatus(ctx context.Context, w io.Writer, store *cron.Store, zone strin
 	return tw.Flush()
 }
 
-// fireTime formats t in zone, or "-" when there is none.
-func fireTime(t time.Time, zone string) string {
-	if t.IsZero() {
-		return "-"
-	}
-	return t.In(loadZone(zone)).Format("2006-01-02 15:04 MST")
-}
-
 // deliveredTo is the target that finally took a run's result.
 func deliveredTo(r cron.Run) string {
 	for i := len(r.Deliveries) - 1; i >= 0; i-- {
 		if r.Deliveries[i].OK {
-			return maskTargets(r.Deliveries[i].Target)
+			return notify.Mask(r.Deliveries[i].Target)
 		}
 	}
 	return ""

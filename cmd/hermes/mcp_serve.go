@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +13,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/mcpserver"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -54,7 +52,7 @@ Claude Desktop (claude_desktop_config.json):
 				return err
 			}
 			token, _ := l.Env(tokenEnv)
-			if addr != "" && token == "" && !loopback(addr) {
+			if addr != "" && token == "" && !netguard.Loopback(addr) {
 				return fmt.Errorf("--http %s: serving beyond this machine needs a token; set %s in %s or the environment (or listen on 127.0.0.1)", addr, tokenEnv, l.Paths.EnvFile)
 			}
 			h, err := a.open(cmd, app.Options{})
@@ -107,36 +105,6 @@ func serveMCPHTTP(ctx context.Context, cmd *cobra.Command, srv *mcpserver.Server
 	if err != nil {
 		return fmt.Errorf("--http: %w", err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Watch(ctx)
 	fmt.Fprintf(cmd.ErrOrStderr(), "hermes: serving MCP at http://%s/mcp\n", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	srv.Close()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
-}
-
-// loopback reports whether addr (host:port) listens only on this machine.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return srv.ServeHTTP(ctx, ln)
 }

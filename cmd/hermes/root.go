@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // cli is what every subcommand shares: the process environment, the
@@ -77,7 +78,7 @@ func (a *cli) logger(cmd *cobra.Command) *slog.Logger {
 	if v, _ := a.env("HERMES_LOG_LEVEL"); a.debug || strings.EqualFold(v, "debug") {
 		level = slog.LevelDebug
 	}
-	return slog.New(redactingHandler{slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})})
+	return slog.New(redact.Handler(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})))
 }
 
 func newRootCmd(a *cli) *cobra.Command {

@@ -1,11 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -14,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/notify"
 )
@@ -55,46 +53,30 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			if err := h.SyncJobs(ctx); err != nil {
 				return err
 			}
-			l, store, zone, log := h.Config, h.Jobs, app.JobZone(h.Config.Config), h.Log
+			zone := app.JobZone(h.Config.Config)
 			// The schedules are in the store now; serve reads them there.
-			l.Config.Schedules = nil
-			if err := checkJobs(ctx, cmd.ErrOrStderr(), store, l, h.Notifier, check); err != nil {
+			h.Config.Config.Schedules = nil
+			warnings, err := h.CheckJobs(ctx, check)
+			for _, w := range warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			}
+			if err != nil {
 				return err
 			}
-			if check {
-				return printJobs(ctx, cmd.OutOrStdout(), store, zone)
+			if err := printJobs(ctx, cmd.OutOrStdout(), h.Jobs, zone); err != nil || check {
+				return err
 			}
 			exe, err := selfExe()
 			if err != nil {
 				return err
 			}
-			host, _ := os.Hostname()
-			sched, err := cron.New(cron.Options{
-				Store: store, Clock: cron.RealClock{}, Logger: log,
-				Runner:        &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: log, Notifier: h.Notifier},
-				Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
-				MaxConcurrent: l.Config.Scheduler.MaxConcurrent,
-				ShutdownGrace: l.Config.Scheduler.ShutdownTimeout,
-			})
-			if err != nil {
-				return err
-			}
-			if err := printJobs(ctx, cmd.OutOrStdout(), store, zone); err != nil {
-				return err
-			}
+			runner := &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: h.Log, Notifier: h.Notifier}
 			// Start-up (config, schema, job list) leaves garbage that an
 			// idle serve would hold for hours before the next collection.
 			debug.FreeOSMemory()
-			watchCtx, stopWatch := context.WithCancel(ctx)
-			reloads := make(chan struct{})
-			go func() {
-				defer close(reloads)
-				h.WatchSchedules(watchCtx, a.loadOptions())
-			}()
-			defer func() { stopWatch(); <-reloads }()
-			log.Info("hermes serve started", "zone", zone)
-			err = sched.Run(ctx)
-			log.Info("hermes serve stopped")
+			h.Log.Info("hermes serve started", "zone", zone)
+			err = h.RunScheduler(ctx, runner, a.loadOptions())
+			h.Log.Info("hermes serve stopped")
 			if ctx.Err() != nil {
 				return nil
 			}
@@ -103,32 +85,6 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 	}
 	cmd.Flags().BoolVar(&check, "check", false, "validate the configuration and the jobs, print the next fires, and exit")
 	return cmd
-}
-
-// checkJobs parses every job's deliver: chain, so a mistyped target is
-// an error at start rather than a lost result at 09:00, and warns when
-// agent jobs have no model to call; under --check (strict) that is an
-// error too.
-func checkJobs(ctx context.Context, w io.Writer, store *cron.Store, l *config.Loaded, n *notify.Notifier, strict bool) error {
-	jobs, err := store.List(ctx)
-	if err != nil {
-		return err
-	}
-	_, modelErr := l.ResolveModel(config.ModelOverride{})
-	var errs []error
-	for _, j := range jobs {
-		if _, err := n.ParseChain(j.Deliver); err != nil {
-			errs = append(errs, fmt.Errorf("job %q: %w", j.Name, err))
-		}
-		if modelErr != nil && !j.NoAgent && j.Enabled {
-			if !strict {
-				fmt.Fprintf(w, "warning: job %q will fail: it needs a model: %v\n", j.Name, modelErr)
-				continue
-			}
-			errs = append(errs, fmt.Errorf("job %q needs a model: %w", j.Name, modelErr))
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // printJobs prints the time zone and each job's next fire (seed 003: a
@@ -146,11 +102,7 @@ func printJobs(ctx context.Context, w io.Writer, store *cron.Store, zone string)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tSCHEDULE\tNEXT FIRE\tDELIVER")
 	for _, j := range jobs {
-		deliver := strings.Join(j.Deliver, " → ")
-		if deliver == "" {
-			deliver = "local"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", j.Name, j.Schedule, nextFire(j, zone), maskTargets(deliver))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", j.Name, j.Schedule, nextFire(j, zone), chain(j.Deliver))
 	}
 	return tw.Flush()
 }
@@ -164,28 +116,20 @@ func nextFire(j cron.Job, zone string) string {
 	case j.NextRunAt.IsZero():
 		return "none (a one-shot that has run)"
 	}
-	return fireTime(j.NextRunAt, firstNonEmpty(j.Timezone, zone))
+	return cron.FireTime(j.NextRunAt, cmp.Or(j.Timezone, zone))
 }
 
-// maskTargets hides the keys in delivery targets (wecom:KEY, URLs with
-// tokens) when they are printed.
-func maskTargets(s string) string {
-	var out []string
-	for _, t := range strings.Split(s, " → ") {
-		kind, rest, ok := strings.Cut(t, ":")
-		if ok && len(rest) > 8 && (kind == "wecom" || kind == "feishu" || kind == "dingtalk" || kind == "slack") {
-			t = kind + ":…" + rest[len(rest)-4:]
-		}
-		out = append(out, t)
+// chain shows a job's delivery chain with the keys in its targets masked,
+// "local" when it names none.
+func chain(targets []string) string {
+	if len(targets) == 0 {
+		return "local"
+	}
+	out := make([]string, len(targets))
+	for i, t := range targets {
+		out[i] = notify.Mask(t)
 	}
 	return strings.Join(out, " → ")
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func loadZone(name string) *time.Location {

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+	"io/fs"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/app"
 )
 
 func newServiceCmd(a *cli) *cobra.Command {
@@ -29,30 +30,21 @@ to run while you are logged out (a VPS, a Raspberry Pi).`,
 			if err != nil {
 				return err
 			}
-			bin, err := os.Executable()
+			svc, err := app.NewService(l.Paths.Home, a.profile)
 			if err != nil {
-				return fmt.Errorf("finding this binary: %w", err)
+				return err
 			}
-			if bin, err = filepath.EvalSymlinks(bin); err != nil {
-				return fmt.Errorf("finding this binary: %w", err)
-			}
-			name := "hermes"
-			if a.profile != "" {
-				name += "-" + a.profile
-			}
-			unit := systemdUnit(bin, l.Paths.Home, a.profile)
 			if print {
-				fmt.Fprint(cmd.OutOrStdout(), unit)
+				fmt.Fprint(cmd.OutOrStdout(), svc.Unit)
 				return nil
 			}
-			cfgDir, err := os.UserConfigDir()
-			if err != nil {
+			path, err := svc.Install(force)
+			if errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("%w; use --force to replace it", err)
+			} else if err != nil {
 				return err
 			}
-			path := filepath.Join(cfgDir, "systemd", "user", name+".service")
-			if err := writeNew(path, []byte(unit), force); err != nil {
-				return err
-			}
+			name := svc.Name
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\nenable and start it with:\n  systemctl --user daemon-reload\n  systemctl --user enable --now %s\n  journalctl --user -u %s -f    # its logs\n", path, name, name)
 			return nil
 		},
@@ -61,44 +53,4 @@ to run while you are logged out (a VPS, a Raspberry Pi).`,
 	install.Flags().BoolVar(&print, "print", false, "print the unit instead of writing it")
 	cmd.AddCommand(install)
 	return cmd
-}
-
-// systemdUnit is the user unit running hermes serve from bin for home.
-func systemdUnit(bin, home, profile string) string {
-	args := "serve"
-	if profile != "" {
-		args = "-p " + profile + " serve"
-	}
-	return strings.Join([]string{
-		"[Unit]",
-		"Description=hermes agent runtime (scheduled jobs, delivery)",
-		"After=network-online.target",
-		"Wants=network-online.target",
-		"",
-		"[Service]",
-		"Type=simple",
-		"ExecStart=" + systemdQuote(bin) + " " + args,
-		"Environment=" + systemdQuote("HERMES_HOME="+home),
-		"Restart=on-failure",
-		"RestartSec=5",
-		// hermes serve ends turns and writes what it holds on SIGTERM.
-		// mixed: the signal goes to serve alone, which gives its job
-		// processes scheduler.shutdown_timeout before passing it on;
-		// what is left at TimeoutStopSec is killed.
-		"KillSignal=SIGTERM",
-		"KillMode=mixed",
-		"TimeoutStopSec=90",
-		"",
-		"[Install]",
-		"WantedBy=default.target",
-		"",
-	}, "\n")
-}
-
-// systemdQuote quotes a word for a unit file when it needs it.
-func systemdQuote(s string) string {
-	if !strings.ContainsAny(s, " \t\"'\\") {
-		return s
-	}
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }

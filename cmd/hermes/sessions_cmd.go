@@ -113,7 +113,7 @@ func newSessionsShowCmd(a *cli) *cobra.Command {
 					}{s, msgs})
 					return nil
 				}
-				return writeMarkdown(cmd.OutOrStdout(), s, msgs)
+				return session.WriteMarkdown(cmd.OutOrStdout(), s, msgs)
 			})
 		},
 	}

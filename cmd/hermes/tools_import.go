@@ -1,26 +1,17 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
+	"io/fs"
 	"path/filepath"
-	"regexp"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/internal/atomicfile"
 	"github.com/hermes-go/hermes/tools/declared"
 	"github.com/hermes-go/hermes/tools/declared/openapi"
 )
-
-// maxSpecBytes bounds an OpenAPI document read from a file or URL.
-const maxSpecBytes = 16 << 20
 
 type importFlags struct {
 	prefix, baseURL, baseURLEnv, out string
@@ -65,7 +56,7 @@ in $HERMES_HOME/.env, and try a tool with hermes tools test.
 }
 
 func importOpenAPI(cmd *cobra.Command, toolsDir, src string, f importFlags) error {
-	data, err := readSpec(cmd.Context(), src)
+	data, err := openapi.Read(cmd.Context(), src)
 	if err != nil {
 		return err
 	}
@@ -81,7 +72,7 @@ func importOpenAPI(cmd *cobra.Command, toolsDir, src string, f importFlags) erro
 	if err != nil {
 		return err
 	}
-	if err := checkDeclared(out); err != nil {
+	if err := declared.Check(out); err != nil {
 		return fmt.Errorf("the tools made from %s do not load (please report this): %w", src, err)
 	}
 	errOut := cmd.ErrOrStderr()
@@ -94,9 +85,11 @@ func importOpenAPI(cmd *cobra.Command, toolsDir, src string, f importFlags) erro
 	}
 	path := f.out
 	if path == "" {
-		path = filepath.Join(toolsDir, fileStem(f.prefix, doc.Title)+".yaml")
+		path = filepath.Join(toolsDir, openapi.FileStem(f.prefix, doc.Title)+".yaml")
 	}
-	if err := writeNew(path, out, f.force); err != nil {
+	if err := atomicfile.WriteNew(path, out, f.force); errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%w; use --force to replace it, or -o to write elsewhere", err)
+	} else if err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "wrote %d tool(s) to %s\n", len(file.Tools), path)
@@ -104,91 +97,4 @@ func importOpenAPI(cmd *cobra.Command, toolsDir, src string, f importFlags) erro
 		fmt.Fprintf(cmd.OutOrStdout(), "try one: hermes tools test %s --args '{...}'\n", file.Tools[0].Name)
 	}
 	return nil
-}
-
-// readSpec reads the document from a file or an http(s) URL.
-func readSpec(ctx context.Context, src string) ([]byte, error) {
-	if !strings.HasPrefix(src, "http://") && !strings.HasPrefix(src, "https://") {
-		fh, err := os.Open(src)
-		if err != nil {
-			return nil, err
-		}
-		defer fh.Close()
-		return io.ReadAll(io.LimitReader(fh, maxSpecBytes))
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, src, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: HTTP %s", src, resp.Status)
-	}
-	return io.ReadAll(io.LimitReader(resp.Body, maxSpecBytes))
-}
-
-// checkDeclared loads data as a tools file on its own, as hermes will,
-// and returns its problems.
-func checkDeclared(data []byte) error {
-	dir, err := os.MkdirTemp("", "hermes-import-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, "tools.yaml"), data, 0o600); err != nil {
-		return err
-	}
-	l := declared.NewLoader(declared.LoaderOptions{Dir: dir, Registry: tool.NewRegistry(),
-		Env: func(string) (string, bool) { return "", false }})
-	defer l.Close()
-	if err := l.Load(); err != nil {
-		return err
-	}
-	var errs []error
-	for _, p := range l.Problems() {
-		errs = append(errs, p)
-	}
-	return errors.Join(errs...)
-}
-
-var nonStem = regexp.MustCompile(`[^a-z0-9]+`)
-
-// fileStem names the output file after the prefix, else the API's title.
-func fileStem(prefix, title string) string {
-	for _, s := range []string{prefix, title} {
-		if stem := strings.Trim(nonStem.ReplaceAllString(strings.ToLower(s), "-"), "-"); stem != "" {
-			return stem
-		}
-	}
-	return "openapi"
-}
-
-// writeNew writes data to path atomically (a temporary file renamed into
-// place), refusing to replace an existing file unless force.
-func writeNew(path string, data []byte, force bool) error {
-	if _, err := os.Stat(path); err == nil && !force {
-		return fmt.Errorf("%s exists; use --force to replace it, or -o to write elsewhere", path)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".import-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

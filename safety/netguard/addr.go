@@ -1,6 +1,7 @@
 package netguard
 
 import (
+	"net"
 	"net/netip"
 	"strings"
 )
@@ -142,4 +143,19 @@ func numericHost(host string) bool {
 		}
 	}
 	return true
+}
+
+// Loopback reports whether a listen address (host:port) is reachable only
+// from this machine: localhost or a loopback IP. A server that listens
+// beyond it must ask for a token.
+func Loopback(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

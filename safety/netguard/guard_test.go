@@ -251,3 +251,15 @@ func TestAddrKindPublic(t *testing.T) {
 		}
 	}
 }
+
+func TestLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:8642": true, "localhost:1": true, "[::1]:8765": true, "127.9.9.9:80": true,
+		"0.0.0.0:8642": false, ":8642": false, "[::]:80": false, "10.0.0.5:80": false,
+		"example.com:80": false, "127.0.0.1": false, "localhost.evil.example:80": false,
+	} {
+		if got := Loopback(addr); got != want {
+			t.Errorf("Loopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}

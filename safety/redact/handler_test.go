@@ -1,4 +1,4 @@
-package main
+package redact
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 
 func TestLogsAreRedacted(t *testing.T) {
 	var buf bytes.Buffer
-	log := slog.New(redactingHandler{slog.NewTextHandler(&buf, nil)})
+	log := slog.New(Handler(slog.NewTextHandler(&buf, nil)))
 	token := "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 	log.With(slog.String("auth", "Bearer sk-proj-abcdefghijklmnopqrstuvwxyzABCDEF123456")).
 		WithGroup("call").

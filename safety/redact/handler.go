@@ -1,16 +1,18 @@
-package main
+package redact
 
 import (
 	"context"
 	"log/slog"
-
-	"github.com/hermes-go/hermes/safety/redact"
 )
 
-// redactingHandler passes log records on with every secret it recognizes
-// by format replaced, in the message and in string and error attributes:
-// provider error bodies, URLs and tool messages can carry keys, and logs
-// are read and shared more casually than config files.
+// Handler returns a handler that passes log records on to inner with every
+// secret it recognizes by format replaced (Secrets), in the message and in
+// string and error attributes: provider error bodies, URLs and tool
+// messages can carry keys, and logs are read and shared more casually than
+// config files. Every hermes logger goes through one.
+func Handler(inner slog.Handler) slog.Handler { return redactingHandler{inner} }
+
+// redactingHandler is what Handler returns.
 type redactingHandler struct {
 	inner slog.Handler
 }
@@ -20,7 +22,7 @@ func (h redactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h redactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, redact.Secrets(r.Message), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, Secrets(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a))
 		return true
@@ -45,7 +47,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, redact.Secrets(v.String()))
+		return slog.String(a.Key, Secrets(v.String()))
 	case slog.KindGroup:
 		g := v.Group()
 		clean := make([]any, len(g))
@@ -55,7 +57,7 @@ func redactAttr(a slog.Attr) slog.Attr {
 		return slog.Group(a.Key, clean...)
 	case slog.KindAny:
 		if err, ok := v.Any().(error); ok {
-			return slog.String(a.Key, redact.Secrets(err.Error()))
+			return slog.String(a.Key, Secrets(err.Error()))
 		}
 	}
 	return a
