@@ -70,10 +70,7 @@ func (a *cli) openTurns(cmd *cobra.Command, f *turnFlags, o app.Options) (*app.A
 	}
 	if _, err := h.Engine.Toolbox(nil); err != nil {
 		h.Close()
-		if f.toolsets != "" {
-			return nil, fmt.Errorf("--toolsets: %w", err)
-		}
-		return nil, fmt.Errorf("config.yaml: toolsets: %w", err)
+		return nil, toolsetsError(f.toolsets, err)
 	}
 	h.StartMCP(cmd.Context())
 	return h, nil
@@ -92,4 +89,13 @@ func splitList(s string) []string {
 // override is the model the endpoint flags select.
 func (f *modelFlags) override() config.ModelOverride {
 	return config.ModelOverride{Provider: f.provider, Model: f.model, BaseURL: f.baseURL, APIMode: f.api, APIKey: f.apiKey}
+}
+
+// toolsetsError says where an unknown toolset came from: the --toolsets
+// flag when it was given, else config.yaml.
+func toolsetsError(flag string, err error) error {
+	if flag != "" {
+		return fmt.Errorf("--toolsets: %w", err)
+	}
+	return fmt.Errorf("config.yaml: toolsets: %w", err)
 }

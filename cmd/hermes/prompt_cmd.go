@@ -39,10 +39,7 @@ edited, show in the next session.`,
 			defer h.Close()
 			box, err := h.Engine.Toolbox(splitList(toolsets))
 			if err != nil {
-				if toolsets != "" {
-					return fmt.Errorf("--toolsets: %w", err)
-				}
-				return fmt.Errorf("config.yaml: toolsets: %w", err)
+				return toolsetsError(toolsets, err)
 			}
 			if dir == "" {
 				dir, _ = os.Getwd()
