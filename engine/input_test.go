@@ -160,7 +160,9 @@ func (c *commandTool) Call(ctx context.Context, raw json.RawMessage) (any, error
 
 type prompterFunc func(context.Context, safety.Request) (safety.Answer, error)
 
-func (f prompterFunc) Prompt(ctx context.Context, r safety.Request) (safety.Answer, error) { return f(ctx, r) }
+func (f prompterFunc) Prompt(ctx context.Context, r safety.Request) (safety.Answer, error) {
+	return f(ctx, r)
+}
 
 // TestResumeRestoresToolState: a process that continues a session gives
 // the tools that keep per-session state (the todo list) its history once.
