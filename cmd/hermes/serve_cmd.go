@@ -16,6 +16,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/notify"
 )
 
@@ -71,7 +72,7 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			}
 			host, _ := os.Hostname()
 			sched, err := cron.New(cron.Options{
-				Store: store, Clock: cron.RealClock{}, Logger: log,
+				Store: store, Clock: clock.Real{}, Logger: log,
 				Runner:        &procRunner{exe: exe, profile: a.profile, stderr: cmd.ErrOrStderr(), log: log, notifier: notifier},
 				Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
 				MaxConcurrent: l.Config.Scheduler.MaxConcurrent,
