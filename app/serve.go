@@ -8,6 +8,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // CheckJobs parses every job's deliver: chain, so a mistyped target is an
@@ -45,7 +46,7 @@ func (a *App) RunScheduler(ctx context.Context, runner cron.Runner, load config.
 	host, _ := os.Hostname()
 	c := a.Config.Config.Scheduler
 	sched, err := cron.New(cron.Options{
-		Store: a.Jobs, Clock: cron.RealClock{}, Logger: a.Log, Runner: runner,
+		Store: a.Jobs, Clock: clock.Real{}, Logger: a.Log, Runner: runner,
 		Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
 		MaxConcurrent: c.MaxConcurrent,
 		ShutdownGrace: c.ShutdownTimeout,

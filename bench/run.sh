@@ -19,6 +19,10 @@ echo "== agent loop: cost per iteration, 200-message history, 40 tools, zero-lat
 go test -run '^$' -bench 'LoopIteration' -benchtime "${BENCHTIME:-2s}" ./agent | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
+echo "== cron scheduler on the real clock: lateness of an @every 1s job, idle goroutines, allocations per fire"
+go test -run '^$' -bench 'RealClock' -benchtime "${CRON_FIRES:-5}x" ./cron | grep -E '^(Benchmark|ok|FAIL)'
+
+echo
 echo "== a 1,000-iteration turn of the real binary (go run ./bench/session)"
 go run ./bench/session -iterations "${ITERATIONS:-1000}"
 

@@ -54,7 +54,7 @@ type Result struct {
 // with ErrCoolingDown, and Due reports false, until Options.Cooldown has
 // passed.
 func (c *Compressor) Compress(ctx context.Context, msgs []llm.Message, opts CompressOptions) (Result, error) {
-	start := c.opts.Now()
+	start := c.opts.Clock.Now()
 	before := c.Estimate(msgs)
 	unchanged := Result{Messages: slices.Clone(msgs), Before: before, After: before}
 	if !opts.Force {
@@ -98,7 +98,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []llm.Message, opts Comp
 				c.coolDown(err)
 			}
 			c.opts.Logger.Warn("context compression aborted", "error", err, "messages", len(msgs),
-				"duration_ms", c.opts.Now().Sub(start).Milliseconds())
+				"duration_ms", c.opts.Clock.Now().Sub(start).Milliseconds())
 			return unchanged, fmt.Errorf("%w: %w", ErrSummaryUnavailable, err)
 		}
 		c.opts.Logger.Warn("context summary unusable, using a fallback summary", "error", err)
@@ -120,7 +120,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []llm.Message, opts Comp
 		Dropped:  b.Tail - b.Head,
 	}
 	c.opts.Logger.Info("context compressed", "before_tokens", res.Before, "after_tokens", res.After,
-		"dropped", res.Dropped, "fallback", fallback, "duration_ms", c.opts.Now().Sub(start).Milliseconds())
+		"dropped", res.Dropped, "fallback", fallback, "duration_ms", c.opts.Clock.Now().Sub(start).Milliseconds())
 	return res, nil
 }
 

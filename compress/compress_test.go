@@ -10,23 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 )
-
-// clock is a settable time source for the cooldown.
-type clock struct{ now time.Time }
-
-func (c *clock) Now() time.Time { return c.now }
 
 // testSecret looks like an OpenAI key to redact.Secrets.
 const testSecret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd_EfGhIjKlMnOpQrStUvWx"
 
-func newCompressor(t *testing.T, s Summarizer, clk *clock) *Compressor {
+func newCompressor(t *testing.T, s Summarizer, clk *clock.Fake) *Compressor {
 	t.Helper()
 	if clk == nil {
-		clk = &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+		clk = clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	}
-	c, err := New(Options{Window: 32_000, ReplyBudget: 4_000, Summarizer: s, Estimate: roughTokens, Now: clk.Now, Logger: slog.New(slog.DiscardHandler)})
+	c, err := New(Options{Window: 32_000, ReplyBudget: 4_000, Summarizer: s, Estimate: roughTokens, Clock: clk, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +161,7 @@ func TestCompressAbortsWhenUnreachable(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			msgs := inProgress(t, conversation(t, 100), "now: the current task", 2)
 			input := append([]llm.Message(nil), msgs...)
-			clk := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+			clk := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 			rec := &recorder{reply: func(SummaryRequest) (string, error) {
 				return "", fmt.Errorf("summary call: %w", &llm.Error{Kind: kind, Message: "connection refused"})
 			}}
@@ -188,7 +184,7 @@ func TestCompressAbortsWhenUnreachable(t *testing.T) {
 			if n := len(rec.requests()); n != 1 {
 				t.Errorf("summarizer called %d times, want 1", n)
 			}
-			clk.now = clk.now.Add(9 * time.Minute)
+			clk.Advance(9 * time.Minute)
 			if c.Due() {
 				t.Error("Due 9 minutes after an abort")
 			}
@@ -196,7 +192,7 @@ func TestCompressAbortsWhenUnreachable(t *testing.T) {
 			if res, err := c.Compress(context.Background(), msgs, CompressOptions{Force: true}); err != nil || res.Dropped == 0 {
 				t.Errorf("forced Compress during the cooldown: %v, dropped %d", err, res.Dropped)
 			}
-			clk.now = clk.now.Add(2 * time.Minute)
+			clk.Advance(2 * time.Minute)
 			if !c.Due() {
 				t.Error("not Due after the cooldown")
 			}

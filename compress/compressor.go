@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 )
 
@@ -46,8 +47,8 @@ type Options struct {
 	// Estimate returns a message's size in tokens; nil uses
 	// llm.EstimateMessage.
 	Estimate func(llm.Message) int
-	// Now is the clock of the cooldown; nil uses time.Now.
-	Now func() time.Time
+	// Clock is the clock of the cooldown; nil means the real clock.
+	Clock clock.Clock
 	// Cooldown is how long to wait after an aborted compression
 	// (DefaultCooldown).
 	Cooldown time.Duration
@@ -99,9 +100,7 @@ func New(opts Options) (*Compressor, error) {
 	if opts.Estimate == nil {
 		opts.Estimate = llm.EstimateMessage
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
+	opts.Clock = clock.OrReal(opts.Clock)
 	if opts.Cooldown == 0 {
 		opts.Cooldown = DefaultCooldown
 	}
@@ -145,7 +144,7 @@ func (c *Compressor) Worthwhile(msgs []llm.Message) bool {
 func (c *Compressor) Due() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return !c.opts.Now().Before(c.coolingUntil)
+	return !c.opts.Clock.Now().Before(c.coolingUntil)
 }
 
 // Estimate returns the estimated tokens of msgs.
@@ -161,7 +160,7 @@ func (c *Compressor) Estimate(msgs []llm.Message) int {
 func (c *Compressor) coolDown(cause error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.coolingUntil = c.opts.Now().Add(c.opts.Cooldown)
+	c.coolingUntil = c.opts.Clock.Now().Add(c.opts.Cooldown)
 	c.lastAbortCause = cause
 }
 
@@ -170,7 +169,7 @@ func (c *Compressor) coolDown(cause error) {
 func (c *Compressor) cooling() (time.Time, error, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.opts.Now().Before(c.coolingUntil) {
+	if c.opts.Clock.Now().Before(c.coolingUntil) {
 		return c.coolingUntil, c.lastAbortCause, true
 	}
 	return time.Time{}, nil, false

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // t0 is the tests' starting instant: a Wednesday 08:30 UTC.
@@ -19,11 +21,13 @@ type call struct {
 }
 
 // recorder is a Runner that records its calls; runs of jobs in gate
-// block until the gate channel is closed.
+// block until the gate channel is closed. started, when set, receives the
+// job name of each run as it starts.
 type recorder struct {
-	mu    sync.Mutex
-	calls []call
-	gate  map[string]chan struct{}
+	mu      sync.Mutex
+	calls   []call
+	gate    map[string]chan struct{}
+	started chan string
 }
 
 func (r *recorder) Run(ctx context.Context, j Job, at time.Time) RunResult {
@@ -31,6 +35,9 @@ func (r *recorder) Run(ctx context.Context, j Job, at time.Time) RunResult {
 	r.calls = append(r.calls, call{j.Name, at})
 	g := r.gate[j.Name]
 	r.mu.Unlock()
+	if r.started != nil {
+		r.started <- j.Name
+	}
 	if g != nil {
 		select {
 		case <-g:
@@ -55,21 +62,22 @@ func (r *recorder) fires(job string) []time.Time {
 
 // node is one scheduler process: a store, a fake clock and a scheduler.
 type node struct {
-	t      *testing.T
-	clock  *fakeClock
-	store  *Store
-	sched  *Scheduler
-	idle   chan time.Duration
-	cancel context.CancelFunc
-	done   chan struct{}
+	t        *testing.T
+	clk      *clock.Fake
+	store    *Store
+	sched    *Scheduler
+	idle     chan time.Duration
+	runsDone chan struct{} // a job's runs ended
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
-func dbPath(t *testing.T) string { return filepath.Join(t.TempDir(), "state.db") }
+func dbPath(t testing.TB) string { return filepath.Join(t.TempDir(), "state.db") }
 
-// openStore opens path with clock as its time source.
-func openStore(t *testing.T, path string, clock *fakeClock) *Store {
+// openStore opens path with clk as its time source.
+func openStore(t *testing.T, path string, clk *clock.Fake) *Store {
 	t.Helper()
-	st, err := Open(path, StoreOptions{Now: clock.Now})
+	st, err := Open(path, StoreOptions{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,15 +86,22 @@ func openStore(t *testing.T, path string, clock *fakeClock) *Store {
 }
 
 // startNode starts a scheduler on path and waits for its first sleep.
-func startNode(t *testing.T, path string, clock *fakeClock, holder string, r Runner) *node {
+func startNode(t *testing.T, path string, clk *clock.Fake, holder string, r Runner) *node {
 	t.Helper()
-	n := &node{t: t, clock: clock, store: openStore(t, path, clock), idle: make(chan time.Duration, 1000), done: make(chan struct{})}
+	n := &node{t: t, clk: clk, store: openStore(t, path, clk), idle: make(chan time.Duration, 1000),
+		runsDone: make(chan struct{}, 1), done: make(chan struct{})}
 	var err error
-	n.sched, err = New(Options{Store: n.store, Runner: r, Clock: clock, Holder: holder, Logger: testLogger(t)})
+	n.sched, err = New(Options{Store: n.store, Runner: r, Clock: clk, Holder: holder, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n.sched.onIdle = func(d time.Duration) { n.idle <- d }
+	n.sched.onRunsDone = func() {
+		select {
+		case n.runsDone <- struct{}{}:
+		default: // a signal is already waiting
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	n.cancel = cancel
 	go func() { defer close(n.done); n.sched.Run(ctx) }()
@@ -117,7 +132,6 @@ func (n *node) waitIdle() time.Duration {
 // waitRuns waits until no run is in progress.
 func (n *node) waitRuns() {
 	n.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
 	for {
 		n.sched.mu.Lock()
 		busy := len(n.sched.running)
@@ -125,10 +139,11 @@ func (n *node) waitRuns() {
 		if busy == 0 {
 			return
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-n.runsDone:
+		case <-time.After(10 * time.Second):
 			n.t.Fatal("runs did not finish")
 		}
-		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -136,7 +151,7 @@ func (n *node) waitRuns() {
 // loop to settle and, unless keepRunning, for the runs it started.
 func (n *node) advance(d time.Duration, keepRunning bool) {
 	n.t.Helper()
-	if n.clock.Advance(d) > 0 {
+	if n.clk.Advance(d) > 0 {
 		n.waitIdle()
 	}
 	if !keepRunning {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // Runner executes one run of a job: the agent turn or script, and the
@@ -28,8 +30,8 @@ func (f RunnerFunc) Run(ctx context.Context, job Job, at time.Time) RunResult { 
 type Options struct {
 	Store  *Store
 	Runner Runner
-	// Clock defaults to RealClock.
-	Clock Clock
+	// Clock is the time the scheduler fires by; nil means the real clock.
+	Clock clock.Clock
 	// Holder names this scheduler in the lease; default host-pid-random.
 	Holder string
 	// LeaseTTL is how long the lease lasts unrenewed (default 30s); it
@@ -50,7 +52,7 @@ type Options struct {
 type Scheduler struct {
 	store  *Store
 	runner Runner
-	clock  Clock
+	clock  clock.Clock
 	holder string
 	ttl    time.Duration
 	grace  time.Duration
@@ -67,6 +69,9 @@ type Scheduler struct {
 	// onIdle, when set (by tests), is called each time the loop has set
 	// its timer and is about to sleep.
 	onIdle func(wait time.Duration)
+	// onRunsDone, when set (by tests), is called each time a job's runs
+	// have ended and the job no longer counts as running.
+	onRunsDone func()
 }
 
 // New returns a scheduler for opt.Store and registers it for the store's
@@ -76,13 +81,10 @@ func New(opt Options) (*Scheduler, error) {
 		return nil, errors.New("cron: scheduler needs a Store and a Runner")
 	}
 	s := &Scheduler{
-		store: opt.Store, runner: opt.Runner, clock: opt.Clock, holder: opt.Holder,
+		store: opt.Store, runner: opt.Runner, clock: clock.OrReal(opt.Clock), holder: opt.Holder,
 		ttl: opt.LeaseTTL, grace: opt.ShutdownGrace, log: opt.Logger,
 		wake:    make(chan struct{}, 1),
 		running: map[string]bool{}, runIDs: map[int64]bool{},
-	}
-	if s.clock == nil {
-		s.clock = RealClock{}
 	}
 	if s.holder == "" {
 		s.holder = defaultHolder()
@@ -291,6 +293,9 @@ func (s *Scheduler) execute(ctx, runs context.Context, j Job, fires []time.Time,
 			delete(s.runIDs, id)
 		}
 		s.mu.Unlock()
+		if s.onRunsDone != nil {
+			s.onRunsDone()
+		}
 	}()
 	for i, at := range fires {
 		var res RunResult
@@ -309,7 +314,7 @@ func (s *Scheduler) execute(ctx, runs context.Context, j Job, fires []time.Time,
 
 // runOne calls the Runner, turning a panic into an error result.
 func (s *Scheduler) runOne(ctx context.Context, j Job, at time.Time) (res RunResult) {
-	start := time.Now()
+	start := s.clock.Now()
 	defer func() {
 		if r := recover(); r != nil {
 			res = RunResult{Err: fmt.Errorf("run panicked: %v", r)}
@@ -319,7 +324,7 @@ func (s *Scheduler) runOne(ctx context.Context, j Job, at time.Time) (res RunRes
 			lvl = slog.LevelError
 		}
 		s.log.Log(ctx, lvl, "cron: run finished", "job", j.Name, "scheduled_for", at,
-			"session_id", res.SessionID, "duration_ms", time.Since(start).Milliseconds(), "err", res.Err)
+			"session_id", res.SessionID, "duration_ms", s.clock.Now().Sub(start).Milliseconds(), "err", res.Err)
 	}()
 	return s.runner.Run(ctx, j, at)
 }

@@ -5,13 +5,15 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // TestFiresOnTime: an hourly job fires at each hour and its history says
 // ok with the runner's output and session.
 func TestFiresOnTime(t *testing.T) {
-	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
-	n := startNode(t, path, clock, "a", r)
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+	n := startNode(t, path, clk, "a", r)
 	createJob(t, n.store, "hourly", "0 * * * *", "")
 	if d := n.waitIdle(); d != 10*time.Second {
 		t.Errorf("sleep = %v, want the 10s lease renewal (fire is 30m away)", d)
@@ -36,6 +38,38 @@ func TestFiresOnTime(t *testing.T) {
 	}
 }
 
+// TestEverySecond runs an "@every 1s" job for five and a half seconds:
+// it fires at each second and every run is ok. (BenchmarkRealClock
+// measures the same job on the real clock.)
+func TestEverySecond(t *testing.T) {
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+	n := startNode(t, path, clk, "a", r)
+	createJob(t, n.store, "tick", "@every 1s", "")
+	n.waitIdle()
+	for range 11 {
+		n.advance(500*time.Millisecond, false)
+	}
+	var want []time.Time
+	for i := 1; i <= 5; i++ {
+		want = append(want, t0.Add(time.Duration(i)*time.Second))
+	}
+	if got := r.fires("tick"); !slices.EqualFunc(got, want, time.Time.Equal) {
+		t.Fatalf("fires = %v, want %v", got, want)
+	}
+	runs, err := n.store.History(context.Background(), "tick", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != len(want) {
+		t.Errorf("history has %d runs, want %d", len(runs), len(want))
+	}
+	for _, run := range runs {
+		if run.Status != StatusOK {
+			t.Errorf("run %+v not ok", run)
+		}
+	}
+}
+
 // TestRestartCatchUp stops the scheduler before fires and starts a new
 // one later: what runs depends on catch_up and how late it is.
 func TestRestartCatchUp(t *testing.T) {
@@ -55,13 +89,13 @@ func TestRestartCatchUp(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
-			a := startNode(t, path, clock, "a", r)
+			path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+			a := startNode(t, path, clk, "a", r)
 			createJob(t, a.store, "hourly", "0 * * * *", tc.catchUp)
 			a.waitIdle()
 			a.stop()
-			clock.Advance(tc.downFor)
-			b := startNode(t, path, clock, "b", r)
+			clk.Advance(tc.downFor)
+			b := startNode(t, path, clk, "b", r)
 			b.waitRuns()
 			var want []time.Time
 			for _, d := range tc.want {
@@ -86,7 +120,7 @@ func TestRestartCatchUp(t *testing.T) {
 // and clock, on one state.db: every fire runs exactly once.
 func TestTwoSchedulers(t *testing.T) {
 	path, r := dbPath(t), &recorder{}
-	ca, cb := newFakeClock(t0), newFakeClock(t0)
+	ca, cb := clock.NewFake(t0), clock.NewFake(t0)
 	a := startNode(t, path, ca, "a", r)
 	b := startNode(t, path, cb, "b", r)
 	createJob(t, a.store, "hourly", "0 * * * *", "")
@@ -124,8 +158,8 @@ func TestTwoSchedulers(t *testing.T) {
 // by a second; the fire is recorded skipped.
 func TestNotStartedTwice(t *testing.T) {
 	gate := make(chan struct{})
-	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{gate: map[string]chan struct{}{"slow": gate}}
-	n := startNode(t, path, clock, "a", r)
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{gate: map[string]chan struct{}{"slow": gate}}
+	n := startNode(t, path, clk, "a", r)
 	createJob(t, n.store, "slow", "every 1m", "")
 	n.waitIdle()
 	n.advance(time.Minute, true)
@@ -148,16 +182,16 @@ func TestNotStartedTwice(t *testing.T) {
 // TestOneShotMissed: a one-shot whose time passed while hermes was down
 // is recorded missed and disabled, never silently dropped.
 func TestOneShotMissed(t *testing.T) {
-	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
-	a := startNode(t, path, clock, "a", r)
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+	a := startNode(t, path, clk, "a", r)
 	j := createJob(t, a.store, "reminder", "+30m", "")
 	a.waitIdle()
 	if j.Schedule != "2026-12-02T09:00:00Z" {
 		t.Errorf("relative one-shot stored as %q, want the absolute time", j.Schedule)
 	}
 	a.stop()
-	clock.Advance(2 * time.Hour)
-	b := startNode(t, path, clock, "b", r)
+	clk.Advance(2 * time.Hour)
+	b := startNode(t, path, clk, "b", r)
 	b.waitRuns()
 	if got := r.fires("reminder"); len(got) != 0 {
 		t.Errorf("ran %v", got)
@@ -174,8 +208,8 @@ func TestOneShotMissed(t *testing.T) {
 
 // TestOneShotRuns: an on-time one-shot runs once and is disabled.
 func TestOneShotRuns(t *testing.T) {
-	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
-	n := startNode(t, path, clock, "a", r)
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+	n := startNode(t, path, clk, "a", r)
 	createJob(t, n.store, "reminder", "in 15s", "")
 	n.waitIdle()
 	n.advance(15*time.Second, false)
@@ -191,8 +225,8 @@ func TestOneShotRuns(t *testing.T) {
 // TestWakeAfterCreate: a job created while the loop sleeps toward a
 // later wake-up fires at its own time.
 func TestWakeAfterCreate(t *testing.T) {
-	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
-	n := startNode(t, path, clock, "a", r)
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+	n := startNode(t, path, clk, "a", r)
 	createJob(t, n.store, "daily", "@daily", "")
 	n.waitIdle()
 	n.advance(time.Second, false) // the loop now sleeps toward its 10s renewal
@@ -209,17 +243,17 @@ func TestWakeAfterCreate(t *testing.T) {
 // TestCrashedHolder: a holder that stopped without releasing leaves a
 // lease that expires, and a run left "running" is closed as interrupted.
 func TestCrashedHolder(t *testing.T) {
-	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
-	st := openStore(t, path, clock)
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+	st := openStore(t, path, clk)
 	ctx := context.Background()
 	createJob(t, st, "hourly", "0 * * * *", "")
-	if _, _, _, err := st.acquireLease(ctx, "ghost", clock.Now(), 30*time.Second); err != nil {
+	if _, _, _, err := st.acquireLease(ctx, "ghost", clk.Now(), 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.StartRun(ctx, "hourly", t0); err != nil {
 		t.Fatal(err)
 	}
-	n := startNode(t, path, clock, "b", r)
+	n := startNode(t, path, clk, "b", r)
 	if n.sched.held {
 		t.Fatal("took a live lease")
 	}
@@ -242,8 +276,8 @@ func TestCrashedHolder(t *testing.T) {
 }
 
 func TestUpcoming(t *testing.T) {
-	path, clock, r := dbPath(t), newFakeClock(t0), &recorder{}
-	n := startNode(t, path, clock, "a", r)
+	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
+	n := startNode(t, path, clk, "a", r)
 	ctx := context.Background()
 	if _, err := n.store.Create(ctx, Job{Name: "news", Spec: Spec{Schedule: "0 9 * * MON", Timezone: "Asia/Shanghai", Prompt: "p"}}); err != nil {
 		t.Fatal(err)
@@ -275,23 +309,25 @@ func TestShutdownGrace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gate := make(chan struct{})
-			path, clock, r := dbPath(t), newFakeClock(t0), &recorder{gate: map[string]chan struct{}{"slow": gate}}
-			n := startNode(t, path, clock, "a", r)
+			path, clk := dbPath(t), clock.NewFake(t0)
+			r := &recorder{gate: map[string]chan struct{}{"slow": gate}, started: make(chan string, 1)}
+			n := startNode(t, path, clk, "a", r)
 			n.sched.grace = grace
 			createJob(t, n.store, "slow", "every 1m", "")
 			n.waitIdle()
 			n.advance(time.Minute, true)
-			waitFor(t, "the run to start", func() bool { return len(r.fires("slow")) == 1 })
+			<-r.started
 			n.cancel()
-			waitFor(t, "the shutdown grace timer", func() bool { return clock.hasTimerAt(clock.Now().Add(grace)) })
+			clk.BlockUntil(2) // the shutdown grace timer and the lease renewal's
 			// Through the grace the lease is renewed, so another scheduler
 			// does not take the job over and call its run interrupted.
 			for range 4 {
-				clock.Advance(20 * time.Second)
-				waitFor(t, "the lease to be renewed", func() bool {
-					_, until, ok, err := n.store.Holder(context.Background())
-					return err == nil && ok && until.After(clock.Now().Add(15*time.Second))
-				})
+				clk.Advance(20 * time.Second)
+				clk.BlockUntil(2) // renewed, and the next renewal set
+				_, until, ok, err := n.store.Holder(context.Background())
+				if err != nil || !ok || !until.After(clk.Now().Add(15*time.Second)) {
+					t.Fatalf("lease during the grace: until %v, held %v, err %v; want renewed", until, ok, err)
+				}
 			}
 			select {
 			case <-n.done:
@@ -301,7 +337,14 @@ func TestShutdownGrace(t *testing.T) {
 			if tc.finish {
 				close(gate)
 			} else {
-				clock.Advance(grace)
+				// The run is cancelled when the grace is over, not before.
+				clk.Advance(grace - 80*time.Second - time.Nanosecond)
+				select {
+				case <-n.done:
+					t.Fatal("the run was cancelled before the grace was over")
+				default:
+				}
+				clk.Advance(time.Nanosecond)
 			}
 			<-n.done
 			if st := statuses(t, n.store, "slow"); st[tc.want] != 1 {
@@ -311,23 +354,13 @@ func TestShutdownGrace(t *testing.T) {
 	}
 }
 
-// waitFor polls cond for up to 10 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
-}
-
 // TestHolder: the lease names the active scheduler while it runs, and
 // nobody once it has stopped.
 func TestHolder(t *testing.T) {
-	path, clock := dbPath(t), newFakeClock(t0)
-	n := startNode(t, path, clock, "serve-1", &recorder{})
+	path, clk := dbPath(t), clock.NewFake(t0)
+	n := startNode(t, path, clk, "serve-1", &recorder{})
 	holder, until, ok, err := n.store.Holder(context.Background())
-	if err != nil || !ok || holder != "serve-1" || !until.After(clock.Now()) {
+	if err != nil || !ok || holder != "serve-1" || !until.After(clk.Now()) {
 		t.Fatalf("while running: Holder = %q, %v, %v, %v; want serve-1 holding", holder, until, ok, err)
 	}
 	n.stop()

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
@@ -18,8 +19,9 @@ var ErrNotFound = errors.New("no such job")
 
 // StoreOptions tune a Store. The zero value is ready to use.
 type StoreOptions struct {
-	// Now is the clock for created times and next fires; nil: time.Now.
-	Now func() time.Time
+	// Clock is the clock for created times and next fires; nil means the
+	// real clock.
+	Clock clock.Clock
 	// DefaultZone is the zone of jobs that name none; empty means UTC,
 	// never the server's zone, so a job fires at the same hour wherever
 	// hermes runs.
@@ -72,10 +74,7 @@ func Open(path string, opt StoreOptions) (*Store, error) {
 	if _, err := LoadZone(opt.DefaultZone, ""); err != nil {
 		return nil, fmt.Errorf("cron: default timezone: %w", err)
 	}
-	s := &Store{now: opt.Now, zone: opt.DefaultZone, log: opt.Logger}
-	if s.now == nil {
-		s.now = time.Now
-	}
+	s := &Store{now: clock.OrReal(opt.Clock).Now, zone: opt.DefaultZone, log: opt.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

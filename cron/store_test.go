@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/session/sqlite"
 )
 
@@ -19,8 +20,8 @@ func declared(name, schedule string) Job {
 // are never touched.
 func TestSync(t *testing.T) {
 	ctx := context.Background()
-	clock := newFakeClock(t0)
-	st := openStore(t, dbPath(t), clock)
+	clk := clock.NewFake(t0)
+	st := openStore(t, dbPath(t), clk)
 	createJob(t, st, "mine", "every 1h", "")
 
 	res, err := st.Sync(ctx, []Job{declared("news", "0 9 * * MON"), declared("digest", "@daily")})
@@ -33,7 +34,7 @@ func TestSync(t *testing.T) {
 	if err := st.Pause(ctx, "digest"); err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(time.Hour)
+	clk.Advance(time.Hour)
 	res, err = st.Sync(ctx, []Job{declared("news", "0 10 * * MON"), declared("digest", "@daily")})
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +69,8 @@ func TestSync(t *testing.T) {
 
 func TestStoreCRUD(t *testing.T) {
 	ctx := context.Background()
-	clock := newFakeClock(t0)
-	st := openStore(t, dbPath(t), clock)
+	clk := clock.NewFake(t0)
+	st := openStore(t, dbPath(t), clk)
 	j, err := st.Create(ctx, Job{Name: "ping", Spec: Spec{Schedule: "every 30m", Prompt: "p", SessionType: SessionContinue}})
 	if err != nil {
 		t.Fatal(err)
@@ -100,14 +101,14 @@ func TestStoreCRUD(t *testing.T) {
 	if err := st.Pause(ctx, "ping"); err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(5 * time.Hour)
+	clk.Advance(5 * time.Hour)
 	if err := st.Resume(ctx, "ping"); err != nil {
 		t.Fatal(err)
 	}
-	if j, _ = st.Get(ctx, "ping"); !j.Enabled || !j.NextRunAt.Equal(clock.Now().Add(2*time.Hour)) {
+	if j, _ = st.Get(ctx, "ping"); !j.Enabled || !j.NextRunAt.Equal(clk.Now().Add(2*time.Hour)) {
 		t.Errorf("resumed = %+v", j)
 	}
-	id, err := st.StartRun(ctx, "ping", clock.Now())
+	id, err := st.StartRun(ctx, "ping", clk.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,11 +145,11 @@ func TestStoreCRUD(t *testing.T) {
 // recorded so reopening does not migrate again.
 func TestReopen(t *testing.T) {
 	path := dbPath(t)
-	clock := newFakeClock(t0)
-	st := openStore(t, path, clock)
+	clk := clock.NewFake(t0)
+	st := openStore(t, path, clk)
 	createJob(t, st, "a", "@daily", "")
 	st.Close()
-	st2 := openStore(t, path, clock)
+	st2 := openStore(t, path, clk)
 	if jobs, err := st2.List(context.Background()); err != nil || len(jobs) != 1 {
 		t.Errorf("after reopen: %v %v", jobs, err)
 	}
@@ -164,10 +165,10 @@ func TestReopen(t *testing.T) {
 func TestBesideSessionStore(t *testing.T) {
 	for _, cronFirst := range []bool{true, false} {
 		path := dbPath(t)
-		clock := newFakeClock(t0)
+		clk := clock.NewFake(t0)
 		var st *Store
 		if cronFirst {
-			st = openStore(t, path, clock)
+			st = openStore(t, path, clk)
 		}
 		ss, err := sqlite.Open(path, sqlite.Options{})
 		if err != nil {
@@ -175,7 +176,7 @@ func TestBesideSessionStore(t *testing.T) {
 		}
 		ss.Close()
 		if !cronFirst {
-			st = openStore(t, path, clock)
+			st = openStore(t, path, clk)
 			var v string
 			if err := st.db.QueryRow(`SELECT value FROM state_meta WHERE key = ?`, versionKey).Scan(&v); err != nil || v != "1" {
 				t.Errorf("state_meta version = %q, %v", v, err)

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // Route is one entry of a fallback chain: a provider and the model to ask
@@ -23,7 +25,7 @@ type Route struct {
 type Fallback struct {
 	routes   []Route
 	cooldown time.Duration
-	now      func() time.Time
+	clock    clock.Clock
 	logger   *slog.Logger
 
 	mu        sync.Mutex
@@ -34,8 +36,8 @@ type Fallback struct {
 type FallbackOptions struct {
 	// Cooldown is how long a failed route is skipped; zero means 5 minutes.
 	Cooldown time.Duration
-	// Now returns the current time; nil means time.Now.
-	Now    func() time.Time
+	// Clock times the cooldowns; nil means the real clock.
+	Clock  clock.Clock
 	Logger *slog.Logger
 }
 
@@ -45,10 +47,7 @@ func NewFallback(routes []Route, opts FallbackOptions) *Fallback {
 	if opts.Cooldown <= 0 {
 		opts.Cooldown = 5 * time.Minute
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	return &Fallback{routes: routes, cooldown: opts.Cooldown, now: opts.Now, logger: opts.Logger,
+	return &Fallback{routes: routes, cooldown: opts.Cooldown, clock: clock.OrReal(opts.Clock), logger: opts.Logger,
 		coolUntil: make([]time.Time, len(routes))}
 }
 
@@ -69,7 +68,7 @@ func (f *Fallback) ListModels(ctx context.Context) ([]ModelInfo, error) {
 func (f *Fallback) order() []int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	now := f.now()
+	now := f.clock.Now()
 	ready := make([]int, 0, len(f.routes))
 	var resting []int
 	for i := range f.routes {
@@ -84,7 +83,7 @@ func (f *Fallback) order() []int {
 
 func (f *Fallback) rest(i int) {
 	f.mu.Lock()
-	f.coolUntil[i] = f.now().Add(f.cooldown)
+	f.coolUntil[i] = f.clock.Now().Add(f.cooldown)
 	f.mu.Unlock()
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/llm/openai"
@@ -17,13 +18,19 @@ import (
 // against the scripted server, so what is retried is what a vendor really
 // sends: a 429 with Retry-After, a 503, a stream that stalls.
 
-// sleeper records the delays a policy asked for instead of sleeping.
+// sleeper is a fake clock whose Sleep records the delays a policy asked
+// for instead of sleeping.
 type sleeper struct {
+	*clock.Fake
 	mu     sync.Mutex
 	delays []time.Duration
 }
 
-func (s *sleeper) sleep(ctx context.Context, d time.Duration) error {
+func newSleeper() *sleeper {
+	return &sleeper{Fake: clock.NewFake(time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC))}
+}
+
+func (s *sleeper) Sleep(ctx context.Context, d time.Duration) error {
 	s.mu.Lock()
 	s.delays = append(s.delays, d)
 	s.mu.Unlock()
@@ -36,7 +43,7 @@ func chatAt(srv *llmtest.Server, name string, t llm.Timeouts) llm.Provider {
 
 func policy(s *sleeper) llm.RetryPolicy {
 	return llm.RetryPolicy{MaxRetries: 3, BaseDelay: 2 * time.Second, MaxDelay: 60 * time.Second,
-		Sleep: s.sleep, Rand: func() float64 { return 0 }}
+		Clock: s, Rand: func() float64 { return 0 }}
 }
 
 type outcome struct {
@@ -96,7 +103,7 @@ func TestRetry(t *testing.T) {
 			t.Run(tt.name+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
 				srv := llmtest.New(t)
 				srv.Enqueue(tt.replies...)
-				s := &sleeper{}
+				s := newSleeper()
 				req := hello()
 				req.NoStream = !stream
 				o := run(t, llm.WithRetry(chatAt(srv, "p", llm.Timeouts{}), policy(s)), req)
@@ -136,7 +143,7 @@ func equalDurations(a, b []time.Duration) bool {
 func TestStalledStreamIsCutAndRetried(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "this answer will never finish", ChunkSize: 4, StallAfter: 3}, llmtest.Reply{Text: "complete answer"})
-	s := &sleeper{}
+	s := newSleeper()
 	p := llm.WithRetry(chatAt(srv, "p", llm.Timeouts{FirstByte: 10 * time.Second, Idle: 100 * time.Millisecond}), policy(s))
 	o := run(t, p, hello())
 	if o.err != nil || o.resp.Text() != "complete answer" || o.text != "complete answer" {
@@ -178,33 +185,20 @@ func TestCancelAbortsAtOnce(t *testing.T) {
 	}
 }
 
-// clock is a settable time source for cooldowns.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
 func TestFallbackChain(t *testing.T) {
 	primary, backup := llmtest.New(t), llmtest.New(t)
 	overloaded := llmtest.Reply{Status: 503, Error: &llmtest.ErrorReply{Type: "overloaded_error", Message: "busy"}}
 	primary.Enqueue(overloaded, overloaded) // first attempt and its one retry
 	backup.Handle(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "from backup " + r.Model} })
 
-	s := &sleeper{}
+	s := newSleeper()
 	pol := policy(s)
 	pol.MaxRetries = 1
-	clk := &clock{now: time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)}
+	clk := clock.NewFake(time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC))
 	fb := llm.NewFallback([]llm.Route{
 		{Provider: llm.WithRetry(chatAt(primary, "primary", llm.Timeouts{}), pol)},
 		{Provider: llm.WithRetry(chatAt(backup, "backup", llm.Timeouts{}), pol), Model: "backup-model"},
-	}, llm.FallbackOptions{Cooldown: time.Minute, Now: clk.Now})
+	}, llm.FallbackOptions{Cooldown: time.Minute, Clock: clk})
 
 	o := run(t, fb, hello())
 	if o.err != nil || o.resp.Text() != "from backup backup-model" || o.resp.Provider != "backup" {

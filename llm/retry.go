@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // RetryPolicy says how a provider call is retried. The zero value retries
@@ -17,9 +19,9 @@ type RetryPolicy struct {
 	// further retry, with jitter, up to MaxDelay.
 	BaseDelay time.Duration
 	MaxDelay  time.Duration
-	// Sleep waits d or until ctx ends; nil uses a real timer. Tests inject
-	// one so that nothing sleeps.
-	Sleep func(ctx context.Context, d time.Duration) error
+	// Clock times the pauses between attempts; nil means the real clock.
+	// Tests pass a fake so that nothing sleeps.
+	Clock clock.Clock
 	// Rand returns a number in [0, 1) for jitter; nil uses math/rand/v2.
 	Rand func() float64
 	// Logger receives one warning per retry; nil logs nothing.
@@ -85,7 +87,7 @@ func (r *retrying) Stream(ctx context.Context, req *Request) iter.Seq[Event] {
 			if !yield(Event{Kind: EventRetry, Retry: info}) {
 				return
 			}
-			if err := r.policy.sleep(ctx, delay); err != nil {
+			if err := clock.OrReal(r.policy.Clock).Sleep(ctx, delay); err != nil {
 				yield(Event{Kind: EventError, Err: err, Response: final.Response})
 				return
 			}
@@ -151,18 +153,4 @@ func (p RetryPolicy) delay(attempt int, err error) (time.Duration, bool) {
 		rnd = p.Rand
 	}
 	return d/2 + time.Duration(rnd()*float64(d/2)), true
-}
-
-func (p RetryPolicy) sleep(ctx context.Context, d time.Duration) error {
-	if p.Sleep != nil {
-		return p.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

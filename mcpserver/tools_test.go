@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -68,7 +69,7 @@ func newServerOn(reg *tool.Registry, opts Options) (*Server, error) {
 	}
 	policy := &safety.Policy{}
 	opts.Registry = view
-	opts.Dispatcher = &tool.Dispatcher{Registry: view, Sleep: func(context.Context, time.Duration) error { return nil }}
+	opts.Dispatcher = &tool.Dispatcher{Registry: view, Clock: clock.NewFake(time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC))}
 	opts.Approver = func(sessionID string) tool.Approver { return policy.For(sessionID, safety.Asker{}) }
 	opts.Workdir = testWorkdir
 	opts.Name, opts.Version = "hermes", "test"

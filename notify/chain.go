@@ -148,7 +148,7 @@ func (n *Notifier) deliverTo(ctx context.Context, t Target, msg Message, rep *Re
 			if a.Status == StatusFailed {
 				return false
 			}
-			if err := n.cfg.Clock.sleep(ctx, wait); err != nil {
+			if err := n.cfg.clock().Sleep(ctx, wait); err != nil {
 				rep.Attempts[len(rep.Attempts)-1].Status = StatusFailed
 				return false
 			}

@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // The public endpoints of the platforms; Config fields override them so
@@ -53,8 +55,9 @@ type Config struct {
 	// HTTPClient makes the platform requests; nil means a client with a
 	// 30 s timeout.
 	HTTPClient *http.Client
-	// Clock replaces time.Now and sleeping, for tests.
-	Clock Clock
+	// Clock stamps local files and signatures and times the waits
+	// between tries; nil means the real clock. Tests pass a fake.
+	Clock clock.Clock
 	// Logger receives one line per try; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -85,6 +88,9 @@ func (c *Config) client() *http.Client {
 	}
 	return &http.Client{Timeout: 30 * time.Second}
 }
+
+// clock is the Clock to use: the configured one, else the real clock.
+func (c *Config) clock() clock.Clock { return clock.OrReal(c.Clock) }
 
 func (c *Config) logger() *slog.Logger {
 	if c.Logger != nil {

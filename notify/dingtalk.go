@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // DingTalkLimit keeps a DingTalk Markdown message under the robot's
@@ -29,12 +31,12 @@ type dingTalkTarget struct {
 	token  string
 	secret string
 	client *http.Client
-	clock  Clock
+	clock  clock.Clock
 }
 
 func newDingTalk(rest string, cfg Config) (*dingTalkTarget, error) {
 	base, secret := splitSecret(rest)
-	t := &dingTalkTarget{secret: secret, client: cfg.client(), clock: cfg.Clock}
+	t := &dingTalkTarget{secret: secret, client: cfg.client(), clock: cfg.clock()}
 	if isURL(base) {
 		u, err := parseHTTPURL(base)
 		if err != nil {
@@ -73,7 +75,7 @@ func (t *dingTalkTarget) Send(ctx context.Context, p Part) error {
 	}
 	endpoint := t.url
 	if t.secret != "" {
-		ts := strconv.FormatInt(t.clock.now().UnixMilli(), 10)
+		ts := strconv.FormatInt(t.clock.Now().UnixMilli(), 10)
 		q := url.Values{"timestamp": {ts}, "sign": {DingTalkSign(ts, t.secret)}}
 		endpoint += "&" + q.Encode()
 	}

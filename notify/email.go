@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // emailTarget sends the message as a plain-text mail through the
@@ -24,7 +26,7 @@ import (
 type emailTarget struct {
 	to    []string
 	smtp  SMTP
-	clock Clock
+	clock clock.Clock
 }
 
 func newEmail(rest string, cfg Config) (*emailTarget, error) {
@@ -38,7 +40,7 @@ func newEmail(rest string, cfg Config) (*emailTarget, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q is not an address list", rest)
 	}
-	t := &emailTarget{smtp: cfg.SMTP, clock: cfg.Clock}
+	t := &emailTarget{smtp: cfg.SMTP, clock: cfg.clock()}
 	for _, a := range list {
 		t.to = append(t.to, a.Address)
 	}
@@ -155,7 +157,7 @@ func (t *emailTarget) compose(p Part) []byte {
 	h("From", t.smtp.From)
 	h("To", strings.Join(t.to, ", "))
 	h("Subject", mime.QEncoding.Encode("utf-8", subject))
-	h("Date", t.clock.now().Format(time.RFC1123Z))
+	h("Date", t.clock.Now().Format(time.RFC1123Z))
 	h("Message-ID", "<"+randomID()+"@hermes>")
 	if p.Msg.Job != "" {
 		h("X-Hermes-Job", mime.QEncoding.Encode("utf-8", p.Msg.Job))

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // FeishuLimit keeps a Feishu message well under the custom bot's 20 KB
@@ -27,12 +29,12 @@ type feishuTarget struct {
 	url    string
 	secret string
 	client *http.Client
-	clock  Clock
+	clock  clock.Clock
 }
 
 func newFeishu(rest string, cfg Config) (*feishuTarget, error) {
 	base, secret := splitSecret(rest)
-	t := &feishuTarget{secret: secret, client: cfg.client(), clock: cfg.Clock}
+	t := &feishuTarget{secret: secret, client: cfg.client(), clock: cfg.clock()}
 	if isURL(base) {
 		if _, err := parseHTTPURL(base); err != nil {
 			return nil, err
@@ -66,7 +68,7 @@ func (t *feishuTarget) Send(ctx context.Context, p Part) error {
 		"content":  map[string]string{"text": p.Text},
 	}
 	if t.secret != "" {
-		ts := strconv.FormatInt(t.clock.now().Unix(), 10)
+		ts := strconv.FormatInt(t.clock.Now().Unix(), 10)
 		body["timestamp"] = ts
 		body["sign"] = FeishuSign(ts, t.secret)
 	}

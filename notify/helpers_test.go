@@ -15,18 +15,22 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // fixedNow is the time every test target sees.
 var fixedNow = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 
-// sleeps records the waits the chain asked for instead of waiting.
+// sleeps is the tests' clock: a fake whose time stays at fixedNow and
+// whose Sleep records the wait the chain asked for instead of waiting.
 type sleeps struct {
+	*clock.Fake
 	mu sync.Mutex
 	d  []time.Duration
 }
 
-func (s *sleeps) sleep(_ context.Context, d time.Duration) error {
+func (s *sleeps) Sleep(_ context.Context, d time.Duration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.d = append(s.d, d)
@@ -42,11 +46,11 @@ func (s *sleeps) got() []time.Duration {
 // testConfig returns a Config with a temporary home and a fake clock.
 func testConfig(t *testing.T) (Config, *sleeps) {
 	t.Helper()
-	s := &sleeps{}
+	s := &sleeps{Fake: clock.NewFake(fixedNow)}
 	return Config{
 		Home:   t.TempDir(),
 		Logger: slog.New(slog.DiscardHandler),
-		Clock:  Clock{Now: func() time.Time { return fixedNow }, Sleep: s.sleep},
+		Clock:  s,
 	}, s
 }
 

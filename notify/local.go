@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // localTarget appends messages to a Markdown file under
@@ -17,7 +19,7 @@ type localTarget struct {
 	dir string
 	// name fixes the file; empty means one file per job.
 	name  string
-	clock Clock
+	clock clock.Clock
 }
 
 func newLocal(cfg Config, name string) *localTarget {
@@ -25,7 +27,7 @@ func newLocal(cfg Config, name string) *localTarget {
 	if cfg.Home != "" {
 		dir = filepath.Join(cfg.Home, "deliveries")
 	}
-	return &localTarget{dir: dir, name: name, clock: cfg.Clock}
+	return &localTarget{dir: dir, name: name, clock: cfg.clock()}
 }
 
 func newLocalSpec(rest string, cfg Config) (*localTarget, error) {
@@ -83,7 +85,7 @@ func (t *localTarget) Send(_ context.Context, p Part) error {
 // run, the text and the link.
 func (t *localTarget) entry(p Part) string {
 	var b strings.Builder
-	b.WriteString("## " + t.clock.now().Format(time.RFC3339))
+	b.WriteString("## " + t.clock.Now().Format(time.RFC3339))
 	if p.Msg.Title != "" {
 		b.WriteString(" — " + p.Msg.Title)
 	}

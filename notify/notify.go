@@ -15,10 +15,7 @@
 // key are masked wherever a target is named: in errors, logs and Reports.
 package notify
 
-import (
-	"context"
-	"time"
-)
+import "context"
 
 // Message is one result to deliver. Text is Markdown; platforms that do
 // not render Markdown receive it as plain text.
@@ -68,32 +65,4 @@ type Target interface {
 // quote a URL with a key in it).
 type secretHolder interface {
 	secrets() []string
-}
-
-// Clock is the time seam: Now stamps local files and signatures, Sleep
-// waits between tries. Tests replace both so nothing really sleeps.
-type Clock struct {
-	Now   func() time.Time
-	Sleep func(ctx context.Context, d time.Duration) error
-}
-
-func (c Clock) now() time.Time {
-	if c.Now != nil {
-		return c.Now()
-	}
-	return time.Now()
-}
-
-func (c Clock) sleep(ctx context.Context, d time.Duration) error {
-	if c.Sleep != nil {
-		return c.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

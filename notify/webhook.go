@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // webhookTarget posts the message as JSON to any URL, for systems of the
@@ -12,7 +14,7 @@ import (
 type webhookTarget struct {
 	url    *url.URL
 	client *http.Client
-	clock  Clock
+	clock  clock.Clock
 }
 
 func newWebhook(rest string, cfg Config) (*webhookTarget, error) {
@@ -20,7 +22,7 @@ func newWebhook(rest string, cfg Config) (*webhookTarget, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &webhookTarget{url: u, client: cfg.client(), clock: cfg.Clock}, nil
+	return &webhookTarget{url: u, client: cfg.client(), clock: cfg.clock()}, nil
 }
 
 // String shows the host only: a webhook's path or query is often its
@@ -50,7 +52,7 @@ type webhookBody struct {
 func (t *webhookTarget) Send(ctx context.Context, p Part) error {
 	body := webhookBody{
 		Title: p.Msg.Title, Text: p.Text, Job: p.Msg.Job, RunID: p.Msg.RunID, Link: p.Msg.Link,
-		Time: t.clock.now().UTC().Format(time.RFC3339),
+		Time: t.clock.Now().UTC().Format(time.RFC3339),
 	}
 	r, err := postJSON(ctx, t.client, "webhook", t.url.String(), body)
 	if err != nil {

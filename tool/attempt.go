@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // callWithRetry runs a call until it succeeds, fails in a way not worth
@@ -28,7 +30,7 @@ func (d *Dispatcher) callWithRetry(ctx context.Context, j *job) (Result, int) {
 		if !retry || n >= attempts || ctx.Err() != nil {
 			return res, n
 		}
-		if err := d.sleep(ctx, backoff(policy.Backoff, n-1)); err != nil {
+		if err := clock.OrReal(d.Clock).Sleep(ctx, backoff(policy.Backoff, n-1)); err != nil {
 			return interrupted(j.name), n
 		}
 	}
@@ -41,24 +43,6 @@ func backoff(waits []time.Duration, i int) time.Duration {
 		return 0
 	}
 	return waits[min(i, len(waits)-1)]
-}
-
-// sleep waits d or until ctx ends.
-func (d *Dispatcher) sleep(ctx context.Context, wait time.Duration) error {
-	if d.Sleep != nil {
-		return d.Sleep(ctx, wait)
-	}
-	if wait <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // outcomeOfCall is what one attempt's goroutine reports.

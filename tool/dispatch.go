@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 )
 
@@ -44,9 +45,9 @@ type Dispatcher struct {
 	// MaxParallel bounds concurrent calls in one batch; zero means
 	// DefaultMaxParallel.
 	MaxParallel int
-	// Sleep waits between retries and returns early with ctx's error when
-	// ctx ends; nil means a timer. Tests inject one that does not sleep.
-	Sleep func(ctx context.Context, d time.Duration) error
+	// Clock times the waits between retries, which end early with ctx's
+	// error when ctx ends; nil means the real clock. Tests pass a fake.
+	Clock clock.Clock
 	// Redact, when set, is applied to every serialized result and error
 	// message before the model, the observer or the log sees it, so
 	// secret values a tool printed do not leave the process.

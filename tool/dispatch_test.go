@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 )
 
@@ -37,18 +38,24 @@ func (r *recorder) ToolFinished(i int, o Outcome) {
 	r.events = append(r.events, "finish "+o.Call.ID)
 }
 
-// noSleep records retry waits instead of sleeping.
+// t0 is the time of the tests' fake clocks.
+var t0 = time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+
+// noSleep is a fake clock whose Sleep records retry waits instead of
+// sleeping.
 type noSleep struct {
+	*clock.Fake
 	mu    sync.Mutex
 	waits []time.Duration
-	err   error
 }
+
+func newNoSleep() *noSleep { return &noSleep{Fake: clock.NewFake(t0)} }
 
 func (n *noSleep) Sleep(ctx context.Context, d time.Duration) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.waits = append(n.waits, d)
-	return n.err
+	return nil
 }
 
 func TestDispatchOK(t *testing.T) {
@@ -139,8 +146,7 @@ func TestDispatchErrorEnvelopes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tl := &fakeTool{spec: Spec{Name: "t", Idempotent: true, Retry: Retry{Attempts: 3}}, call: tt.fn}
-			sl := &noSleep{}
-			d := &Dispatcher{Registry: newRegistry(t, tl), Sleep: sl.Sleep}
+			d := &Dispatcher{Registry: newRegistry(t, tl), Clock: newNoSleep()}
 			o := d.Run(context.Background(), []llm.ToolCall{call("1", "t", "")}, nil)[0]
 			if o.Content != tt.want {
 				t.Errorf("Content = %s\nwant      %s", o.Content, tt.want)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 )
 
@@ -57,8 +58,8 @@ func TestDispatchRetries(t *testing.T) {
 			var n atomic.Int32
 			tt.spec.Name = "t"
 			tl := &fakeTool{spec: tt.spec, call: flaky(&n, tt.failures, tt.err)}
-			sl := &noSleep{}
-			d := &Dispatcher{Registry: newRegistry(t, tl), Overrides: tt.over, Sleep: sl.Sleep}
+			sl := newNoSleep()
+			d := &Dispatcher{Registry: newRegistry(t, tl), Overrides: tt.over, Clock: sl}
 			o := d.Run(context.Background(), []llm.ToolCall{call("1", "t", "")}, nil)[0]
 			if o.Attempts != tt.wantAttempts || int(n.Load()) != tt.wantAttempts || o.Result.Status != tt.wantStatus {
 				t.Errorf("attempts %d (tool saw %d), status %s; want %d, %s", o.Attempts, n.Load(), o.Result.Status, tt.wantAttempts, tt.wantStatus)
@@ -80,33 +81,53 @@ func TestDispatchRetryTimeoutOfIdempotentTool(t *testing.T) {
 			}
 			return "ok", nil
 		}}
-	sl := &noSleep{}
-	d := &Dispatcher{Registry: newRegistry(t, tl), Sleep: sl.Sleep}
+	d := &Dispatcher{Registry: newRegistry(t, tl), Clock: newNoSleep()}
 	o := d.Run(context.Background(), []llm.ToolCall{call("1", "t", "")}, nil)[0]
 	if o.Attempts != 2 || o.Result.Status != StatusOK {
 		t.Errorf("outcome %+v", o)
 	}
 }
 
+// TestDispatchRetryWaitInterrupted: a turn cancelled while the call
+// waits out its backoff ends the call as interrupted.
 func TestDispatchRetryWaitInterrupted(t *testing.T) {
 	tl := &fakeTool{spec: Spec{Name: "t", Idempotent: true, Retry: Retry{Attempts: 3, Backoff: []time.Duration{time.Hour}}},
 		call: func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("down") }}
-	sl := &noSleep{err: context.Canceled}
-	d := &Dispatcher{Registry: newRegistry(t, tl), Sleep: sl.Sleep}
-	o := d.Run(context.Background(), []llm.ToolCall{call("1", "t", "")}, nil)[0]
-	if o.Result.ErrorCode != CodeInterrupted || o.Attempts != 1 {
+	clk := clock.NewFake(t0)
+	d := &Dispatcher{Registry: newRegistry(t, tl), Clock: clk}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan Outcome)
+	go func() { done <- d.Run(ctx, []llm.ToolCall{call("1", "t", "")}, nil)[0] }()
+	clk.BlockUntil(1) // waiting out the hour
+	cancel()
+	if o := <-done; o.Result.ErrorCode != CodeInterrupted || o.Attempts != 1 {
 		t.Errorf("outcome %+v", o)
 	}
 }
 
-func TestDefaultSleepHonoursContext(t *testing.T) {
-	d := &Dispatcher{}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := d.sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
-		t.Errorf("sleep on a cancelled context = %v", err)
+// TestDispatchWaitsOnTheRealClock: a Dispatcher without a Clock waits out
+// its backoff on the real clock, and the wait ends with the turn.
+func TestDispatchWaitsOnTheRealClock(t *testing.T) {
+	var n atomic.Int32
+	flaky := &fakeTool{spec: Spec{Name: "t", Idempotent: true, Retry: Retry{Attempts: 2, Backoff: []time.Duration{time.Millisecond}}},
+		call: func(context.Context, json.RawMessage) (any, error) {
+			if n.Add(1) == 1 {
+				return nil, errors.New("flaky")
+			}
+			return "done", nil
+		}}
+	d := &Dispatcher{Registry: newRegistry(t, flaky)}
+	if o := d.Run(context.Background(), []llm.ToolCall{call("1", "t", "")}, nil)[0]; o.Attempts != 2 || o.Result.Status != StatusOK {
+		t.Errorf("after a 1ms backoff: outcome %+v", o)
 	}
-	if err := d.sleep(context.Background(), time.Millisecond); err != nil {
-		t.Errorf("sleep = %v", err)
+
+	down := &fakeTool{spec: Spec{Name: "t", Idempotent: true, Retry: Retry{Attempts: 3, Backoff: []time.Duration{time.Hour}}},
+		call: func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("down") }}
+	d = &Dispatcher{Registry: newRegistry(t, down)}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	if o := d.Run(ctx, []llm.ToolCall{call("1", "t", "")}, nil)[0]; o.Result.ErrorCode != CodeInterrupted {
+		t.Errorf("a turn that ends during an hour's backoff: outcome %+v", o)
 	}
 }

@@ -17,6 +17,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // Write contention policy, as Hermes Agent tuned it for one state.db
@@ -81,12 +83,8 @@ func WriteTx(ctx context.Context, db *sql.DB, log *slog.Logger, what string, fn 
 		}
 		wait := retryMinWait + rand.N(retryMaxWait-retryMinWait)
 		log.Debug("database busy, retrying", "op", what, "attempt", attempt, "wait", wait, "err", err)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%s: %w (gave up waiting for the write lock: %w)", what, ctx.Err(), err)
-		case <-t.C:
+		if werr := (clock.Real{}).Sleep(ctx, wait); werr != nil {
+			return fmt.Errorf("%s: %w (gave up waiting for the write lock: %w)", what, werr, err)
 		}
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
@@ -17,8 +18,9 @@ type EmbedFunc func(ctx context.Context, texts []string) ([][]float32, error)
 
 // Options tune a Store. The zero value is ready to use.
 type Options struct {
-	// Now is the clock for created and used times; nil means time.Now.
-	Now func() time.Time
+	// Clock is the clock for created and used times; nil means the real
+	// clock.
+	Clock clock.Clock
 	// Embed, when set, gives every added fact a vector and blends cosine
 	// similarity into search (embed.go); nil searches by words alone.
 	Embed EmbedFunc
@@ -50,10 +52,7 @@ func OpenWith(path string, opt Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("facts: open: empty path")
 	}
-	s := &Store{now: opt.Now, embed: opt.Embed, log: opt.Logger}
-	if s.now == nil {
-		s.now = time.Now
-	}
+	s := &Store{now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, log: opt.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

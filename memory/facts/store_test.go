@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/session/sqlite"
 )
 
@@ -227,8 +228,8 @@ func TestSearchSyntaxCharacters(t *testing.T) {
 
 func TestMarkUsed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	now := time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
-	s, err := OpenWith(path, Options{Now: func() time.Time { return now }})
+	clk := clock.NewFake(time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC))
+	s, err := OpenWith(path, Options{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,8 @@ func TestMarkUsed(t *testing.T) {
 	ctx := context.Background()
 	mustAdd(t, s, Fact{Kind: KindFact, Content: "The user's laptop runs Fedora 43."})
 	fs, _ := s.List(ctx, 0)
-	now = now.Add(time.Hour)
+	clk.Advance(time.Hour)
+	now := clk.Now()
 	if err := s.MarkUsed(ctx, []int64{fs[0].ID, fs[0].ID, 999}); err != nil {
 		t.Fatalf("MarkUsed: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/session"
 
@@ -22,9 +23,9 @@ var _ session.Store = (*Store)(nil)
 
 // Options tune a Store. The zero value is ready to use.
 type Options struct {
-	// Now is the clock for timestamps the store fills in; nil means
-	// time.Now. Tests inject a fixed clock.
-	Now func() time.Time
+	// Clock is the clock for timestamps the store fills in; nil means
+	// the real clock. Tests pass a fake.
+	Clock clock.Clock
 	// NewID makes ids for sessions created without one; nil means
 	// session.NewID at the current time.
 	NewID func() string
@@ -63,10 +64,7 @@ func Open(path string, opt Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: open: empty path")
 	}
-	s := &Store{now: opt.Now, newID: opt.NewID, log: opt.Logger, scanShortTerms: true}
-	if s.now == nil {
-		s.now = time.Now
-	}
+	s := &Store{now: clock.OrReal(opt.Clock).Now, newID: opt.NewID, log: opt.Logger, scanShortTerms: true}
 	if s.newID == nil {
 		s.newID = func() string { return session.NewID(s.now()) }
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/session/storetest"
@@ -44,7 +45,7 @@ func TestInjectedClockAndIDs(t *testing.T) {
 	now := time.Date(2026, 12, 2, 11, 7, 37, 123456789, time.FixedZone("CST", 8*3600))
 	ids := []string{"fixed_a", "fixed_a", "fixed_b"}
 	s, err := Open(filepath.Join(t.TempDir(), "state.db"), Options{
-		Now:   func() time.Time { return now },
+		Clock: clock.NewFake(now),
 		NewID: func() string { id := ids[0]; ids = ids[1:]; return id },
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -73,8 +74,10 @@ func (h *home) load(name, content string) {
 	}
 }
 
-// fakeSleep records the dispatcher's retry waits instead of sleeping.
+// fakeSleep is a fake clock whose Sleep records the dispatcher's retry
+// waits instead of sleeping.
 type fakeSleep struct {
+	*clock.Fake
 	mu    sync.Mutex
 	waits []time.Duration
 }
@@ -89,8 +92,8 @@ func (f *fakeSleep) Sleep(ctx context.Context, d time.Duration) error {
 // run calls a tool through a real dispatcher and returns its outcome.
 func (h *home) run(ctx context.Context, name, args string) (tool.Outcome, *fakeSleep) {
 	h.t.Helper()
-	fs := &fakeSleep{}
-	d := &tool.Dispatcher{Registry: h.reg, Sleep: fs.Sleep}
+	fs := &fakeSleep{Fake: clock.NewFake(time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC))}
+	d := &tool.Dispatcher{Registry: h.reg, Clock: fs}
 	outs := d.Run(ctx, []llm.ToolCall{{ID: "c1", Name: name, Arguments: args}}, nil)
 	if len(outs) != 1 {
 		h.t.Fatalf("got %d outcomes", len(outs))

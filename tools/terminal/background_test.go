@@ -10,30 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/tool"
 )
-
-// fakeClock is an injectable clock for retention tests.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // newBackground returns a terminal and its process tool; the terminal is
 // closed when the test ends so nothing outlives it.
@@ -376,22 +358,22 @@ func TestBackgroundProcessCap(t *testing.T) {
 
 func TestBackgroundRetention(t *testing.T) {
 	t.Parallel()
-	clock := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	tr, pt := newBackground(t, Options{Now: clock.Now})
+	clk := clock.NewFake(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	tr, pt := newBackground(t, Options{Clock: clk})
 	st := bgStart(t, tr, "s", t.TempDir(), "echo done")
-	if !st.StartedAt.Equal(clock.Now()) {
+	if !st.StartedAt.Equal(clk.Now()) {
 		t.Errorf("started_at = %v", st.StartedAt)
 	}
-	clock.Add(5 * time.Second)
+	clk.Advance(5 * time.Second)
 	w := mustP[WaitResult](t, pt, "s", map[string]any{"action": "wait", "session_id": st.ProcessID, "timeout": 5})
 	if w.Status != "exited" || w.RuntimeSeconds != 5 {
 		t.Fatalf("wait = %+v", w)
 	}
-	clock.Add(29 * time.Minute)
+	clk.Advance(29 * time.Minute)
 	if list := mustP[ListResult](t, pt, "s", map[string]any{"action": "list"}); len(list.Processes) != 1 {
 		t.Fatalf("after 29m list = %+v", list)
 	}
-	clock.Add(2 * time.Minute)
+	clk.Advance(2 * time.Minute)
 	if list := mustP[ListResult](t, pt, "s", map[string]any{"action": "list"}); len(list.Processes) != 0 {
 		t.Fatalf("after 31m list = %+v", list)
 	}

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -83,9 +84,9 @@ type Options struct {
 	// there. The Terminal closes it in Close.
 	Backend Backend
 
-	// Now is the clock for process start, end and retention times;
-	// nil means time.Now.
-	Now func() time.Time
+	// Clock is the clock for process start, end and retention times;
+	// nil means the real clock.
+	Clock clock.Clock
 }
 
 // Terminal is the terminal tool. It is safe for concurrent use; calls of
@@ -130,13 +131,11 @@ func New(opt Options) *Terminal {
 	if opt.ProcessRetention <= 0 {
 		opt.ProcessRetention = DefaultProcessRetention
 	}
-	if opt.Now == nil {
-		opt.Now = time.Now
-	}
+	opt.Clock = clock.OrReal(opt.Clock)
 	t := &Terminal{
 		opt:   opt,
 		dirs:  NewSessionDirs(),
-		procs: newRegistry(opt.MaxProcesses, opt.ProcessRetention, opt.Now),
+		procs: newRegistry(opt.MaxProcesses, opt.ProcessRetention, opt.Clock.Now),
 	}
 	t.shellPath, t.shellErr = exec.LookPath(opt.Shell)
 	if t.shellErr == nil {
