@@ -107,7 +107,7 @@ func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs [
 			child.Title = parent.Title
 		}
 	}
-	now := e.opt.Now()
+	now := e.opt.Clock.Now()
 	stored := make([]*session.Message, len(msgs))
 	for i, m := range msgs {
 		stored[i] = &session.Message{SessionID: child.ID, Message: m, CreatedAt: now}

@@ -19,10 +19,10 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/compress"
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
@@ -60,7 +60,9 @@ type Options struct {
 	LongTerm *LongTerm
 	// Jobs is what scheduled job runs need.
 	Jobs Jobs
-	Now  func() time.Time
+	// Clock times turns, idle sessions and job runs; nil is the wall
+	// clock.
+	Clock clock.Clock
 	// Logger gets the engine's lines, with session_id, duration_ms and
 	// tokens fields.
 	Logger *slog.Logger
@@ -103,9 +105,7 @@ const maxPrompts = 4096
 
 // New returns an Engine.
 func New(opt Options) *Engine {
-	if opt.Now == nil {
-		opt.Now = time.Now
-	}
+	opt.Clock = clock.OrReal(opt.Clock)
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -231,7 +231,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if in.MaxTurns > 0 {
 		maxTurns = in.MaxTurns
 	}
-	rec := &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Now, prices: e.opt.Prices}
+	rec := &recorder{store: e.opt.Store, sessionID: s.ID, now: e.opt.Clock.Now, prices: e.opt.Prices}
 	cfg := agent.Config{
 		Provider:   model.Provider,
 		Model:      model.Name,
@@ -253,10 +253,10 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if e.opt.Compressor != nil {
 		cfg.Compactor = &compactor{e: e, sess: s, rec: rec, model: model.Name, box: box}
 	}
-	start := e.opt.Now()
+	start := e.opt.Clock.Now()
 	res := agent.Run(ctx, cfg, history, input, sink)
 	e.opt.Logger.Info("turn finished", slog.String("session_id", s.ID), slog.String("stopped", string(res.Stopped)),
-		slog.Int("iterations", res.Iterations), slog.Int64("duration_ms", e.opt.Now().Sub(start).Milliseconds()),
+		slog.Int("iterations", res.Iterations), slog.Int64("duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds()),
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
 	// A compressed conversation goes on in a child session; the caller
 	// continues there.
@@ -329,6 +329,7 @@ func (e *Engine) EndSession(ctx context.Context, id, reason string) error {
 	if id == "" {
 		return nil
 	}
+	e.facts.touch(id)
 	err := e.opt.Store.End(ctx, id, reason)
 	if err != nil {
 		err = fmt.Errorf("marking session %s ended: %w", id, err)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/memory/facts"
 )
@@ -34,7 +35,7 @@ type extractions struct {
 	// extraction, so a session is not extracted again until it has new
 	// messages.
 	done   map[string]int
-	timers map[string]*time.Timer
+	timers map[string]clock.Timer
 	// closed is set by Engine.Close: no extraction starts after it.
 	closed bool
 	active sync.WaitGroup
@@ -97,9 +98,9 @@ func (e *Engine) idle(sessionID string) {
 		return
 	}
 	if x.timers == nil {
-		x.timers = map[string]*time.Timer{}
+		x.timers = map[string]clock.Timer{}
 	}
-	x.timers[sessionID] = time.AfterFunc(lt.ExtractAfter, func() {
+	x.timers[sessionID] = e.opt.Clock.AfterFunc(lt.ExtractAfter, func() {
 		x.mu.Lock()
 		delete(x.timers, sessionID)
 		x.mu.Unlock()

@@ -42,7 +42,7 @@ type Jobs struct {
 // shutdown is recorded, not announced. It has the shape of cron.Runner.
 func (e *Engine) RunJob(ctx context.Context, job cron.Job, scheduled time.Time) cron.RunResult {
 	log := e.opt.Logger.With("job", job.Name)
-	start := e.opt.Now()
+	start := e.opt.Clock.Now()
 	res := e.runJob(ctx, job, log)
 	if res.Err == nil && strings.HasPrefix(strings.TrimSpace(res.Output), silentPrefix) {
 		res.Status = cron.StatusSilent
@@ -53,12 +53,12 @@ func (e *Engine) RunJob(ctx context.Context, job cron.Job, scheduled time.Time) 
 		return res
 	}
 	if res.Status == cron.StatusSilent {
-		log.Info("job run finished silently", "session_id", res.SessionID, "duration_ms", e.opt.Now().Sub(start).Milliseconds())
+		log.Info("job run finished silently", "session_id", res.SessionID, "duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds())
 		return res
 	}
 	delivered := DeliverRun(ctx, e.opt.Jobs.Notifier, job, scheduled, &res)
 	log.Info("job run finished", "session_id", res.SessionID, "delivered", delivered, "failed", res.Err != nil,
-		"duration_ms", e.opt.Now().Sub(start).Milliseconds())
+		"duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds())
 	return res
 }
 
@@ -74,7 +74,7 @@ func (e *Engine) RunJobNow(ctx context.Context, name string) (cron.RunResult, er
 	if err != nil {
 		return cron.RunResult{}, err
 	}
-	now := e.opt.Now()
+	now := e.opt.Clock.Now()
 	id, err := store.StartRun(ctx, job.Name, now)
 	if err != nil {
 		return cron.RunResult{}, err
@@ -154,16 +154,24 @@ func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cro
 	if job.SessionType == cron.SessionContinue {
 		sid = job.SessionID
 	}
-	wctx, dog := newWatchdog(ctx, e.opt.Jobs.Inactivity)
+	wctx, dog := newWatchdog(ctx, e.opt.Clock, e.opt.Jobs.Inactivity)
 	defer dog.Stop()
 	turn, err := e.Turn(wctx, sid, Input{Text: text, Source: "cron", Toolsets: job.Toolsets, Model: job.Model,
 		Approval: e.opt.Jobs.Approval}, dog)
+	// The watchdog's reason is the run's, whatever step it cut short.
+	cause := context.Cause(wctx)
+	if !errors.As(cause, new(errInactive)) {
+		cause = nil
+	}
 	if err != nil {
+		if cause != nil {
+			err = cause
+		}
 		return cron.RunResult{Err: err}
 	}
 	res := cron.RunResult{SessionID: turn.SessionID, Output: turn.Final}
-	switch cause := context.Cause(wctx); {
-	case errors.As(cause, new(errInactive)):
+	switch {
+	case cause != nil:
 		res.Err = cause
 	case turn.Err != nil && turn.Final == "":
 		res.Err = turn.Err

@@ -53,9 +53,12 @@ func newJobRig(t *testing.T) *jobRig {
 	return &jobRig{e: e, srv: srv, jobs: jobs, home: home}
 }
 
-func (r *jobRig) delivered(t *testing.T, job string) string {
+func (r *jobRig) delivered(t *testing.T, job string) string { return delivered(t, r.home, job) }
+
+// delivered is what the local target of home holds for job.
+func delivered(t *testing.T, home, job string) string {
 	t.Helper()
-	data, _ := os.ReadFile(filepath.Join(r.home, "deliveries", job+".md"))
+	data, _ := os.ReadFile(filepath.Join(home, "deliveries", job+".md"))
 	return string(data)
 }
 

@@ -40,7 +40,7 @@ type PromptSources struct {
 // session; hermes prompt show prints it.
 func (e *Engine) SystemPrompt(workdir string, box *Toolbox) prompt.Prompt {
 	src := e.opt.Prompt
-	now := e.opt.Now()
+	now := e.opt.Clock.Now()
 	if src.Location != nil {
 		now = now.In(src.Location)
 	}

@@ -143,11 +143,11 @@ func (e *Engine) review(ctx context.Context, t turnDone, history []llm.Message, 
 		// No Recorder: nothing reaches the user's session. No Approver:
 		// dangerous commands are denied.
 	}
-	start := e.opt.Now()
+	start := e.opt.Clock.Now()
 	res := agent.Run(ctx, cfg, history, llm.UserMessage(reviewPrompt(memory, skill)), nil)
 	e.opt.Logger.Info("background review finished", slog.String("session_id", t.sessionID),
 		slog.String("stopped", string(res.Stopped)), slog.Int("iterations", res.Iterations),
-		slog.Int64("duration_ms", e.opt.Now().Sub(start).Milliseconds()),
+		slog.Int64("duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds()),
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
 	return only.saved()
 }

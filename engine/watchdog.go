@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // errInactive ends a job run that showed no progress for too long.
@@ -21,6 +22,7 @@ func (e errInactive) Error() string {
 // starting or finishing, a retry. A run that keeps working is never cut,
 // however long it takes; one stuck on a model or tool that hangs is.
 type watchdog struct {
+	clock   clock.Clock
 	timeout time.Duration
 	last    atomic.Int64 // unix nanoseconds of the last progress
 	cancel  context.CancelCauseFunc
@@ -30,10 +32,10 @@ type watchdog struct {
 // newWatchdog returns ctx wrapped so that it ends after timeout without
 // progress, and the watchdog that is told of progress. Stop must be
 // called when the run ends. A timeout of zero or less never fires.
-func newWatchdog(ctx context.Context, timeout time.Duration) (context.Context, *watchdog) {
+func newWatchdog(ctx context.Context, c clock.Clock, timeout time.Duration) (context.Context, *watchdog) {
 	ctx, cancel := context.WithCancelCause(ctx)
-	w := &watchdog{timeout: timeout, cancel: cancel, done: make(chan struct{})}
-	w.last.Store(time.Now().UnixNano())
+	w := &watchdog{clock: c, timeout: timeout, cancel: cancel, done: make(chan struct{})}
+	w.last.Store(c.Now().UnixNano())
 	if timeout > 0 {
 		go w.watch(ctx)
 	}
@@ -41,13 +43,10 @@ func newWatchdog(ctx context.Context, timeout time.Duration) (context.Context, *
 }
 
 // Event records progress; it makes the watchdog an agent.Sink.
-func (w *watchdog) Event(agent.Event) { w.last.Store(time.Now().UnixNano()) }
-
-// Touch records progress outside the agent (the job's script running).
-func (w *watchdog) Touch() { w.last.Store(time.Now().UnixNano()) }
+func (w *watchdog) Event(agent.Event) { w.last.Store(w.clock.Now().UnixNano()) }
 
 func (w *watchdog) watch(ctx context.Context) {
-	t := time.NewTimer(w.timeout)
+	t := w.clock.NewTimer(w.timeout)
 	defer t.Stop()
 	for {
 		select {
@@ -55,9 +54,9 @@ func (w *watchdog) watch(ctx context.Context) {
 			return
 		case <-w.done:
 			return
-		case <-t.C:
+		case <-t.C():
 		}
-		idle := time.Since(time.Unix(0, w.last.Load()))
+		idle := w.clock.Now().Sub(time.Unix(0, w.last.Load()))
 		if idle >= w.timeout {
 			w.cancel(errInactive{w.timeout})
 			return

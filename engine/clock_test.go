@@ -1,0 +1,152 @@
+package engine_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/memory/facts"
+	"github.com/hermes-go/hermes/notify"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// TestJobInactivityWatchdog: a job run whose model never answers is
+// stopped once scheduler.inactivity_timeout passes without progress, on
+// the engine's clock, and the failure is delivered.
+func TestJobInactivityWatchdog(t *testing.T) {
+	srv := llmtest.New(t)
+	st, _ := openStore(t)
+	fake := clock.NewFake(time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC))
+	home := t.TempDir()
+	e := engine.New(engine.Options{Store: st, Models: model(srv), Tools: engine.Tools{Registry: tool.NewRegistry()}, Clock: fake,
+		Jobs: engine.Jobs{Notifier: notify.New(notify.Config{Home: home, Clock: fake}), Inactivity: 10 * time.Minute}})
+	t.Cleanup(e.Close)
+	// The model holds its answer back until the run gives up on it.
+	arrived := make(chan struct{}, 1)
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
+		arrived <- struct{}{}
+		return llmtest.Reply{Text: "too late", Delay: time.Hour}
+	})
+	done := make(chan cron.RunResult, 1)
+	go func() {
+		done <- e.RunJob(context.Background(), cron.Job{Name: "stuck", Spec: cron.Spec{Prompt: "summarize the alerts"}}, fake.Now())
+	}()
+	fake.BlockUntil(1) // the watchdog's timer
+	<-arrived
+	fake.Advance(10*time.Minute - time.Second)
+	fake.BlockUntil(1) // the watchdog found the run a second short and waits again
+	select {
+	case res := <-done:
+		t.Fatalf("the run stopped before the timeout: %+v", res)
+	default:
+	}
+	fake.Advance(time.Second)
+	res := <-done
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "no progress for 10m0s") {
+		t.Fatalf("result = %+v, want stopped for no progress", res)
+	}
+	if got := delivered(t, home, "stuck"); !strings.Contains(got, `"stuck" failed`) {
+		t.Errorf("the failure was not delivered:\n%s", got)
+	}
+}
+
+// factsReply is a model's extraction of one fact.
+const factsReply = `[{"kind": "preference", "subject": "answer language", "content": "The user wants answers in Chinese.", "confidence": 0.9}]`
+
+func longTermEngine(t *testing.T, fake *clock.Fake) (*engine.Engine, *llmtest.Server, *facts.Store) {
+	t.Helper()
+	srv := llmtest.New(t)
+	st, path := openStore(t)
+	fs, err := facts.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fs.Close() })
+	m := model(srv)
+	e := engine.New(engine.Options{Store: st, Models: m, Tools: engine.Tools{Registry: tool.NewRegistry()}, Clock: fake,
+		LongTerm: &engine.LongTerm{Store: fs, Model: m.m, ExtractAfter: 30 * time.Minute}})
+	t.Cleanup(e.Close)
+	return e, srv, fs
+}
+
+func storedFacts(t *testing.T, fs *facts.Store) []facts.Fact {
+	t.Helper()
+	got, err := fs.List(context.Background(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// TestIdleSessionIsExtracted: a session left alone for
+// memory.extract_after has its facts extracted once; a turn within that
+// time starts the wait over.
+func TestIdleSessionIsExtracted(t *testing.T) {
+	fake := clock.NewFake(time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC))
+	e, srv, fs := longTermEngine(t, fake)
+	ctx := context.Background()
+	srv.Enqueue(llmtest.Reply{Text: "好的"}, llmtest.Reply{Text: "明白"}, llmtest.Reply{Text: factsReply})
+	first, err := e.Turn(ctx, "", engine.Input{Text: "以后请用中文回答"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.BlockUntil(1)
+	fake.Advance(20 * time.Minute)
+	if _, err := e.Turn(ctx, first.SessionID, engine.Input{Text: "谢谢"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	fake.BlockUntil(1)
+	fake.Advance(20 * time.Minute) // 40 minutes after the first turn, 20 after the last
+	if n := len(srv.Requests()); n != 2 {
+		t.Fatalf("%d model calls before the session was idle long enough, want the 2 turns", n)
+	}
+	fake.Advance(10 * time.Minute)
+	if err := e.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := storedFacts(t, fs)
+	if len(got) != 1 || got[0].Content != "The user wants answers in Chinese." || got[0].SourceSession != first.SessionID {
+		t.Fatalf("facts = %+v", got)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d model calls, want the 2 turns and one extraction", n)
+	}
+}
+
+// TestEndedSessionIsExtracted: ending a session (/new, quitting the chat)
+// extracts its facts at once, and an unchanged session is not extracted
+// twice.
+func TestEndedSessionIsExtracted(t *testing.T) {
+	fake := clock.NewFake(time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC))
+	e, srv, fs := longTermEngine(t, fake)
+	ctx := context.Background()
+	srv.Enqueue(llmtest.Reply{Text: "好的"}, llmtest.Reply{Text: factsReply})
+	res, err := e.Turn(ctx, "", engine.Input{Text: "以后请用中文回答"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.EndSession(ctx, res.SessionID, "new_session"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := storedFacts(t, fs); len(got) != 1 {
+		t.Fatalf("facts = %+v", got)
+	}
+	if err := e.EndSession(ctx, res.SessionID, "exit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(time.Hour) // the idle timer was stopped by the end
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d model calls, want the turn and one extraction", n)
+	}
+}
