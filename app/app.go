@@ -21,6 +21,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
@@ -43,6 +44,13 @@ type Options struct {
 	MaxTurns int
 	// Version is hermes's version, told to MCP servers.
 	Version string
+	// Clock is the time of everything assembled: stores, retries,
+	// deliveries, the scheduler, the engine; nil is the wall clock.
+	// Tests move a fake one by hand.
+	Clock clock.Clock
+	// Holder names this process in the scheduler's lease; empty means
+	// host/pid.
+	Holder string
 }
 
 // App is hermes assembled. Its fields are ready to use until Close.
@@ -81,6 +89,7 @@ func OpenStores(ctx context.Context, opts Options) (*App, error) {
 	if opts.Config == nil {
 		return nil, errors.New("app: no configuration")
 	}
+	opts.Clock = clock.OrReal(opts.Clock)
 	a := &App{Config: opts.Config, Log: opts.Logger, opts: opts}
 	if a.Log == nil {
 		a.Log = slog.New(slog.DiscardHandler)
@@ -127,32 +136,34 @@ func (a *App) openStores(ctx context.Context) error {
 	if err := os.MkdirAll(filepath.Dir(l.Paths.StateDB), 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
 	}
-	st, err := sqlite.Open(l.Paths.StateDB, sqlite.Options{Logger: a.Log})
+	st, err := sqlite.Open(l.Paths.StateDB, sqlite.Options{Logger: a.Log, Clock: a.opts.Clock})
 	if err != nil {
 		return err
 	}
 	a.Sessions = st
 	a.onClose(func() { st.Close() })
-	jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: JobZone(l.Config), Logger: a.Log})
+	jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: JobZone(l.Config), Logger: a.Log, Clock: a.opts.Clock})
 	if err != nil {
 		return err
 	}
 	a.Jobs = jobs
 	a.onClose(func() { jobs.Close() })
-	fs, err := facts.Open(l.Paths.StateDB)
+	fs, err := facts.OpenWith(l.Paths.StateDB, facts.Options{Logger: a.Log, Clock: a.opts.Clock})
 	if err != nil {
 		return fmt.Errorf("long-term memory: %w", err)
 	}
 	a.Facts = fs
 	a.onClose(func() { fs.Close() })
-	a.Notifier = notify.New(NotifyConfig(l, a.Log))
+	nc := NotifyConfig(l, a.Log)
+	nc.Clock = a.opts.Clock
+	a.Notifier = notify.New(nc)
 	return nil
 }
 
 // openRuntime builds the models, the policy, the tools and the engine.
 func (a *App) openRuntime(ctx context.Context) error {
 	l := a.Config
-	a.Models = newModels(l, a.opts.Model, a.Log)
+	a.Models = newModels(l, a.opts.Model, a.opts.Clock, a.Log)
 	main, mainErr := a.Models.Model("")
 	var judge safety.Judge
 	if mainErr == nil && l.Config.Approvals.Mode == config.ApprovalSmart {
@@ -163,7 +174,8 @@ func (a *App) openRuntime(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tools, err := newTools(l, toolDeps{store: a.Sessions, fallback: a.Policy.For("", safety.Asker{}), vision: vision, log: a.Log, version: a.opts.Version})
+	tools, err := newTools(l, toolDeps{store: a.Sessions, fallback: a.Policy.For("", safety.Asker{}), vision: vision, log: a.Log,
+		version: a.opts.Version, clock: a.opts.Clock})
 	if err != nil {
 		return err
 	}

@@ -56,6 +56,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		},
 		Jobs: engine.Jobs{Store: a.Jobs, Notifier: a.Notifier, Inactivity: c.Scheduler.InactivityTimeout,
 			Approval: safety.Asker{NonInteractive: string(c.Approvals.CronMode)}},
+		Clock:  a.opts.Clock,
 		Logger: a.Log,
 	}
 	if mainErr == nil {
@@ -104,6 +105,7 @@ func (a *App) newCompressor(ctx context.Context, main engine.Model, r config.Res
 		Window: window, ReplyBudget: reply,
 		Threshold: c.Threshold, TargetRatio: c.TargetRatio, ProtectFirstN: c.ProtectFirstN,
 		Summarizer: compress.ModelSummarizer{Provider: sum.Provider, Model: sum.Name},
+		Clock:      a.opts.Clock,
 		Logger:     a.Log,
 	})
 	if err != nil {

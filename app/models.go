@@ -7,6 +7,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/anthropic"
 	"github.com/hermes-go/hermes/llm/openai"
@@ -17,6 +18,7 @@ import (
 type Models struct {
 	l        *config.Loaded
 	override config.ModelOverride
+	clock    clock.Clock
 	log      *slog.Logger
 
 	mu    sync.Mutex
@@ -32,8 +34,8 @@ type builtModel struct {
 
 var _ engine.Models = (*Models)(nil)
 
-func newModels(l *config.Loaded, override config.ModelOverride, log *slog.Logger) *Models {
-	return &Models{l: l, override: override, log: log, built: map[string]builtModel{}}
+func newModels(l *config.Loaded, override config.ModelOverride, c clock.Clock, log *slog.Logger) *Models {
+	return &Models{l: l, override: override, clock: c, log: log, built: map[string]builtModel{}}
 }
 
 // Model returns the main model (name empty), with the command-line
@@ -71,7 +73,7 @@ func (m *Models) build(name string) builtModel {
 	r, err := m.l.ResolveModel(over)
 	if err == nil {
 		var p llm.Provider
-		if p, err = ModelChain(m.l, r, m.l.Config.Agent.APIMaxRetries, m.log); err == nil {
+		if p, err = ModelChain(m.l, r, m.retries(m.l.Config.Agent.APIMaxRetries)); err == nil {
 			return builtModel{model: engine.Model{Provider: p, Name: r.Model, MaxTokens: r.MaxTokens}, resolved: r}
 		}
 	}
@@ -99,7 +101,14 @@ func (m *Models) aux(key string, aux config.Fallback) (engine.Model, error) {
 	if err != nil {
 		return engine.Model{}, fmt.Errorf("config.yaml: %s: %w", key, err)
 	}
-	return engine.Model{Provider: llm.WithRetry(p, RetryPolicy(&m.l.Config, m.l.Config.Agent.APIMaxRetries, m.log)), Name: ar.Model}, nil
+	return engine.Model{Provider: llm.WithRetry(p, m.retries(m.l.Config.Agent.APIMaxRetries)), Name: ar.Model}, nil
+}
+
+// retries is the configured retry policy on the models' clock.
+func (m *Models) retries(maxRetries int) llm.RetryPolicy {
+	p := RetryPolicy(&m.l.Config, maxRetries, m.log)
+	p.Clock = m.clock
+	return p
 }
 
 // NewProvider builds the adapter for one resolved endpoint.
@@ -128,11 +137,14 @@ func RetryPolicy(c *config.Config, maxRetries int, log *slog.Logger) llm.RetryPo
 }
 
 // ModelChain builds the provider the agent talks to: the main model with
-// retries, then each fallback provider with its own retries, behind a
-// fallback chain. A fallback entry that cannot be resolved is logged and
-// skipped, so that a typo in a backup never stops the primary.
-func ModelChain(l *config.Loaded, main config.Resolved, maxRetries int, log *slog.Logger) (llm.Provider, error) {
-	pol := RetryPolicy(&l.Config, maxRetries, log)
+// retries by pol, then each fallback provider with its own retries,
+// behind a fallback chain. A fallback entry that cannot be resolved is
+// logged and skipped, so that a typo in a backup never stops the primary.
+func ModelChain(l *config.Loaded, main config.Resolved, pol llm.RetryPolicy) (llm.Provider, error) {
+	log := pol.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	p, err := NewProvider(main)
 	if err != nil {
 		return nil, err
@@ -153,7 +165,7 @@ func ModelChain(l *config.Loaded, main config.Resolved, maxRetries int, log *slo
 	if len(routes) == 1 {
 		return routes[0].Provider, nil
 	}
-	return llm.NewFallback(routes, llm.FallbackOptions{Cooldown: l.Config.Agent.FallbackCooldown, Logger: log}), nil
+	return llm.NewFallback(routes, llm.FallbackOptions{Cooldown: l.Config.Agent.FallbackCooldown, Logger: log, Clock: pol.Clock}), nil
 }
 
 // prices are config's pricing: as price-table overrides.

@@ -36,7 +36,7 @@ func (a *App) WatchSchedules(ctx context.Context, opts config.LoadOptions) {
 		log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
 		return
 	}
-	timer := time.NewTimer(time.Hour)
+	timer := a.opts.Clock.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
 	for {
@@ -55,7 +55,7 @@ func (a *App) WatchSchedules(ctx context.Context, opts config.LoadOptions) {
 				return
 			}
 			log.Warn("watching config.yaml failed", "error", err.Error())
-		case <-timer.C:
+		case <-timer.C():
 			resyncSchedules(ctx, opts, store, log)
 		}
 	}

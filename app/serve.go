@@ -8,7 +8,6 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
-	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // CheckJobs parses every job's deliver: chain, so a mistyped target is an
@@ -43,11 +42,15 @@ func (a *App) CheckJobs(ctx context.Context, strict bool) (warnings []string, er
 // after this host and process, that others wait for. On return, runs in
 // progress have had scheduler.shutdown_timeout to finish.
 func (a *App) RunScheduler(ctx context.Context, runner cron.Runner, load config.LoadOptions) error {
-	host, _ := os.Hostname()
+	holder := a.opts.Holder
+	if holder == "" {
+		host, _ := os.Hostname()
+		holder = fmt.Sprintf("%s/%d", host, os.Getpid())
+	}
 	c := a.Config.Config.Scheduler
 	sched, err := cron.New(cron.Options{
-		Store: a.Jobs, Clock: clock.Real{}, Logger: a.Log, Runner: runner,
-		Holder:        fmt.Sprintf("%s/%d", host, os.Getpid()),
+		Store: a.Jobs, Clock: a.opts.Clock, Logger: a.Log, Runner: runner,
+		Holder:        holder,
 		MaxConcurrent: c.MaxConcurrent,
 		ShutdownGrace: c.ShutdownTimeout,
 	})

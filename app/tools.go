@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/safety/redact"
@@ -93,6 +94,7 @@ type toolDeps struct {
 	vision   engine.Model
 	log      *slog.Logger
 	version  string
+	clock    clock.Clock
 }
 
 // newTools registers the built-in and the declared tools. MCP servers are
@@ -116,6 +118,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		Scrub:          func(name string) bool { return redact.SecretEnvName(name) && !redact.EnvPassed(name, pass) },
 		Fallback:       d.fallback,
 		Backend:        backend,
+		Clock:          d.clock,
 	})
 	guard := &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{

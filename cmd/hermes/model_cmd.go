@@ -145,7 +145,7 @@ func modelCall(cmd *cobra.Command, a *cli, f *callFlags, args []string) error {
 		if cmd.Flags().Changed("retries") {
 			retries = f.retries
 		}
-		p, err = app.ModelChain(l, r, retries, log)
+		p, err = app.ModelChain(l, r, app.RetryPolicy(&l.Config, retries, log))
 	} else {
 		p, err = app.NewProvider(r)
 		if err == nil && f.retries > 0 {
