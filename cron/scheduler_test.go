@@ -292,6 +292,9 @@ func TestShutdownGrace(t *testing.T) {
 					_, until, ok, err := n.store.Holder(context.Background())
 					return err == nil && ok && until.After(clock.Now().Add(15*time.Second))
 				})
+				// The next renewal is armed before the clock moves on, or
+				// the next step would pass it unseen.
+				waitFor(t, "the next renewal timer", func() bool { return clock.hasTimerAt(clock.Now().Add(10 * time.Second)) })
 			}
 			select {
 			case <-n.done:
