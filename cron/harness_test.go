@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // t0 is the tests' starting instant: a Wednesday 08:30 UTC.
@@ -66,14 +68,20 @@ type node struct {
 
 func dbPath(t *testing.T) string { return filepath.Join(t.TempDir(), "state.db") }
 
-// openStore opens path with clock as its time source.
+// openStore opens path, as a process of its own would, and the job store
+// over it with clock as its time source; the database is closed when the
+// test ends.
 func openStore(t *testing.T, path string, clock *fakeClock) *Store {
 	t.Helper()
-	st, err := Open(path, StoreOptions{Now: clock.Now})
+	db, err := sqlitedb.Open(context.Background(), path, sqlitedb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { db.Close() })
+	st, err := NewStore(db, StoreOptions{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return st
 }
 

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // TestRealClockPrecision runs an "@every 1s" job on the real clock for
@@ -17,11 +19,15 @@ func TestRealClockPrecision(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-clock measurement")
 	}
-	st, err := Open(dbPath(t), StoreOptions{})
+	db, err := sqlitedb.Open(context.Background(), dbPath(t), sqlitedb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer db.Close()
+	st, err := NewStore(db, StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	var lateness []time.Duration
 	r := RunnerFunc(func(ctx context.Context, j Job, at time.Time) RunResult {

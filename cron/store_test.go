@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 func declared(name, schedule string) Job {
@@ -116,7 +116,7 @@ func TestStoreCRUD(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs, _ := st.History(ctx, "ping", 0)
-	if len(runs) != 1 || runs[0].Status != StatusError || runs[0].Error != "boom" || len(runs[0].Output) > maxOutput+4 ||
+	if len(runs) != 1 || runs[0].Status != StatusError || runs[0].Error != "boom" || len(runs[0].Output) > MaxOutput+4 ||
 		runs[0].Deliveries[0].Error != "rate limited" {
 		t.Errorf("history = %+v", runs)
 	}
@@ -140,47 +140,48 @@ func TestStoreCRUD(t *testing.T) {
 	}
 }
 
-// TestReopen: jobs survive closing the file, and the schema version is
-// recorded so reopening does not migrate again.
+// TestReopen: jobs survive closing the file and opening it again.
 func TestReopen(t *testing.T) {
+	ctx := context.Background()
 	path := dbPath(t)
 	clock := newFakeClock(t0)
-	st := openStore(t, path, clock)
-	createJob(t, st, "a", "@daily", "")
-	st.Close()
-	st2 := openStore(t, path, clock)
-	if jobs, err := st2.List(context.Background()); err != nil || len(jobs) != 1 {
-		t.Errorf("after reopen: %v %v", jobs, err)
+	db, err := sqlitedb.Open(ctx, path, sqlitedb.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	v, err := readVersion(context.Background(), st2.db)
-	if err != nil || v != len(migrations) {
-		t.Errorf("schema version = %d, %v", v, err)
+	st, err := NewStore(db, StoreOptions{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	createJob(t, st, "a", "@daily", "")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st2 := openStore(t, path, clock)
+	if jobs, err := st2.List(ctx); err != nil || len(jobs) != 1 || !jobs[0].NextRunAt.Equal(t0.Add(15*time.Hour+30*time.Minute)) {
+		t.Errorf("after reopen: %+v %v", jobs, err)
 	}
 }
 
-// TestBesideSessionStore: the cron tables share state.db with the
-// session store whichever opens the file first, and record their schema
-// version in state_meta once it exists.
-func TestBesideSessionStore(t *testing.T) {
-	for _, cronFirst := range []bool{true, false} {
-		path := dbPath(t)
-		clock := newFakeClock(t0)
-		var st *Store
-		if cronFirst {
-			st = openStore(t, path, clock)
-		}
-		ss, err := sqlite.Open(path, sqlite.Options{})
-		if err != nil {
-			t.Fatalf("cron first %v: session store: %v", cronFirst, err)
-		}
-		ss.Close()
-		if !cronFirst {
-			st = openStore(t, path, clock)
-			var v string
-			if err := st.db.QueryRow(`SELECT value FROM state_meta WHERE key = ?`, versionKey).Scan(&v); err != nil || v != "1" {
-				t.Errorf("state_meta version = %q, %v", v, err)
-			}
-		}
-		createJob(t, st, "a", "@daily", "")
+// TestDefaultZone: jobs that name no zone fire in the store's default
+// zone, and a zone that does not exist is refused when the store is made.
+func TestDefaultZone(t *testing.T) {
+	db, err := sqlitedb.Open(context.Background(), dbPath(t), sqlitedb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := NewStore(db, StoreOptions{DefaultZone: "Europe/Atlantis"}); err == nil || !strings.Contains(err.Error(), "Europe/Atlantis") {
+		t.Errorf("NewStore with an unknown default zone: %v", err)
+	}
+	clock := newFakeClock(t0)
+	st, err := NewStore(db, StoreOptions{Now: clock.Now, DefaultZone: "Asia/Shanghai"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := createJob(t, st, "morning", "0 9 * * *", "")
+	// 08:30 UTC is 16:30 in Shanghai: the next 09:00 there is 01:00 UTC.
+	if j.Timezone != "Asia/Shanghai" || !j.NextRunAt.Equal(time.Date(2026, 12, 3, 1, 0, 0, 0, time.UTC)) {
+		t.Errorf("job = zone %q, next %v; want Asia/Shanghai, 2026-12-03 01:00 UTC", j.Timezone, j.NextRunAt)
 	}
 }

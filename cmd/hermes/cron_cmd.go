@@ -18,17 +18,24 @@ import (
 
 // openJobs opens the job store of the home with the config's jobs synced
 // into it.
-func openJobs(cmd *cobra.Command, l *config.Loaded, log *slog.Logger) (*cron.Store, string, error) {
-	zone := jobZone(l.Config)
-	store, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: zone, Logger: log})
+func openJobs(cmd *cobra.Command, a *app, l *config.Loaded, log *slog.Logger) (*cron.Store, string, error) {
+	store, err := openJobStore(a, l, log)
 	if err != nil {
 		return nil, "", err
 	}
 	if _, err := store.Sync(cmd.Context(), configJobs(l.Config)); err != nil {
-		store.Close()
 		return nil, "", fmt.Errorf("config.yaml: schedules: %w", err)
 	}
-	return store, zone, nil
+	return store, jobZone(l.Config), nil
+}
+
+// openJobStore is the job store over the profile's state.db (stateDB).
+func openJobStore(a *app, l *config.Loaded, log *slog.Logger) (*cron.Store, error) {
+	db, err := a.stateDB(l, log)
+	if err != nil {
+		return nil, err
+	}
+	return cron.NewStore(db, cron.StoreOptions{DefaultZone: jobZone(l.Config)})
 }
 
 // jobZone is the zone of jobs that name none: timezone, else the
@@ -115,11 +122,10 @@ never silent.`,
 				return err
 			}
 			log := a.logger(cmd)
-			store, _, err := openJobs(cmd, l, log)
+			store, _, err := openJobs(cmd, a, l, log)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
 			ctx := cmd.Context()
 			if _, err := store.Get(ctx, args[0]); errors.Is(err, cron.ErrNotFound) {
 				return fmt.Errorf("there is no job %q; hermes cron list shows them", args[0])
@@ -190,11 +196,10 @@ func withJobs(cmd *cobra.Command, a *app, fn func(ctx context.Context, store *cr
 	if err != nil {
 		return err
 	}
-	store, zone, err := openJobs(cmd, l, a.logger(cmd))
+	store, zone, err := openJobs(cmd, a, l, a.logger(cmd))
 	if err != nil {
 		return err
 	}
-	defer store.Close()
 	return fn(cmd.Context(), store, zone)
 }
 

@@ -56,13 +56,13 @@ Claude Desktop (claude_desktop_config.json):
 				return fmt.Errorf("--http %s: serving beyond this machine needs a token; set %s in %s or the environment (or listen on 127.0.0.1)", addr, tokenEnv, l.Paths.EnvFile)
 			}
 			log := a.logger(cmd)
-			st, err := openStore(l, log)
+			st, err := openStore(a, l, log)
 			if err != nil {
 				return err
 			}
 			defer st.Close()
 			policy := newPolicy(l, false, false, nil, nil, log)
-			tools, err := newTools(l, toolDeps{store: st, fallback: policy.For(""), log: log})
+			tools, err := newTools(a, l, toolDeps{store: st, fallback: policy.For(""), log: log})
 			if err != nil {
 				return err
 			}

@@ -37,8 +37,11 @@ recalled before the first message of a new session. "list", "search" and
 		if err != nil {
 			return nil, nil, err
 		}
-		fs, err := facts.Open(l.Paths.StateDB)
-		return l, fs, err
+		db, err := a.stateDB(l, a.logger(cmd))
+		if err != nil {
+			return nil, nil, err
+		}
+		return l, facts.New(db, facts.Options{}), nil
 	}
 	show := &cobra.Command{
 		Use:   "show",
@@ -72,7 +75,6 @@ recalled before the first message of a new session. "list", "search" and
 			if err != nil {
 				return err
 			}
-			defer fs.Close()
 			found, err := fs.List(cmd.Context(), limit)
 			if err != nil {
 				return err
@@ -89,7 +91,6 @@ recalled before the first message of a new session. "list", "search" and
 			if err != nil {
 				return err
 			}
-			defer fs.Close()
 			scored, err := fs.Search(cmd.Context(), args[0], limit)
 			if err != nil {
 				return err
@@ -114,7 +115,6 @@ recalled before the first message of a new session. "list", "search" and
 			if err != nil {
 				return err
 			}
-			defer fs.Close()
 			if err := fs.Forget(cmd.Context(), id); errors.Is(err, facts.ErrNotFound) {
 				return fmt.Errorf("forget: there is no fact %d; hermes memory list shows them", id)
 			} else if err != nil {

@@ -35,12 +35,12 @@ edited, show in the next session.`,
 			if err != nil {
 				return err
 			}
-			st, err := openStore(l, a.logger(cmd))
+			st, err := openStore(a, l, a.logger(cmd))
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			tools, err := newTools(l, toolDeps{store: st, log: a.logger(cmd)})
+			tools, err := newTools(a, l, toolDeps{store: st, log: a.logger(cmd)})
 			if err != nil {
 				return err
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // app is what every subcommand shares: the process environment, the
@@ -32,10 +33,16 @@ type app struct {
 	// log, when a command set it, is the logger everything it wires
 	// uses (job processes log JSON lines, like hermes serve).
 	log *slog.Logger
+	// db is the profile's state.db, opened on first use (stateDB) and
+	// shared by every store the command builds.
+	db *sqlitedb.DB
 }
 
 // close releases what the command held.
 func (a *app) close() {
+	if a.db != nil {
+		a.db.Close()
+	}
 	if a.stopSignals != nil {
 		a.stopSignals()
 	}

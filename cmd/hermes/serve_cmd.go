@@ -50,11 +50,10 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 				return err
 			}
 			log := jsonLogger(cmd.ErrOrStderr())
-			store, zone, err := openJobs(cmd, l, log)
+			store, zone, err := openJobs(cmd, a, l, log)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
 			// The schedules are in the store now; serve reads them there.
 			l.Config.Schedules = nil
 			ctx := cmd.Context()

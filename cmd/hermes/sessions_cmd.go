@@ -31,7 +31,7 @@ func withStore(cmd *cobra.Command, a *app, fn func(*sqlite.Store) error) error {
 	if err != nil {
 		return err
 	}
-	st, err := openStore(l, a.logger(cmd))
+	st, err := openStore(a, l, a.logger(cmd))
 	if err != nil {
 		return err
 	}

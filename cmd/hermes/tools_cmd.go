@@ -33,12 +33,12 @@ config.yaml) are listed after the tools, by file and line.`,
 			if err != nil {
 				return err
 			}
-			st, err := openStore(l, a.logger(cmd))
+			st, err := openStore(a, l, a.logger(cmd))
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			tools, err := newTools(l, toolsListDeps(cmd, a, l, st))
+			tools, err := newTools(a, l, toolsListDeps(cmd, a, l, st))
 			if err != nil {
 				return err
 			}

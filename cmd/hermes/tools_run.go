@@ -46,7 +46,7 @@ is 1 when the result is an error.
 				return fmt.Errorf("--args: %q is not JSON; give the arguments as a JSON object, e.g. --args '{\"path\": \".\"}'", args)
 			}
 			log := a.logger(cmd)
-			st, err := openStore(l, log)
+			st, err := openStore(a, l, log)
 			if err != nil {
 				return err
 			}
@@ -57,7 +57,7 @@ is 1 when the result is an error.
 				prompter = &consolePrompter{out: cmd.OutOrStdout(), lines: newLineSource(cmd.InOrStdin())}
 			}
 			policy := newPolicy(l, false, interactive, prompter, nil, log)
-			tools, err := newTools(l, toolDeps{store: st, fallback: policy.For(toolsTestSession), log: log})
+			tools, err := newTools(a, l, toolDeps{store: st, fallback: policy.For(toolsTestSession), log: log})
 			if err != nil {
 				return err
 			}

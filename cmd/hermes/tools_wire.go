@@ -61,9 +61,6 @@ func (b *builtinTools) close() {
 	b.terminal.Close()
 	b.browser.Close()
 	b.mcp.Close()
-	if b.jobs != nil {
-		b.jobs.Close()
-	}
 	if err := b.declared.Close(); err != nil {
 		b.log.Warn("closing declared tools' databases", "error", err)
 	}
@@ -108,7 +105,7 @@ func (d toolDeps) logger() *slog.Logger {
 
 // newTools registers the built-in tools. MCP servers are configured but
 // not connected: commands that offer their tools call startMCP.
-func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
+func newTools(a *app, l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	c := l.Config
 	reg := tool.NewRegistry()
 	td := todo.New()
@@ -155,7 +152,7 @@ func newTools(l *config.Loaded, d toolDeps) (*builtinTools, error) {
 	tools = append(tools, files.New(files.Options{Guard: safety.WriteGuardFromEnv(l.Paths.Home), FS: term.FileSystem()})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.skills, c.Skills.IndexFullLimit)...)
-	if jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: jobZone(c), Logger: d.logger()}); err != nil {
+	if jobs, err := openJobStore(a, l, d.logger()); err != nil {
 		d.logger().Warn("the cronjob tool is unavailable", "error", err)
 	} else {
 		b.jobs = jobs

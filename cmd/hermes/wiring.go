@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/notify"
@@ -21,13 +22,34 @@ import (
 	"github.com/hermes-go/hermes/tool"
 )
 
-// openStore opens the profile's state.db, creating the home directory on
-// first use.
-func openStore(l *config.Loaded, log *slog.Logger) (*sqlite.Store, error) {
+// openStore is the session store over the profile's state.db (stateDB).
+// Its Close releases the store's statements; the database stays open
+// for the command's other stores.
+func openStore(a *app, l *config.Loaded, log *slog.Logger) (*sqlite.Store, error) {
+	db, err := a.stateDB(l, log)
+	if err != nil {
+		return nil, err
+	}
+	return sqlite.New(db, sqlite.Options{})
+}
+
+// stateDB opens the profile's state.db on first use, creating the home
+// directory, so the stores a command builds (sessions, long-term facts,
+// jobs) share one writer connection and one read pool; the app closes it
+// when the command ends.
+func (a *app) stateDB(l *config.Loaded, log *slog.Logger) (*sqlitedb.DB, error) {
+	if a.db != nil {
+		return a.db, nil
+	}
 	if err := os.MkdirAll(filepath.Dir(l.Paths.StateDB), 0o700); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
 	}
-	return sqlite.Open(l.Paths.StateDB, sqlite.Options{Logger: log})
+	db, err := sqlitedb.Open(context.Background(), l.Paths.StateDB, sqlitedb.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	a.db = db
+	return db, nil
 }
 
 // selectToolsets applies config toolsets, agent.disabled_toolsets and the
@@ -85,7 +107,6 @@ type wiring struct {
 	jobs *jobRunner
 	// memory is long-term memory; nil when memory.long_term is false.
 	memory *longTerm
-	facts  *facts.Store
 	// notify, when set before the first turn, hears what background
 	// reviews saved; the chat prints it as one line.
 	notify func(sessionID string, saved []string)
@@ -109,9 +130,6 @@ func (r *wiring) close() {
 	if r.tools != nil {
 		r.tools.close()
 	}
-	if r.facts != nil {
-		r.facts.Close()
-	}
 	if r.store != nil {
 		r.store.Close()
 	}
@@ -130,7 +148,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 	if err != nil {
 		return nil, err
 	}
-	store, err := openStore(l, log)
+	store, err := openStore(a, l, log)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +163,7 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		rt.close()
 		return nil, err
 	}
-	tools, err := newTools(l, toolDeps{store: store, fallback: rt.policy.For(""), provider: vision, model: visionModel, log: log})
+	tools, err := newTools(a, l, toolDeps{store: store, fallback: rt.policy.For(""), provider: vision, model: visionModel, log: log})
 	if err != nil {
 		rt.close()
 		return nil, err
@@ -158,12 +176,12 @@ func newWiring(cmd *cobra.Command, a *app, f *turnFlags, interactive bool, promp
 		return nil, err
 	}
 	if l.Config.Memory.LongTerm.Or(true) {
-		fs, err := facts.Open(l.Paths.StateDB)
+		db, err := a.stateDB(l, log)
 		if err != nil {
 			rt.close()
 			return nil, fmt.Errorf("long-term memory: %w", err)
 		}
-		rt.facts = fs
+		fs := facts.New(db, facts.Options{})
 		ap, am, err := auxModel(l, "auxiliary.memory", l.Config.Auxiliary.Memory, provider, main, log)
 		if err != nil {
 			rt.close()
