@@ -8,5 +8,6 @@
 //
 // The scheduler, the cronjob tool and the hermes cron commands reach the
 // jobs through JobStore. Store keeps them in state.db, in tables whose
-// migrations are internal/sqlitedb's (schema_cron.go).
+// migrations are internal/sqlitedb's (schema_cron.go); cron/crontest is
+// the conformance suite every JobStore passes.
 package cron

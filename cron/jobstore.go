@@ -10,8 +10,9 @@ import (
 // hermes cron commands manage jobs and read their runs; the Scheduler
 // takes the lease, finds due jobs and claims their fires. Store keeps
 // them in state.db; a store shared by several machines (PostgreSQL)
-// implements the same contract. Times the store fills in come from its
-// own clock; times passed in (now, scheduledFor) are the caller's.
+// implements the same contract, and cron/crontest is the suite every
+// implementation passes. Times the store fills in come from its own
+// clock; times passed in (now, scheduledFor) are the caller's.
 type JobStore interface {
 	// Create stores a new job (source tool unless set), enabled, with its
 	// first fire after now; an invalid job, a taken name or a one-shot
