@@ -22,6 +22,7 @@ import (
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
@@ -57,6 +58,8 @@ type Options struct {
 type App struct {
 	Config *config.Loaded
 	Log    *slog.Logger
+	// DB is state.db, opened once for every store of the process.
+	DB *sqlitedb.DB
 	// Sessions is the session store of state.db.
 	Sessions *sqlite.Store
 	// Jobs is the cron job store of state.db.
@@ -129,31 +132,29 @@ func (a *App) Close() {
 // onClose pushes f onto the cleanup stack.
 func (a *App) onClose(f func()) { a.cleanup = append(a.cleanup, f) }
 
-// openStores opens state.db and its stores, creating the home directory on
-// first use.
+// openStores opens state.db once, with every schema migrated, and the
+// stores over it, creating the home directory on first use.
 func (a *App) openStores(ctx context.Context) error {
 	l := a.Config
 	if err := os.MkdirAll(filepath.Dir(l.Paths.StateDB), 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
 	}
-	st, err := sqlite.Open(l.Paths.StateDB, sqlite.Options{Logger: a.Log, Clock: a.opts.Clock})
+	db, err := sqlitedb.Open(ctx, l.Paths.StateDB, sqlitedb.Options{Logger: a.Log})
+	if err != nil {
+		return err
+	}
+	a.DB = db
+	a.onClose(func() { db.Close() })
+	st, err := sqlite.New(db, sqlite.Options{Clock: a.opts.Clock})
 	if err != nil {
 		return err
 	}
 	a.Sessions = st
 	a.onClose(func() { st.Close() })
-	jobs, err := cron.Open(l.Paths.StateDB, cron.StoreOptions{DefaultZone: JobZone(l.Config), Logger: a.Log, Clock: a.opts.Clock})
-	if err != nil {
+	if a.Jobs, err = cron.NewStore(db, cron.StoreOptions{DefaultZone: JobZone(l.Config), Clock: a.opts.Clock}); err != nil {
 		return err
 	}
-	a.Jobs = jobs
-	a.onClose(func() { jobs.Close() })
-	fs, err := facts.OpenWith(l.Paths.StateDB, facts.Options{Logger: a.Log, Clock: a.opts.Clock})
-	if err != nil {
-		return fmt.Errorf("long-term memory: %w", err)
-	}
-	a.Facts = fs
-	a.onClose(func() { fs.Close() })
+	a.Facts = facts.New(db, facts.Options{Logger: a.Log, Clock: a.opts.Clock})
 	nc := NotifyConfig(l, a.Log)
 	nc.Clock = a.opts.Clock
 	a.Notifier = notify.New(nc)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // t0 is the tests' starting instant: a Wednesday 08:30 UTC.
@@ -74,14 +75,20 @@ type node struct {
 
 func dbPath(t testing.TB) string { return filepath.Join(t.TempDir(), "state.db") }
 
-// openStore opens path with clk as its time source.
+// openStore opens path, as a process of its own would, and the job store
+// over it with clk as its time source; the database is closed when the
+// test ends.
 func openStore(t *testing.T, path string, clk *clock.Fake) *Store {
 	t.Helper()
-	st, err := Open(path, StoreOptions{Clock: clk})
+	db, err := sqlitedb.Open(context.Background(), path, sqlitedb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { db.Close() })
+	st, err := NewStore(db, StoreOptions{Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
 	return st
 }
 

@@ -18,16 +18,16 @@ import (
 // or a short restart. Beyond that, or when several fires passed (hermes
 // was down, the machine slept, the clock jumped), the catch-up policy
 // applies; either way the job then continues on schedule from now.
-func planFire(j Job, sched Schedule, now time.Time, running bool) plan {
+func planFire(j Job, sched Schedule, now time.Time, running bool) Plan {
 	n := j.NextRunAt
-	p := plan{job: j.Name, expect: n}
+	p := Plan{Job: j.Name, Expect: n}
 	grace := Grace(sched)
 	if sched.OneShot() {
-		p.disable = true
+		p.Disable = true
 		if now.Sub(n) <= grace {
-			p.start = []time.Time{n}
+			p.Start = []time.Time{n}
 		} else {
-			p.records = append(p.records, record{n, StatusMissed,
+			p.Records = append(p.Records, Record{n, StatusMissed,
 				fmt.Sprintf("not running at %s; found %s late, more than the %s grace", stamp(n), late(now, n), grace)})
 		}
 		return p.skipIfRunning(j, running)
@@ -37,28 +37,28 @@ func planFire(j Job, sched Schedule, now time.Time, running bool) plan {
 	// "every" schedule keeps its phase instead of drifting by each
 	// wake-up's lateness.
 	if next, ok := sched.Next(newest); ok {
-		p.next = next
+		p.Next = next
 	} else {
-		p.disable = true
+		p.Disable = true
 	}
 	older := countFires(sched, n, newest) // fires before newest, from n on
 	switch {
 	case older == 0 && now.Sub(newest) <= grace:
-		p.start = []time.Time{newest}
+		p.Start = []time.Time{newest}
 	case j.CatchUp == CatchUpAll:
 		t := n
 		for i := 0; i < MaxCatchUp && !t.After(newest); i++ {
-			p.start = append(p.start, t)
+			p.Start = append(p.Start, t)
 			t, _ = sched.Next(t)
 		}
 		if !t.After(newest) {
-			p.records = append(p.records, record{t, StatusMissed,
+			p.Records = append(p.Records, Record{t, StatusMissed,
 				fmt.Sprintf("catch_up all runs at most %d fires; the fires from %s to %s were not run", MaxCatchUp, stamp(t), stamp(newest))})
 		}
 	case j.CatchUp == CatchUpOnce && now.Sub(newest) <= grace:
-		p.records = append(p.records, record{n, StatusMissed,
+		p.Records = append(p.Records, Record{n, StatusMissed,
 			fmt.Sprintf("%s from %s missed while not running; caught up once for %s", fires(older), stamp(n), stamp(newest))})
-		p.start = []time.Time{newest}
+		p.Start = []time.Time{newest}
 	default:
 		why := fmt.Sprintf("%s from %s to %s missed while not running", fires(older+1), stamp(n), stamp(newest))
 		if j.CatchUp == CatchUpOnce {
@@ -66,7 +66,7 @@ func planFire(j Job, sched Schedule, now time.Time, running bool) plan {
 		} else {
 			why += "; catch_up skip"
 		}
-		p.records = append(p.records, record{newest, StatusMissed, why})
+		p.Records = append(p.Records, Record{newest, StatusMissed, why})
 	}
 	return p.skipIfRunning(j, running)
 }
@@ -74,18 +74,18 @@ func planFire(j Job, sched Schedule, now time.Time, running bool) plan {
 // skipIfRunning turns the fires p would start into skipped records when
 // the previous run of the job has not finished: a job never runs twice
 // at once.
-func (p plan) skipIfRunning(j Job, running bool) plan {
+func (p Plan) skipIfRunning(j Job, running bool) Plan {
 	if !running {
 		return p
 	}
-	for _, at := range p.start {
+	for _, at := range p.Start {
 		why := "the previous run was still going"
 		if !j.RunningSince.IsZero() {
 			why = fmt.Sprintf("the previous run (started %s) was still going", stamp(j.RunningSince))
 		}
-		p.records = append(p.records, record{at, StatusSkipped, why})
+		p.Records = append(p.Records, Record{at, StatusSkipped, why})
 	}
-	p.start = nil
+	p.Start = nil
 	return p
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // BenchmarkRealClock runs an "@every 1s" job on the real clock, one fire
@@ -16,11 +18,15 @@ import (
 // timing is machine-dependent. The scheduler's behaviour over time is
 // tested on the fake clock (TestEverySecond and the others).
 func BenchmarkRealClock(b *testing.B) {
-	st, err := Open(dbPath(b), StoreOptions{})
+	db, err := sqlitedb.Open(context.Background(), dbPath(b), sqlitedb.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close()
+	defer db.Close()
+	st, err := NewStore(db, StoreOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
 	lateness := make(chan time.Duration, 64)
 	r := RunnerFunc(func(ctx context.Context, j Job, at time.Time) RunResult {
 		lateness <- time.Since(at)

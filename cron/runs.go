@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -24,10 +23,10 @@ const (
 	StatusSilent = "silent"
 )
 
-// maxOutput bounds the output kept per run: enough for a whole report,
-// so a message cut to a chat platform's limit can be read whole with
-// "hermes cron show".
-const maxOutput = 64 << 10
+// MaxOutput bounds the bytes of output kept per run: enough for a whole
+// report, so a message cut to a chat platform's limit can be read whole
+// with "hermes cron show". Longer output is cut there and ends in "…".
+const MaxOutput = 64 << 10
 
 // Delivery is the outcome of sending a run's result to one target.
 type Delivery struct {
@@ -119,8 +118,8 @@ func (s *Store) FinishRun(ctx context.Context, id int64, r RunResult) error {
 		deliveries = []byte("[]")
 	}
 	out := r.Output
-	if len(out) > maxOutput {
-		out = out[:maxOutput] + "…"
+	if len(out) > MaxOutput {
+		out = out[:MaxOutput] + "…"
 	}
 	now := s.now()
 	err = s.writeTx(ctx, "finish cron run", func(tx *sql.Tx) error {
@@ -149,7 +148,7 @@ func (s *Store) History(ctx context.Context, job string, limit int) ([]Run, erro
 	if limit <= 0 {
 		limit = 20
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, job, scheduled_for, started_at, ended_at, status, session_id,
+	rows, err := s.read.QueryContext(ctx, `SELECT id, job, scheduled_for, started_at, ended_at, status, session_id,
 output, error, deliveries FROM cron_runs WHERE job = ? ORDER BY id DESC LIMIT ?`, job, limit)
 	if err != nil {
 		return nil, fmt.Errorf("cron: history of %q: %w", job, err)
@@ -176,7 +175,3 @@ output, error, deliveries FROM cron_runs WHERE job = ? ORDER BY id DESC LIMIT ?`
 	}
 	return out, nil
 }
-
-// errNotHolder aborts a claim when this scheduler no longer holds the
-// lease or another scheduler already claimed the fire.
-var errNotHolder = errors.New("fire claimed elsewhere")

@@ -28,7 +28,7 @@ func (f RunnerFunc) Run(ctx context.Context, job Job, at time.Time) RunResult { 
 
 // Options configure a Scheduler.
 type Options struct {
-	Store  *Store
+	Store  JobStore
 	Runner Runner
 	// Clock is the time the scheduler fires by; nil means the real clock.
 	Clock clock.Clock
@@ -46,11 +46,11 @@ type Options struct {
 	Logger        *slog.Logger
 }
 
-// Scheduler fires the jobs of a Store at their times. It sleeps until the
-// earliest next fire (or the lease renewal, whichever is sooner) and is
-// woken early by Wake, which the Store calls after every job change.
+// Scheduler fires the jobs of a JobStore at their times. It sleeps until
+// the earliest next fire (or the lease renewal, whichever is sooner) and
+// is woken early by Wake, which the store calls after every job change.
 type Scheduler struct {
-	store  *Store
+	store  JobStore
 	runner Runner
 	clock  clock.Clock
 	holder string
@@ -127,7 +127,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	runs, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
 	defer func() {
 		s.drain(cancelRuns)
-		if err := s.store.releaseLease(context.WithoutCancel(ctx), s.holder); err != nil {
+		if err := s.store.ReleaseLease(context.WithoutCancel(ctx), s.holder); err != nil {
 			s.log.Warn("cron: release lease", "err", err)
 		}
 	}()
@@ -155,7 +155,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 // Runs get the runs context, which outlives ctx by the shutdown grace.
 func (s *Scheduler) tick(ctx, runs context.Context, now time.Time) time.Duration {
 	renew := s.ttl / 3
-	held, taken, until, err := s.store.acquireLease(ctx, s.holder, now, s.ttl)
+	lease, err := s.store.AcquireLease(ctx, s.holder, now, s.ttl)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("cron: lease", "err", err)
@@ -164,24 +164,24 @@ func (s *Scheduler) tick(ctx, runs context.Context, now time.Time) time.Duration
 	}
 	s.mu.Lock()
 	was := s.held
-	s.held = held
+	s.held = lease.Held
 	keep := make(map[int64]bool, len(s.runIDs))
 	for id := range s.runIDs {
 		keep[id] = true
 	}
 	s.mu.Unlock()
-	if !held {
+	if !lease.Held {
 		// Another scheduler fires the jobs; look again when its lease
 		// would lapse if it stopped renewing, or at the renewal interval.
-		return max(min(until.Sub(now), renew), time.Millisecond)
+		return max(min(lease.Until.Sub(now), renew), time.Millisecond)
 	}
-	if taken || !was {
+	if lease.Taken || !was {
 		s.log.Info("cron: scheduler active", "holder", s.holder)
-		if err := s.store.interruptRuns(ctx, now, keep); err != nil {
+		if err := s.store.InterruptRuns(ctx, now, keep); err != nil {
 			s.log.Error("cron: close interrupted runs", "err", err)
 		}
 	}
-	due, err := s.store.due(ctx, now)
+	due, err := s.store.Due(ctx, now)
 	if err != nil {
 		s.log.Error("cron: due jobs", "err", err)
 		return renew
@@ -190,7 +190,7 @@ func (s *Scheduler) tick(ctx, runs context.Context, now time.Time) time.Duration
 		s.fire(ctx, runs, j, now)
 	}
 	wait := renew
-	next, ok, err := s.store.earliest(ctx)
+	next, ok, err := s.store.Earliest(ctx)
 	if err != nil {
 		s.log.Error("cron: next fire", "err", err)
 	} else if ok {
@@ -204,18 +204,18 @@ func (s *Scheduler) fire(ctx, runs context.Context, j Job, now time.Time) {
 	s.mu.Lock()
 	running := s.running[j.Name]
 	s.mu.Unlock()
-	var p plan
+	var p Plan
 	sched, err := j.schedule(now)
 	if err != nil {
 		// The stored schedule no longer parses (say, the zone database
 		// lost a zone): record it and stop rather than retry forever.
-		p = plan{job: j.Name, expect: j.NextRunAt, disable: true,
-			records: []record{{j.NextRunAt, StatusError, "not run, job disabled: " + err.Error()}}}
+		p = Plan{Job: j.Name, Expect: j.NextRunAt, Disable: true,
+			Records: []Record{{j.NextRunAt, StatusError, "not run, job disabled: " + err.Error()}}}
 	} else {
 		p = planFire(j, sched, now, running)
 	}
-	ids, err := s.store.claim(ctx, s.holder, now, p)
-	if errors.Is(err, errNotHolder) {
+	ids, err := s.store.Claim(ctx, s.holder, now, p)
+	if errors.Is(err, ErrNotHolder) {
 		s.log.Debug("cron: fire claimed elsewhere", "job", j.Name)
 		return
 	}
@@ -223,8 +223,8 @@ func (s *Scheduler) fire(ctx, runs context.Context, j Job, now time.Time) {
 		s.log.Error("cron: claim fire", "job", j.Name, "err", err)
 		return
 	}
-	for _, r := range p.records {
-		s.log.Warn("cron: fire not run", "job", j.Name, "scheduled_for", r.at, "status", r.status, "why", r.why)
+	for _, r := range p.Records {
+		s.log.Warn("cron: fire not run", "job", j.Name, "scheduled_for", r.At, "status", r.Status, "why", r.Why)
 	}
 	if len(ids) == 0 {
 		return
@@ -236,7 +236,7 @@ func (s *Scheduler) fire(ctx, runs context.Context, j Job, now time.Time) {
 	}
 	s.mu.Unlock()
 	s.wg.Add(1)
-	go s.execute(ctx, runs, j, p.start, ids)
+	go s.execute(ctx, runs, j, p.Start, ids)
 }
 
 // drain waits for the runs in progress, cancelling them once the
@@ -270,7 +270,7 @@ func (s *Scheduler) drain(cancelRuns context.CancelFunc) {
 		case <-t.C():
 			waiting = false
 		case <-renew.C():
-			if _, _, _, err := s.store.acquireLease(ctx, s.holder, s.clock.Now(), s.ttl); err != nil {
+			if _, err := s.store.AcquireLease(ctx, s.holder, s.clock.Now(), s.ttl); err != nil {
 				s.log.Warn("cron: lease", "err", err)
 			}
 		}

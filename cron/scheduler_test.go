@@ -247,7 +247,7 @@ func TestCrashedHolder(t *testing.T) {
 	st := openStore(t, path, clk)
 	ctx := context.Background()
 	createJob(t, st, "hourly", "0 * * * *", "")
-	if _, _, _, err := st.acquireLease(ctx, "ghost", clk.Now(), 30*time.Second); err != nil {
+	if _, err := st.AcquireLease(ctx, "ghost", clk.Now(), 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.StartRun(ctx, "hourly", t0); err != nil {

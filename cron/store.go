@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"time"
 
@@ -17,6 +16,8 @@ import (
 // ErrNotFound is returned (wrapped) for a job name the store does not have.
 var ErrNotFound = errors.New("no such job")
 
+var _ JobStore = (*Store)(nil)
+
 // StoreOptions tune a Store. The zero value is ready to use.
 type StoreOptions struct {
 	// Clock is the clock for created times and next fires; nil means the
@@ -26,23 +27,30 @@ type StoreOptions struct {
 	// never the server's zone, so a job fires at the same hour wherever
 	// hermes runs.
 	DefaultZone string
-	// BusyTimeout is SQLite's own wait for a lock before the jittered
-	// retries of sqlitedb.WriteTx; zero means one second.
-	BusyTimeout time.Duration
-	// Logger receives retries; nil discards them.
-	Logger *slog.Logger
 }
 
 // Store holds the cron tables of one state.db. It is safe for concurrent
-// use, and several processes may share the file.
+// use, and several processes may share the file. Writes go through the
+// DB's writer connection, reads through its read pool.
 type Store struct {
-	db   *sql.DB
+	db   *sqlitedb.DB
+	read *sql.DB
 	now  func() time.Time
 	zone string
-	log  *slog.Logger
 
 	mu        sync.Mutex
 	listeners []func()
+}
+
+// NewStore returns the job store over db, whose Open has brought the
+// cron tables up to date. The store holds nothing of its own to release;
+// db is closed by whoever opened it.
+func NewStore(db *sqlitedb.DB, opt StoreOptions) (*Store, error) {
+	if _, err := LoadZone(opt.DefaultZone, ""); err != nil {
+		return nil, fmt.Errorf("cron: default timezone: %w", err)
+	}
+	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, zone: opt.DefaultZone}
+	return s, nil
 }
 
 // OnChange registers f to be called after every change to the jobs made
@@ -65,37 +73,11 @@ func (s *Store) changed() {
 	}
 }
 
-// Open opens (creating if needed) the database at path and brings the
-// cron tables up to date.
-func Open(path string, opt StoreOptions) (*Store, error) {
-	if path == "" {
-		return nil, errors.New("cron: open: empty path")
-	}
-	if _, err := LoadZone(opt.DefaultZone, ""); err != nil {
-		return nil, fmt.Errorf("cron: default timezone: %w", err)
-	}
-	s := &Store{now: clock.OrReal(opt.Clock).Now, zone: opt.DefaultZone, log: opt.Logger}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
-	var err error
-	if s.db, err = sqlitedb.Open(context.Background(), path, opt.BusyTimeout, schema, s.log); err != nil {
-		return nil, fmt.Errorf("cron: open %s: %w", path, err)
-	}
-	return s, nil
-}
-
-// Close closes the database handle.
-func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("cron: close: %w", err)
-	}
-	return nil
-}
-
-// writeTx runs fn in a retried write transaction (sqlitedb.WriteTx).
+// writeTx runs fn in a retried write transaction on the DB's writer
+// connection (sqlitedb.DB.WriteTx). fn must reach the database only
+// through tx: the writer connection is the one tx holds.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
-	return sqlitedb.WriteTx(ctx, s.db, s.log, what, fn)
+	return s.db.WriteTx(ctx, what, fn)
 }
 
 // micros is t as stored; the zero time is 0.
@@ -141,7 +123,7 @@ func scanJob(r scanner) (Job, error) {
 
 // Get returns the named job, or an error wrapping ErrNotFound.
 func (s *Store) Get(ctx context.Context, name string) (Job, error) {
-	j, err := scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM cron_jobs WHERE name = ?`, name))
+	j, err := scanJob(s.read.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM cron_jobs WHERE name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Job{}, fmt.Errorf("cron: job %q: %w", name, ErrNotFound)
 	}
@@ -156,16 +138,16 @@ func (s *Store) List(ctx context.Context) ([]Job, error) {
 	return s.query(ctx, `SELECT `+jobColumns+` FROM cron_jobs ORDER BY name`)
 }
 
-// due returns the enabled jobs whose next fire is at or before now.
-func (s *Store) due(ctx context.Context, now time.Time) ([]Job, error) {
+// Due returns the enabled jobs whose next fire is at or before now.
+func (s *Store) Due(ctx context.Context, now time.Time) ([]Job, error) {
 	return s.query(ctx, `SELECT `+jobColumns+` FROM cron_jobs
 WHERE enabled = 1 AND next_run_at > 0 AND next_run_at <= ? ORDER BY next_run_at, name`, micros(now))
 }
 
-// earliest is the soonest next fire of any enabled job; false when none.
-func (s *Store) earliest(ctx context.Context) (time.Time, bool, error) {
+// Earliest is the soonest next fire of any enabled job; false when none.
+func (s *Store) Earliest(ctx context.Context) (time.Time, bool, error) {
 	var us sql.NullInt64
-	err := s.db.QueryRowContext(ctx,
+	err := s.read.QueryRowContext(ctx,
 		`SELECT min(next_run_at) FROM cron_jobs WHERE enabled = 1 AND next_run_at > 0`).Scan(&us)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("cron: earliest fire: %w", err)
@@ -174,7 +156,7 @@ func (s *Store) earliest(ctx context.Context) (time.Time, bool, error) {
 }
 
 func (s *Store) query(ctx context.Context, q string, args ...any) ([]Job, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.read.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("cron: list jobs: %w", err)
 	}

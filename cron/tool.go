@@ -28,14 +28,14 @@ Use it when the user asks for something at a time or regularly ("every Monday at
 // Tool is the cronjob tool: jobs the model creates at run time live in
 // state.db beside those of config.yaml.
 type Tool struct {
-	store *Store
+	store JobStore
 	// run runs a job now and returns its output; nil leaves out "run".
 	run func(ctx context.Context, name string) (string, error)
 }
 
 // NewTool returns the cronjob tool over store; run, when set, runs a job
 // now (as "hermes cron run" does).
-func NewTool(store *Store, run func(ctx context.Context, name string) (string, error)) *Tool {
+func NewTool(store JobStore, run func(ctx context.Context, name string) (string, error)) *Tool {
 	return &Tool{store: store, run: run}
 }
 

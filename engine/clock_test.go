@@ -61,12 +61,8 @@ const factsReply = `[{"kind": "preference", "subject": "answer language", "conte
 func longTermEngine(t *testing.T, fake *clock.Fake) (*engine.Engine, *llmtest.Server, *facts.Store) {
 	t.Helper()
 	srv := llmtest.New(t)
-	st, path := openStore(t)
-	fs, err := facts.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fs.Close() })
+	st, db := openStore(t)
+	fs := facts.New(db, facts.Options{Clock: fake})
 	m := model(srv)
 	e := engine.New(engine.Options{Store: st, Models: m, Tools: engine.Tools{Registry: tool.NewRegistry()}, Clock: fake,
 		LongTerm: &engine.LongTerm{Store: fs, Model: m.m, ExtractAfter: 30 * time.Minute}})

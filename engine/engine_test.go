@@ -187,12 +187,8 @@ func TestSystemPromptKeptAcrossProcesses(t *testing.T) {
 
 func TestRecallGoesBeforeTheFirstMessageOnly(t *testing.T) {
 	srv := llmtest.New(t)
-	st, path := openStore(t)
-	fs, err := facts.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fs.Close() })
+	st, db := openStore(t)
+	fs := facts.New(db, facts.Options{})
 	ctx := context.Background()
 	if _, err := fs.Add(ctx, []facts.Fact{{Kind: facts.KindPreference, Subject: "deploy day", Content: "The user deploys on Fridays.", SourceSession: "old"}}); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/llm/openai"
@@ -23,16 +24,21 @@ func model(srv *llmtest.Server) oneModel {
 	return oneModel{engine.Model{Provider: openai.NewChat(llm.Endpoint{Name: "test", BaseURL: srv.URL() + "/v1", APIKey: "k", Model: "m"}), Name: "m"}}
 }
 
-// openStore opens a session store in a fresh state.db.
-func openStore(t *testing.T) (*sqlite.Store, string) {
+// openStore opens a fresh state.db and the session store over it; the
+// other stores a test needs share the returned DB.
+func openStore(t *testing.T) (*sqlite.Store, *sqlitedb.DB) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "state.db")
-	st, err := sqlite.Open(path, sqlite.Options{})
+	db, err := sqlitedb.Open(t.Context(), filepath.Join(t.TempDir(), "state.db"), sqlitedb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	st, err := sqlite.New(db, sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return st, path
+	return st, db
 }
 
 // registry registers tools in a new registry.

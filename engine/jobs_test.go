@@ -29,12 +29,11 @@ type jobRig struct {
 func newJobRig(t *testing.T) *jobRig {
 	t.Helper()
 	srv := llmtest.New(t)
-	st, path := openStore(t)
-	jobs, err := cron.Open(path, cron.StoreOptions{})
+	st, db := openStore(t)
+	jobs, err := cron.NewStore(db, cron.StoreOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { jobs.Close() })
 	home := t.TempDir()
 	dir := filepath.Join(home, "skills", "ops", "weekly-report")
 	if err := os.MkdirAll(dir, 0o700); err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/internal/smtptest"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
@@ -106,11 +107,15 @@ schedules:
 // jobRuns reads a job's history from the home's state.db.
 func jobRuns(t *testing.T, h *home, job string) []cron.Run {
 	t.Helper()
-	st, err := cron.Open(filepath.Join(h.dir, "state.db"), cron.StoreOptions{})
+	db, err := sqlitedb.Open(context.Background(), filepath.Join(h.dir, "state.db"), sqlitedb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer db.Close()
+	st, err := cron.NewStore(db, cron.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	runs, err := st.History(context.Background(), job, 1000)
 	if err != nil {
 		t.Fatal(err)

@@ -6,66 +6,92 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 )
 
-// Schema is the versioned tables one package keeps in a shared database
-// file (state.db holds the session store's, the long-term facts', the
-// cron jobs'). Its version is a row of state_meta, the session store's
-// key-value table, or of the package's own fallback table when the
-// session store has not created state_meta yet; the larger of the two
-// counts, so opening the file in either order works.
-type Schema struct {
-	// Name names the schema in errors ("cron").
-	Name string
-	// VersionKey is the version's key ("cron_schema_version").
-	VersionKey string
-	// Fallback is the package's own key-value table ("cron_meta"), used
-	// when state_meta does not exist: it is never created here, because
-	// its owner creates it without IF NOT EXISTS.
-	Fallback string
-	// Migrations[i] brings the schema from version i to i+1.
-	Migrations []string
+// schemas is every schema of state.db, in the order Open migrates them:
+// the session store's first, because it creates state_meta, where the
+// others record their versions.
+var schemas = []schema{sessionSchema, factSchema, cronSchema}
+
+// schema is the versioned tables one store keeps in state.db. Where its
+// version is recorded is part of the file's format, kept as the stores
+// have always written it, so files written by earlier releases open
+// without migrating again:
+//   - the session store's is the one row of its own table, schema_version
+//     (versionTable), as in Hermes Agent's state.db;
+//   - the others' are a row of state_meta, the session store's key-value
+//     table, or of the store's own fallback table when state_meta did not
+//     exist yet; the larger of the two counts, so a file where either was
+//     written first opens alike.
+type schema struct {
+	// name names the schema in errors ("cron").
+	name string
+	// versionTable, when set, is a table of one row (version INTEGER)
+	// holding the version; versionKey and fallback are then unused.
+	versionTable string
+	// versionKey is the version's key in state_meta ("cron_schema_version").
+	versionKey string
+	// fallback is the store's own key-value table ("cron_meta"), used
+	// when state_meta does not exist: state_meta is never created here,
+	// because the session schema creates it without IF NOT EXISTS.
+	fallback string
+	// migrations[i] brings the schema from version i to i+1. Entries are
+	// append-only: a released migration is never edited, only followed.
+	migrations []string
 }
 
-// Migrate brings the schema up to date. The version is read first without
-// the write lock, so an up-to-date file costs one read; the migration runs
-// in a write transaction that reads it again, so concurrent openers
-// migrate once.
-func (s Schema) Migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
-	if v, err := s.Version(ctx, db); err == nil && v == len(s.Migrations) {
+// migrate brings every schema of the file up to date.
+func (db *DB) migrate(ctx context.Context) error {
+	for _, s := range schemas {
+		if err := s.migrate(ctx, db.write, db.log); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrate brings the schema up to date. It runs at every Open, so it
+// first reads the version without the write lock: an up-to-date file
+// costs reads only. The migration runs in a write transaction (BEGIN
+// IMMEDIATE) that reads the version again, so when several processes
+// open a new file at once one applies the migrations and the others find
+// nothing left to do.
+func (s schema) migrate(ctx context.Context, db *sql.DB, log *slog.Logger) error {
+	if v, err := s.version(ctx, db); err == nil && v == len(s.migrations) {
 		return nil
 	}
-	return WriteTx(ctx, db, log, "migrate "+s.Name+" schema", func(tx *sql.Tx) error {
-		v, err := s.Version(ctx, tx)
+	return writeTx(ctx, db, log, "migrate "+s.name+" schema", func(tx *sql.Tx) error {
+		v, err := s.version(ctx, tx)
 		if err != nil {
 			return err
 		}
-		if v > len(s.Migrations) {
-			return fmt.Errorf("%s schema version %d is newer than this program knows (%d): upgrade hermes", s.Name, v, len(s.Migrations))
+		if v > len(s.migrations) {
+			return fmt.Errorf("%s schema version %d is newer than this program knows (%d): upgrade hermes", s.name, v, len(s.migrations))
 		}
-		if v == len(s.Migrations) {
+		if v == len(s.migrations) {
 			return nil
 		}
-		for ; v < len(s.Migrations); v++ {
-			if _, err := tx.ExecContext(ctx, s.Migrations[v]); err != nil {
-				return fmt.Errorf("migrate %s schema to version %d: %w", s.Name, v+1, err)
+		for ; v < len(s.migrations); v++ {
+			if _, err := tx.ExecContext(ctx, s.migrations[v]); err != nil {
+				return fmt.Errorf("migrate %s schema to version %d: %w", s.name, v+1, err)
 			}
 		}
 		return s.writeVersion(ctx, tx, v)
 	})
 }
 
-// Querier is what Version needs of a *sql.DB or *sql.Tx.
-type Querier interface {
+// querier is what version needs of a *sql.DB or *sql.Tx.
+type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// Version is the schema version recorded in state_meta or the fallback
-// table, whichever is larger; zero when neither records one.
-func (s Schema) Version(ctx context.Context, q Querier) (int, error) {
+// version is the schema version recorded in the file; zero when none is.
+func (s schema) version(ctx context.Context, q querier) (int, error) {
+	if s.versionTable != "" {
+		return s.tableVersion(ctx, q)
+	}
 	v := 0
-	for _, table := range []string{"state_meta", s.Fallback} {
+	for _, table := range []string{"state_meta", s.fallback} {
 		ok, err := tableExists(ctx, q, table)
 		if err != nil {
 			return 0, err
@@ -74,11 +100,11 @@ func (s Schema) Version(ctx context.Context, q Querier) (int, error) {
 			continue
 		}
 		var n int
-		err = q.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM `+table+` WHERE key = ?`, s.VersionKey).Scan(&n)
+		err = q.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM `+table+` WHERE key = ?`, s.versionKey).Scan(&n)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
-			return 0, fmt.Errorf("read %s.%s: %w", table, s.VersionKey, err)
+			return 0, fmt.Errorf("read %s.%s: %w", table, s.versionKey, err)
 		default:
 			v = max(v, n)
 		}
@@ -86,56 +112,73 @@ func (s Schema) Version(ctx context.Context, q Querier) (int, error) {
 	return v, nil
 }
 
-// writeVersion records v in state_meta if it exists, else in the
-// fallback table.
-func (s Schema) writeVersion(ctx context.Context, tx *sql.Tx, v int) error {
+// tableVersion is the version in versionTable; zero when the table or
+// its row does not exist.
+func (s schema) tableVersion(ctx context.Context, q querier) (int, error) {
+	ok, err := tableExists(ctx, q, s.versionTable)
+	if err != nil || !ok {
+		return 0, err
+	}
+	var v int
+	switch err := q.QueryRowContext(ctx, `SELECT version FROM `+s.versionTable).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, nil
+	case err != nil:
+		return 0, fmt.Errorf("read %s: %w", s.versionTable, err)
+	}
+	return v, nil
+}
+
+// writeVersion records v: in versionTable when the schema has one, else
+// in state_meta if it exists, else in the fallback table.
+func (s schema) writeVersion(ctx context.Context, tx *sql.Tx, v int) error {
+	if s.versionTable != "" {
+		return s.writeTableVersion(ctx, tx, v)
+	}
 	table := "state_meta"
 	ok, err := tableExists(ctx, tx, table)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		table = s.Fallback
+		table = s.fallback
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+table+` (key TEXT PRIMARY KEY, value TEXT)`); err != nil {
 			return fmt.Errorf("create %s: %w", table, err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+` (key, value) VALUES (?, ?)
-ON CONFLICT (key) DO UPDATE SET value = excluded.value`, s.VersionKey, fmt.Sprint(v)); err != nil {
-		return fmt.Errorf("write %s.%s: %w", table, s.VersionKey, err)
+ON CONFLICT (key) DO UPDATE SET value = excluded.value`, s.versionKey, fmt.Sprint(v)); err != nil {
+		return fmt.Errorf("write %s.%s: %w", table, s.versionKey, err)
+	}
+	return nil
+}
+
+// writeTableVersion sets the one row of versionTable to v, creating the
+// table or the row when missing.
+func (s schema) writeTableVersion(ctx context.Context, tx *sql.Tx, v int) error {
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS `+s.versionTable+` (version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("create %s: %w", s.versionTable, err)
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE `+s.versionTable+` SET version = ?`, v)
+	if err != nil {
+		return fmt.Errorf("set %s: %w", s.versionTable, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("set %s: %w", s.versionTable, err)
+	} else if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+s.versionTable+` (version) VALUES (?)`, v); err != nil {
+		return fmt.Errorf("set %s: %w", s.versionTable, err)
 	}
 	return nil
 }
 
 // tableExists reports whether the database has a table of that name.
-func tableExists(ctx context.Context, q Querier, name string) (bool, error) {
+func tableExists(ctx context.Context, q querier, name string) (bool, error) {
 	var n int
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n); err != nil {
 		return false, fmt.Errorf("look for table %s: %w", name, err)
 	}
 	return n > 0, nil
-}
-
-// Open opens path for a package that keeps a small table set in a shared
-// file (long-term facts, cron jobs): one small pool for reads and writes
-// (their traffic is far below what would justify the session store's split
-// pools; every transaction is BEGIN IMMEDIATE and reads run outside
-// transactions, so readers never take the write lock), with the schema
-// migrated. busy is SQLite's own wait for a lock; zero means one second.
-func Open(ctx context.Context, path string, busy time.Duration, schema Schema, log *slog.Logger) (*sql.DB, error) {
-	if busy <= 0 {
-		busy = time.Second
-	}
-	db, err := sql.Open("sqlite", WriterDSN(path, busy))
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(2)
-	db.SetConnMaxIdleTime(5 * time.Minute)
-	if err := schema.Migrate(ctx, db, log); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
 }

@@ -1,8 +1,13 @@
-// Package sqlitedb is how hermes opens and writes the SQLite files several
-// of its processes share (state.db: sessions, long-term facts, later cron
-// jobs): one connection configuration and one write-contention policy, so
-// a gateway, cron runs and CLIs writing the same file at once wait for
-// each other instead of failing.
+// Package sqlitedb is how hermes opens and writes state.db, the SQLite
+// file several of its processes share: one connection configuration, one
+// write-contention policy, so a gateway, cron runs and CLIs writing the
+// file at once wait for each other instead of failing, and every schema
+// migration of the file (the session store's, the long-term facts', the
+// cron jobs'), so one package knows the whole file.
+//
+// A process opens the file once (Open) and hands the *DB to every store
+// that keeps tables in it; the stores share its one writer connection
+// and its read pool.
 package sqlitedb
 
 import (
@@ -31,30 +36,42 @@ const (
 	retryMaxWait = 150 * time.Millisecond
 )
 
-// WriterDSN configures a connection that writes: WAL so readers never
+// writerDSN configures the connection that writes: WAL so readers never
 // block it, synchronous NORMAL (modernc defaults WAL to FULL, an fsync per
 // commit; NORMAL loses at most the last commits on power loss, never
 // consistency), and BEGIN IMMEDIATE for every transaction so lock
 // contention shows up at BEGIN, where a retry is safe, rather than at the
 // first write of a read-then-write transaction, where it is not.
-func WriterDSN(path string, busy time.Duration) string {
+func writerDSN(path string, busy time.Duration) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_txlock", "immediate")
-	return "file:" + EscapePath(path) + "?" + q.Encode()
+	return "file:" + escapePath(path) + "?" + q.Encode()
 }
 
-// EscapePath keeps characters that mean something in a URI ("?", "#",
+// readerDSN configures the read pool: query_only guards against a write
+// slipping onto a connection whose transactions do not take the write
+// lock, and a larger page cache keeps the FTS indexes' hot pages.
+func readerDSN(path string, busy time.Duration) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "query_only(1)")
+	q.Add("_pragma", "cache_size(-16384)")
+	return "file:" + escapePath(path) + "?" + q.Encode()
+}
+
+// escapePath keeps characters that mean something in a URI ("?", "#",
 // "%") in a file name from being read as its query or fragment.
-func EscapePath(path string) string {
+func escapePath(path string) string {
 	u := url.URL{Path: path}
 	return u.EscapedPath()
 }
 
-// IsBusy reports whether err is SQLite's busy or locked error.
+// IsBusy reports whether err is SQLite's busy or locked error: the only
+// failure worth retrying, because the transaction never took effect.
 func IsBusy(err error) bool {
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
@@ -67,12 +84,12 @@ func IsBusy(err error) bool {
 	return false
 }
 
-// WriteTx runs fn in a write transaction on db and commits it, retrying
+// writeTx runs fn in a write transaction on db and commits it, retrying
 // the whole transaction while the database is busy or locked by another
 // connection. fn may run several times, so it must not keep side effects
 // outside tx until it returns nil for the last time. what names the
 // operation in errors and in the debug line logged per retry.
-func WriteTx(ctx context.Context, db *sql.DB, log *slog.Logger, what string, fn func(*sql.Tx) error) error {
+func writeTx(ctx context.Context, db *sql.DB, log *slog.Logger, what string, fn func(*sql.Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
 		if err = tryWrite(ctx, db, fn); err == nil {
@@ -90,7 +107,7 @@ func WriteTx(ctx context.Context, db *sql.DB, log *slog.Logger, what string, fn 
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// tryWrite is one attempt of WriteTx.
+// tryWrite is one attempt of writeTx.
 func tryWrite(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {

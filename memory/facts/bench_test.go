@@ -29,14 +29,10 @@ var (
 // inserted directly (Add's duplicate check would make setup quadratic).
 func benchStore(b *testing.B, n int) *Store {
 	b.Helper()
-	s, err := Open(filepath.Join(b.TempDir(), "state.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	s := openPath(b, filepath.Join(b.TempDir(), "state.db"), Options{})
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := func(ws []string) string { return ws[r.IntN(len(ws))] }
-	err = s.writeTx(context.Background(), "seed", func(tx *sql.Tx) error {
+	err := s.writeTx(context.Background(), "seed", func(tx *sql.Tx) error {
 		for i := range n {
 			var subject, content string
 			if i%3 == 2 {

@@ -14,10 +14,11 @@
 //
 // Facts live in the profile's state.db beside the session store, in a
 // table of their own with an FTS5 index (unicode61) over subject and
-// content. The schema version is a key in state_meta when the session
-// store has created that table, else in facts_meta (schema.go). Writes are
-// BEGIN IMMEDIATE transactions retried with random waits while another
-// process holds the lock, as the session store does.
+// content; the tables and their migrations are internal/sqlitedb's
+// (schema_facts.go), which opens state.db once for every store in it.
+// Writes are BEGIN IMMEDIATE transactions on the process's one writer
+// connection, retried with random waits while another process holds the
+// lock, as the session store's are.
 //
 // # Ranking
 //

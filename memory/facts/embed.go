@@ -71,7 +71,7 @@ func (s *Store) blendVectors(ctx context.Context, query string, rs []ranked) ([]
 		s.log.Warn("facts: embedding the query failed; ranking by words alone", "err", err)
 		return rs, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, embedding FROM facts
+	rows, err := s.read.QueryContext(ctx, `SELECT id, embedding FROM facts
 WHERE embedding IS NOT NULL ORDER BY id DESC LIMIT ?`, maxVectorScan)
 	if err != nil {
 		return nil, fmt.Errorf("read vectors: %w", err)

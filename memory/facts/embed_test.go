@@ -89,18 +89,14 @@ func TestEmbeddingsBlend(t *testing.T) {
 		{"deploy", "部署", "production", "release", "ship"},
 	})
 	path := filepath.Join(t.TempDir(), "state.db")
-	s, err := OpenWith(path, Options{Embed: EmbedOpenAI(srv.URL+"/v1", "", "embed-model")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openPath(t, path, Options{Embed: EmbedOpenAI(srv.URL+"/v1", "", "embed-model")})
 	ctx := context.Background()
 	mustAdd(t, s,
 		Fact{Kind: KindPreference, Subject: "language", Content: "The user wants answers in Chinese."},
 		Fact{Kind: KindDecision, Subject: "release", Content: "Production deploys need a green integration run first."},
 	)
 	var blobs int
-	s.db.QueryRow(`SELECT count(*) FROM facts WHERE length(embedding) = 12`).Scan(&blobs)
+	s.read.QueryRow(`SELECT count(*) FROM facts WHERE length(embedding) = 12`).Scan(&blobs)
 	if blobs != 2 {
 		t.Fatalf("%d facts have a 3-dimension vector, want 2", blobs)
 	}
@@ -123,11 +119,7 @@ func TestEmbeddingsBlend(t *testing.T) {
 	}
 
 	// Without a working embedder, words still work.
-	bad, err := OpenWith(path, Options{Embed: EmbedOpenAI(srv.URL+"/nowhere", "", "embed-model")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bad.Close()
+	bad := New(s.db, Options{Embed: EmbedOpenAI(srv.URL+"/nowhere", "", "embed-model")})
 	if n, err := bad.Add(ctx, []Fact{{Kind: KindFact, Content: "The user's editor is Helix."}}); err != nil || n != 1 {
 		t.Errorf("Add with a failing embedder: %d, %v; want the fact stored", n, err)
 	}

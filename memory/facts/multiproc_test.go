@@ -49,11 +49,7 @@ func TestMultiProcessAdd(t *testing.T) {
 	}
 	wg.Wait()
 
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openPath(t, path, Options{})
 	fs, err := s.List(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -87,11 +83,7 @@ func TestChildAdder(t *testing.T) {
 	if path == "" {
 		t.Skip("only runs as a child of TestMultiProcessAdd")
 	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatalf("%s: Open: %v", name, err)
-	}
-	defer s.Close()
+	s := openPath(t, path, Options{})
 	ctx := context.Background()
 	for b := range childBatches {
 		batch := make([]Fact, batchSize)

@@ -69,7 +69,7 @@ func (s *Store) load(ctx context.Context, ids []int64) (map[int64]Fact, error) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE id IN (?`+
+	rows, err := s.read.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE id IN (?`+
 		strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read facts: %w", err)
@@ -91,7 +91,7 @@ func (s *Store) List(ctx context.Context, limit int) ([]Fact, error) {
 	if limit < 1 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+factColumns+` FROM facts
+	rows, err := s.read.QueryContext(ctx, `SELECT `+factColumns+` FROM facts
 ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("facts: list: %w", err)

@@ -3,8 +3,6 @@ package facts
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -24,58 +22,40 @@ type Options struct {
 	// Embed, when set, gives every added fact a vector and blends cosine
 	// similarity into search (embed.go); nil searches by words alone.
 	Embed EmbedFunc
-	// BusyTimeout is how long SQLite waits for another writer's lock
-	// before the store's own jittered retries take over; zero means one
-	// second, as the session store uses.
-	BusyTimeout time.Duration
-	// Logger receives retries and failed embeddings; nil discards them.
+	// Logger receives failed embeddings; nil discards them. Retries of
+	// busy writes go to the DB's logger.
 	Logger *slog.Logger
 }
 
 // Store is the fact table of one state.db. Its methods are safe for
 // concurrent use, and several processes may use the same file at once.
+// Writes go through the DB's writer connection, reads through its read
+// pool.
 type Store struct {
-	db    *sql.DB
+	db    *sqlitedb.DB
+	read  *sql.DB
 	now   func() time.Time
 	embed EmbedFunc
 	log   *slog.Logger
 }
 
-// Open opens (creating if needed) the database at path with default
-// options and brings the fact tables up to date.
-func Open(path string) (*Store, error) {
-	return OpenWith(path, Options{})
-}
-
-// OpenWith is Open with options.
-func OpenWith(path string, opt Options) (*Store, error) {
-	if path == "" {
-		return nil, errors.New("facts: open: empty path")
-	}
-	s := &Store{now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, log: opt.Logger}
+// New returns the fact store over db, whose Open has brought the fact
+// tables up to date. The store holds nothing of its own to release; db
+// is closed by whoever opened it.
+func New(db *sqlitedb.DB, opt Options) *Store {
+	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, log: opt.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	var err error
-	if s.db, err = sqlitedb.Open(context.Background(), path, opt.BusyTimeout, schema, s.log); err != nil {
-		return nil, fmt.Errorf("facts: open %s: %w", path, err)
-	}
-	return s, nil
-}
-
-// Close closes the database handle.
-func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("facts: close: %w", err)
-	}
-	return nil
+	return s
 }
 
 // writeTx runs fn in a write transaction, retrying while another process
-// holds the lock (sqlitedb.WriteTx). fn may run several times, so it must
-// keep no side effects outside tx.
+// holds the lock (sqlitedb.DB.WriteTx). fn may run several times, so it
+// must keep no side effects outside tx, and it must reach the database
+// only through tx: the DB's one writer connection is the one tx holds.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
-	return sqlitedb.WriteTx(ctx, s.db, s.log, what, fn)
+	return s.db.WriteTx(ctx, what, fn)
 }
 
 // micros is t as the integer microseconds the tables store.

@@ -9,19 +9,26 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // openTemp opens a store on a new state.db in a temporary directory.
 func openTemp(t testing.TB) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "state.db")
-	s, err := Open(path)
+	return openPath(t, path, Options{}), path
+}
+
+// openPath opens the database at path, as a process does, and the fact
+// store over it; both are closed when the test ends.
+func openPath(t testing.TB, path string, opt Options) *Store {
+	t.Helper()
+	db, err := sqlitedb.Open(context.Background(), path, sqlitedb.Options{})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { s.Close() })
-	return s, path
+	t.Cleanup(func() { db.Close() })
+	return New(db, opt)
 }
 
 // mustAdd adds facts and fails the test on error.
@@ -229,11 +236,7 @@ func TestSearchSyntaxCharacters(t *testing.T) {
 func TestMarkUsed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
 	clk := clock.NewFake(time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC))
-	s, err := OpenWith(path, Options{Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openPath(t, path, Options{Clock: clk})
 	ctx := context.Background()
 	mustAdd(t, s, Fact{Kind: KindFact, Content: "The user's laptop runs Fedora 43."})
 	fs, _ := s.List(ctx, 0)
@@ -245,54 +248,5 @@ func TestMarkUsed(t *testing.T) {
 	fs, _ = s.List(ctx, 0)
 	if fs[0].Uses != 2 || !fs[0].LastUsedAt.Equal(now) {
 		t.Errorf("after MarkUsed: uses %d, last used %v; want 2 and %v", fs[0].Uses, fs[0].LastUsedAt, now)
-	}
-}
-
-// TestSchemaBesideSessionStore opens the fact store and the session store
-// on one file in both orders: neither may break the other, and the fact
-// schema's version lands in state_meta when that table exists.
-func TestSchemaBesideSessionStore(t *testing.T) {
-	ctx := context.Background()
-	for _, factsFirst := range []bool{true, false} {
-		path := filepath.Join(t.TempDir(), "state.db")
-		openFacts := func() {
-			s, err := Open(path)
-			if err != nil {
-				t.Fatalf("facts Open (facts first %v): %v", factsFirst, err)
-			}
-			mustAdd(t, s, Fact{Kind: KindFact, Content: "The user keeps notes in Obsidian."})
-			s.Close()
-		}
-		openSessions := func() {
-			ss, err := sqlite.Open(path, sqlite.Options{})
-			if err != nil {
-				t.Fatalf("session Open (facts first %v): %v", factsFirst, err)
-			}
-			ss.Close()
-		}
-		if factsFirst {
-			openFacts()
-			openSessions()
-		} else {
-			openSessions()
-			openFacts()
-		}
-		s, err := Open(path) // reopening finds the schema current
-		if err != nil {
-			t.Fatalf("reopen (facts first %v): %v", factsFirst, err)
-		}
-		v, err := readVersion(ctx, s.db)
-		if err != nil || v != len(migrations) {
-			t.Errorf("facts first %v: version %d, %v; want %d", factsFirst, v, err, len(migrations))
-		}
-		var inState int
-		s.db.QueryRowContext(ctx, `SELECT count(*) FROM state_meta WHERE key = ?`, versionKey).Scan(&inState)
-		if !factsFirst && inState != 1 {
-			t.Errorf("session store first: version not recorded in state_meta")
-		}
-		if fs, _ := s.List(ctx, 0); len(fs) != 1 {
-			t.Errorf("facts first %v: %d facts, want 1", factsFirst, len(fs))
-		}
-		s.Close()
 	}
 }

@@ -7,7 +7,9 @@
 //
 // Every write is one BEGIN IMMEDIATE transaction on the process's single
 // writer connection, retried with random waits while another process
-// holds the lock (write.go). Append inserts all its messages with one
+// holds the lock (sqlitedb.DB.WriteTx). The tables and their migrations
+// are internal/sqlitedb's (schema_sessions.go), which opens state.db once
+// for every store in it. Append inserts all its messages with one
 // statement: FTS5 writes a new index segment at every statement that
 // fires its triggers, so ten single-row inserts built ten segments.
 //

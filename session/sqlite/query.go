@@ -167,7 +167,8 @@ func hasWordChar(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
-// hasCJK reports whether s has a CJK character (the ranges of cjkGlob).
+// hasCJK reports whether s has a CJK character (the ranges of the
+// trigram index's cjkGlob, in internal/sqlitedb/schema_sessions.go).
 func hasCJK(s string) bool {
 	return strings.IndexFunc(s, isCJK) >= 0
 }

@@ -4,7 +4,6 @@ import (
 	"database/sql"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -77,33 +76,6 @@ func TestInjectedClockAndIDs(t *testing.T) {
 	}
 	if !m.CreatedAt.Equal(want) || !got.EndedAt.Equal(want) {
 		t.Errorf("CreatedAt %v, EndedAt %v, want %v", m.CreatedAt, got.EndedAt, want)
-	}
-}
-
-// TestOpenConcurrently opens one new file from several goroutines at once,
-// as processes starting together do: the schema is created once.
-func TestOpenConcurrently(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
-	var wg sync.WaitGroup
-	for range 6 {
-		wg.Go(func() {
-			s, err := Open(path, Options{})
-			if err != nil {
-				t.Errorf("Open: %v", err)
-				return
-			}
-			if err := s.Create(t.Context(), &session.Session{Source: "cli"}); err != nil {
-				t.Errorf("Create: %v", err)
-			}
-			s.Close()
-		})
-	}
-	wg.Wait()
-	s := openTemp(t)
-	defer s.Close()
-	var v int
-	if err := s.read.QueryRow(`SELECT version FROM schema_version`).Scan(&v); err != nil || v != len(migrations) {
-		t.Errorf("schema_version = %d, %v; want %d", v, err, len(migrations))
 	}
 }
 

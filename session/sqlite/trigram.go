@@ -12,7 +12,8 @@ import (
 // trigrams, but a 1–2 character term such as 迁移 has none: FTS5 matches
 // nothing for it, and LIKE '%迁移%' on the index scans every row (1 s
 // for a rare term at a million messages). Because every indexed text is
-// followed by two spaces (see migration 2), each occurrence of a short
+// followed by two spaces (see migration 2 in
+// internal/sqlitedb/schema_sessions.go), each occurrence of a short
 // term begins some trigram — 迁移脚, 迁移完, "迁移 " — so the index's
 // vocabulary lists the trigrams that stand for it, and their OR is an
 // exact index query.

@@ -1,23 +1,21 @@
-package facts
+package sqlitedb
 
-import (
-	"context"
+// factSchema is the long-term facts' tables (memory/facts): the version
+// goes to state_meta, or to facts_meta in a file where the fact tables
+// were created before the session tables.
+var factSchema = schema{name: "fact", versionKey: "facts_schema_version", fallback: "facts_meta", migrations: factMigrations}
 
-	"github.com/hermes-go/hermes/internal/sqlitedb"
-)
-
-// versionKey is the fact schema's entry in state_meta or facts_meta.
-const versionKey = "facts_schema_version"
-
-// migrations[i] brings the fact tables from version i to i+1. Entries are
-// append-only: a released migration is never edited, only followed.
+// factMigrations[i] brings the fact tables from version i to i+1.
+// Entries are append-only: a released migration is never edited, only
+// followed.
 //
 // Times are INTEGER microseconds since the Unix epoch, as in the session
-// tables. norm is the content as normalize() leaves it, so duplicates are
-// found by index rather than by normalizing every row; has_cjk marks the
-// rows the CJK scan must search (see rank.go); embedding is the fact's
-// vector as little-endian float32s, when the store has an embedder.
-var migrations = []string{
+// tables. norm is the content as the fact store's normalize() leaves it,
+// so duplicates are found by index rather than by normalizing every row;
+// has_cjk marks the rows the CJK scan must search (see
+// memory/facts/rank.go); embedding is the fact's vector as little-endian
+// float32s, when the store has an embedder.
+var factMigrations = []string{
 	// 1: facts and their word index.
 	`
 CREATE TABLE facts (
@@ -54,14 +52,4 @@ CREATE TRIGGER facts_fts_update AFTER UPDATE OF subject, content ON facts BEGIN
 	INSERT INTO facts_fts(rowid, subject, content) VALUES (new.id, new.subject, new.content);
 END;
 `,
-}
-
-// schema is the fact tables' place in the shared state.db
-// (sqlitedb.Schema): the version goes to state_meta when the session store
-// made it, else to facts_meta.
-var schema = sqlitedb.Schema{Name: "fact", VersionKey: versionKey, Fallback: "facts_meta", Migrations: migrations}
-
-// readVersion is the fact schema version (sqlitedb.Schema.Version).
-func readVersion(ctx context.Context, q sqlitedb.Querier) (int, error) {
-	return schema.Version(ctx, q)
 }

@@ -1,11 +1,4 @@
-package sqlite
-
-import (
-	"context"
-	"database/sql"
-	"errors"
-	"fmt"
-)
+package sqlitedb
 
 // The schema follows Hermes Agent's state.db so the files look familiar:
 // sessions, messages, two FTS5 indexes over the messages, state_meta and a
@@ -14,9 +7,12 @@ import (
 // today's dates exactly), sortable, and the precision PostgreSQL keeps, so
 // every store round-trips the same values.
 
-// migrations[i] brings the schema from version i to i+1. Entries are
-// append-only: a released migration is never edited, only followed.
-var migrations = []string{
+// sessionSchema is the session store's tables (session/sqlite). Its
+// version is the one row of schema_version.
+var sessionSchema = schema{name: "session", versionTable: "schema_version", migrations: sessionMigrations}
+
+// sessionMigrations[i] brings the session tables from version i to i+1.
+var sessionMigrations = []string{
 	// 1: sessions and messages.
 	`
 CREATE TABLE sessions (
@@ -70,12 +66,14 @@ CREATE TABLE state_meta (
 	// messages, so the text is stored once. Triggers keep them in sync;
 	// the delete and update triggers must pass exactly the values that
 	// were indexed. columnsize=0 drops FTS5's per-row token counts, which
-	// only its bm25() reads; the store ranks by itself (search.go), and
-	// each append writes one b-tree fewer per index.
+	// only its bm25() reads; the store ranks by itself
+	// (session/sqlite/search.go), and each append writes one b-tree fewer
+	// per index.
 	//
-	// The trigram index holds only rows with CJK text (search.go says
-	// why); cjkCond decides, on insert and delete alike, so the two
-	// always agree.
+	// The trigram index holds only rows with CJK text
+	// (session/sqlite/search.go says why); cjkCond decides, on insert and
+	// delete alike, so the two always agree. (The SQL is as released, so
+	// its comments name files of session/sqlite.)
 	`
 CREATE VIRTUAL TABLE messages_fts USING fts5(
 	content, tool_name, tool_calls,
@@ -144,7 +142,8 @@ CREATE VIRTUAL TABLE messages_fts_trigram_vocab USING fts5vocab(messages_fts_tri
 // cjkGlob matches text holding at least one CJK character: Han
 // ideographs (with extension A and compatibility ideographs), kana, Hangul
 // and CJK or full-width punctuation. GLOB compares code points, so the
-// ranges mean what they say. query.go's isCJK covers the same ranges.
+// ranges mean what they say. isCJK in session/sqlite/query.go covers the
+// same ranges.
 const cjkGlob = `'*[` +
 	"\u3000-\u30ff" + // CJK punctuation, hiragana, katakana
 	"\u3400-\u4dbf" + // Han extension A
@@ -158,46 +157,4 @@ const cjkGlob = `'*[` +
 // trigram index.
 func cjkCond(row string) string {
 	return "(" + row + ".content GLOB " + cjkGlob + " OR " + row + ".tool_calls GLOB " + cjkGlob + ")"
-}
-
-// migrate brings the schema to len(migrations). It runs at every Open, so
-// it first reads the version without taking the write lock; only an
-// out-of-date file pays for a write transaction. Inside that transaction
-// (BEGIN IMMEDIATE) it reads the version again, so when several processes
-// open a new file at once one applies the migrations and the others find
-// nothing left to do.
-func (s *Store) migrate(ctx context.Context) error {
-	var v int
-	err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
-	if err == nil && v == len(migrations) {
-		return nil
-	}
-	return s.writeTx(ctx, "migrate schema", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx,
-			`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
-			return fmt.Errorf("create schema_version: %w", err)
-		}
-		var v int
-		switch err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); {
-		case errors.Is(err, sql.ErrNoRows):
-			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
-				return fmt.Errorf("init schema_version: %w", err)
-			}
-		case err != nil:
-			return fmt.Errorf("read schema_version: %w", err)
-		}
-		if v > len(migrations) {
-			return fmt.Errorf("schema version %d is newer than this program knows (%d): upgrade hermes",
-				v, len(migrations))
-		}
-		for ; v < len(migrations); v++ {
-			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-				return fmt.Errorf("migrate to version %d: %w", v+1, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, v); err != nil {
-			return fmt.Errorf("set schema_version: %w", err)
-		}
-		return nil
-	})
 }

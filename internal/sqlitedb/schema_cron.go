@@ -1,18 +1,14 @@
-package cron
+package sqlitedb
 
-import (
-	"context"
+// cronSchema is the cron jobs' tables (cron): the version goes to
+// state_meta, or to cron_meta in a file where the cron tables were
+// created before the session tables.
+var cronSchema = schema{name: "cron", versionKey: "cron_schema_version", fallback: "cron_meta", migrations: cronMigrations}
 
-	"github.com/hermes-go/hermes/internal/sqlitedb"
-)
-
-// versionKey is the cron schema's entry in state_meta or cron_meta.
-const versionKey = "cron_schema_version"
-
-// migrations[i] brings the cron tables from version i to i+1. Entries are
-// append-only. Times are INTEGER microseconds since the Unix epoch (0:
-// none), as in the session and fact tables.
-var migrations = []string{
+// cronMigrations[i] brings the cron tables from version i to i+1.
+// Entries are append-only. Times are INTEGER microseconds since the Unix
+// epoch (0: none), as in the session and fact tables.
+var cronMigrations = []string{
 	// 1: jobs, their runs and the scheduler lease.
 	`
 CREATE TABLE cron_jobs (
@@ -50,14 +46,4 @@ CREATE TABLE cron_lease (
 	expires_at INTEGER NOT NULL
 );
 `,
-}
-
-// schema is the cron tables' place in the shared state.db
-// (sqlitedb.Schema): the version goes to state_meta when the session store
-// made it, else to cron_meta.
-var schema = sqlitedb.Schema{Name: "cron", VersionKey: versionKey, Fallback: "cron_meta", Migrations: migrations}
-
-// readVersion is the cron schema version (sqlitedb.Schema.Version).
-func readVersion(ctx context.Context, q sqlitedb.Querier) (int, error) {
-	return schema.Version(ctx, q)
 }

@@ -1,0 +1,159 @@
+package sqlitedb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// openTemp opens a new state.db in the test's temporary directory.
+func openTemp(t *testing.T) (*DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.db")
+	db, err := Open(t.Context(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, path
+}
+
+// versions reads every schema's version.
+func versions(t *testing.T, q querier) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, s := range schemas {
+		v, err := s.version(context.Background(), q)
+		if err != nil {
+			t.Fatalf("%s version: %v", s.name, err)
+		}
+		out[s.name] = v
+	}
+	return out
+}
+
+// current is every schema at its latest version.
+func current() map[string]int {
+	out := map[string]int{}
+	for _, s := range schemas {
+		out[s.name] = len(s.migrations)
+	}
+	return out
+}
+
+// TestOpenCreatesEverySchema: a new file gets the tables of every store,
+// each schema's version recorded where its store reads it.
+func TestOpenCreatesEverySchema(t *testing.T) {
+	db, _ := openTemp(t)
+	if got, want := versions(t, db.Reader()), current(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("versions = %v, want %v", got, want)
+	}
+	for _, table := range []string{"sessions", "messages", "facts", "cron_jobs", "cron_runs", "cron_lease"} {
+		if ok, err := tableExists(t.Context(), db.Reader(), table); err != nil || !ok {
+			t.Errorf("table %s: %v, %v", table, ok, err)
+		}
+	}
+	// state_meta exists before the fact and cron schemas run, so their
+	// fallback tables are never made.
+	for _, table := range []string{"facts_meta", "cron_meta"} {
+		if ok, _ := tableExists(t.Context(), db.Reader(), table); ok {
+			t.Errorf("a new file has %s", table)
+		}
+	}
+}
+
+// TestOpenConcurrently opens one new file from several goroutines at once,
+// as processes starting together do: every schema is created once.
+func TestOpenConcurrently(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Go(func() {
+			db, err := Open(t.Context(), path, Options{})
+			if err != nil {
+				t.Errorf("Open: %v", err)
+				return
+			}
+			defer db.Close()
+			err = db.WriteTx(t.Context(), "insert", func(tx *sql.Tx) error {
+				_, err := tx.Exec(`INSERT INTO sessions (id, started_at) VALUES (?, 1)`, fmt.Sprint("s", i))
+				return err
+			})
+			if err != nil {
+				t.Errorf("WriteTx: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	db, err := Open(t.Context(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got, want := versions(t, db.Reader()), current(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("versions = %v, want %v", got, want)
+	}
+	var rows, sessions int
+	if err := db.Reader().QueryRow(`SELECT count(*) FROM schema_version`).Scan(&rows); err != nil || rows != 1 {
+		t.Errorf("schema_version has %d rows, %v; want 1", rows, err)
+	}
+	if err := db.Reader().QueryRow(`SELECT count(*) FROM sessions`).Scan(&sessions); err != nil || sessions != 6 {
+		t.Errorf("%d sessions, %v; want 6", sessions, err)
+	}
+}
+
+// TestOpenRejectsNewerSchema refuses a file one of whose schemas a newer
+// program migrated, naming the schema.
+func TestOpenRejectsNewerSchema(t *testing.T) {
+	for _, s := range schemas {
+		t.Run(s.name, func(t *testing.T) {
+			db, path := openTemp(t)
+			err := db.WriteTx(t.Context(), "set version", func(tx *sql.Tx) error {
+				return s.writeVersion(t.Context(), tx, 99)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			db, err = Open(t.Context(), path, Options{})
+			if err == nil {
+				db.Close()
+			}
+			if err == nil || !strings.Contains(err.Error(), s.name+" schema version 99 is newer") {
+				t.Errorf("Open of a file at %s version 99: %v, want an error saying it is newer", s.name, err)
+			}
+		})
+	}
+}
+
+// TestReaderIsReadOnly: a write slipped onto the read pool fails instead
+// of running outside the writer's lock.
+func TestReaderIsReadOnly(t *testing.T) {
+	db, _ := openTemp(t)
+	if _, err := db.Reader().Exec(`INSERT INTO state_meta (key, value) VALUES ('k', 'v')`); err == nil {
+		t.Error("the read pool accepted a write")
+	}
+}
+
+// TestWriteTxCountsForCheckpoints: every store's writes go through
+// WriteTx, which counts them toward the periodic checkpoint.
+func TestWriteTxCountsForCheckpoints(t *testing.T) {
+	db, _ := openTemp(t)
+	before := db.writes.Load()
+	for i := range checkpointEvery + 1 {
+		err := db.WriteTx(t.Context(), "write", func(tx *sql.Tx) error {
+			_, err := tx.Exec(`INSERT INTO state_meta (key, value) VALUES (?, 'v')`, fmt.Sprint("k", i))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.writes.Load() - before; n != checkpointEvery+1 {
+		t.Errorf("%d writes counted, want %d", n, checkpointEvery+1)
+	}
+}
