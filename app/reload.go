@@ -17,25 +17,32 @@ import (
 // before the file is read.
 const reloadDebounce = 300 * time.Millisecond
 
-// WatchSchedules re-reads config.yaml (loaded with opts) whenever it
-// changes and syncs its schedules into the job store, so an edited, added
-// or removed job takes effect without restarting hermes serve (the
-// scheduler is woken by the change). A config that no longer loads is
-// logged and the jobs stay as they were. It returns when ctx ends.
-func (a *App) WatchSchedules(ctx context.Context, opts config.LoadOptions) {
-	path, store, log := a.Config.Paths.ConfigFile, a.Jobs, a.Log
+// watchConfig starts watching config.yaml's directory (editors save by
+// renaming a new file over the old one), so that no change made after it
+// returns is missed; nil when it cannot, which is logged.
+func (a *App) watchConfig() *fsnotify.Watcher {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
-		return
+		a.Log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
+		return nil
 	}
+	if err := w.Add(filepath.Dir(a.Config.Paths.ConfigFile)); err != nil {
+		w.Close()
+		a.Log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
+		return nil
+	}
+	return w
+}
+
+// reloadSchedules re-reads config.yaml (loaded with opts) whenever w sees
+// it change and syncs its schedules into the job store, so an edited,
+// added or removed job takes effect without restarting hermes serve (the
+// scheduler is woken by the change). A config that no longer loads is
+// logged and the jobs stay as they were. It closes w and returns when ctx
+// ends.
+func (a *App) reloadSchedules(ctx context.Context, w *fsnotify.Watcher, opts config.LoadOptions) {
+	path, store, log := a.Config.Paths.ConfigFile, a.Jobs, a.Log
 	defer w.Close()
-	// The directory, not the file: editors save by renaming a new file
-	// over the old one.
-	if err := w.Add(filepath.Dir(path)); err != nil {
-		log.Warn("config.yaml will not be reloaded when it changes", "error", err.Error())
-		return
-	}
 	timer := a.opts.Clock.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()

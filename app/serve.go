@@ -57,12 +57,15 @@ func (a *App) RunScheduler(ctx context.Context, runner cron.Runner, load config.
 	if err != nil {
 		return err
 	}
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	watching := make(chan struct{})
-	go func() {
-		defer close(watching)
-		a.WatchSchedules(watchCtx, load)
-	}()
-	defer func() { stopWatch(); <-watching }()
+	// Watching starts before the first fire, so no edit is missed.
+	if w := a.watchConfig(); w != nil {
+		watchCtx, stopWatch := context.WithCancel(ctx)
+		watching := make(chan struct{})
+		go func() {
+			defer close(watching)
+			a.reloadSchedules(watchCtx, w, load)
+		}()
+		defer func() { stopWatch(); <-watching }()
+	}
 	return sched.Run(ctx)
 }

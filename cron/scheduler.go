@@ -137,6 +137,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 			return nil
 		}
 		t := s.clock.NewTimer(wait)
+		s.log.Debug("cron: sleeping", "wait_ms", wait.Milliseconds())
 		if s.onIdle != nil {
 			s.onIdle(wait)
 		}
@@ -293,6 +294,7 @@ func (s *Scheduler) execute(ctx, runs context.Context, j Job, fires []time.Time,
 			delete(s.runIDs, id)
 		}
 		s.mu.Unlock()
+		s.log.Debug("cron: runs recorded; the job may fire again", "job", j.Name, "runs", len(fires))
 		if s.onRunsDone != nil {
 			s.onRunsDone()
 		}

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,11 +19,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/internal/smtptest"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/notify"
 )
 
 // TestJobDeliveryChain: a job's result goes down its deliver: chain. The
@@ -123,39 +129,6 @@ func jobRuns(t *testing.T, h *home, job string) []cron.Run {
 	return runs
 }
 
-// TestJobInactivityTimeout: a run whose model never answers is stopped
-// after scheduler.inactivity_timeout, recorded as failed, and the failure
-// is delivered rather than kept silent.
-func TestJobInactivityTimeout(t *testing.T) {
-	h := newHome(t)
-	srv := llmtest.New(t)
-	h.write("config.yaml", modelConfig(srv)+`agent: {api_max_retries: 0}
-scheduler: {inactivity_timeout: 1s}
-schedules:
-  stuck:
-    cron: "@hourly"
-    prompt: summarize the night's alerts
-    deliver: local
-`)
-	srv.Enqueue(llmtest.Reply{Text: "too late", Delay: time.Minute})
-	start := time.Now()
-	r := h.hermes("cron", "run", "stuck")
-	if r.code == 0 || !strings.Contains(r.stderr, "no progress for 1s") {
-		t.Fatalf("cron run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("the stuck run took %s to stop", d)
-	}
-	runs := jobRuns(t, h, "stuck")
-	if len(runs) != 1 || runs[0].Status != cron.StatusError || !strings.Contains(runs[0].Error, "no progress") {
-		t.Fatalf("history = %+v", runs)
-	}
-	local, _ := os.ReadFile(filepath.Join(h.dir, "deliveries", "stuck.md"))
-	if !strings.Contains(string(local), `"stuck" failed`) || !strings.Contains(string(local), "no progress for 1s") {
-		t.Errorf("the failure was not delivered:\n%s", local)
-	}
-}
-
 // TestJobOwnModelAndToolsets: a job that names a model and toolsets calls
 // that model and is offered only those tools.
 func TestJobOwnModelAndToolsets(t *testing.T) {
@@ -254,20 +227,6 @@ func TestCronShowEditStatus(t *testing.T) {
 	}
 }
 
-// startServe starts hermes serve in h and returns it with its log.
-func startServe(t *testing.T, h *home) (*exec.Cmd, *syncBuffer) {
-	t.Helper()
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	logs := &syncBuffer{}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd, logs
-}
-
 // stopServe sends SIGTERM and waits up to limit for a clean exit.
 func stopServe(t *testing.T, cmd *exec.Cmd, logs *syncBuffer, limit time.Duration) time.Duration {
 	t.Helper()
@@ -287,129 +246,43 @@ func stopServe(t *testing.T, cmd *exec.Cmd, logs *syncBuffer, limit time.Duratio
 	return time.Since(start)
 }
 
-// waitFile waits up to 10 s for path to exist.
-func waitFile(t *testing.T, path string) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not appear", path)
-		}
-	}
-}
-
-// TestServeShutdownGrace: on SIGTERM a running job gets
-// scheduler.shutdown_timeout to finish; one that needs longer is
-// cancelled, recorded as interrupted, and not delivered.
-func TestServeShutdownGrace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hermes serve in real time")
-	}
-	for _, tc := range []struct {
-		name, grace, sleep, status, output string
-	}{
-		{"finishes within the grace", "15s", "2", cron.StatusOK, "finished"},
-		{"cancelled after the grace", "1s", "60", cron.StatusError, "interrupted by shutdown"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := newHome(t)
-			marker := filepath.Join(t.TempDir(), "started")
-			h.write("config.yaml", fmt.Sprintf(`scheduler: {shutdown_timeout: %s}
-schedules:
-  slow:
-    cron: "@every 2s"
-    no_agent: true
-    script: touch %s; sleep %s; echo finished
-    deliver: local
-`, tc.grace, marker, tc.sleep))
-			cmd, logs := startServe(t, h)
-			waitFile(t, marker)
-			took := stopServe(t, cmd, logs, 30*time.Second)
-			runs := jobRuns(t, h, "slow")
-			var got []string
-			for _, r := range runs {
-				got = append(got, r.Status+": "+r.Output+r.Error)
-			}
-			if len(runs) != 1 || runs[0].Status != tc.status || !strings.Contains(runs[0].Output+runs[0].Error, tc.output) {
-				t.Fatalf("runs = %q, want one %s run saying %q (stopped in %s)\n%s", got, tc.status, tc.output, took, logs.String())
-			}
-			local, _ := os.ReadFile(filepath.Join(h.dir, "deliveries", "slow.md"))
-			if delivered := strings.Contains(string(local), "finished"); delivered != (tc.status == cron.StatusOK) {
-				t.Errorf("delivered = %v for a %s run:\n%s", delivered, tc.status, local)
-			}
-		})
-	}
-}
-
-// TestTwoServesFireOnce: two hermes serve processes on one home fire each
-// of an @every 2s job's fires exactly once between them.
-func TestTwoServesFireOnce(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hermes serve in real time")
-	}
-	h := newHome(t)
-	h.write("config.yaml", `schedules:
-  tick: {cron: "@every 2s", no_agent: true, script: echo tick, deliver: local}
-`)
-	a, alogs := startServe(t, h)
-	b, blogs := startServe(t, h)
-	time.Sleep(7 * time.Second)
-	stopServe(t, a, alogs, 20*time.Second)
-	stopServe(t, b, blogs, 20*time.Second)
-	runs := jobRuns(t, h, "tick")
-	seen := map[time.Time]int{}
-	ok := 0
-	for _, r := range runs {
-		seen[r.ScheduledFor]++
-		if r.Status == cron.StatusOK {
-			ok++
-		}
-	}
-	for at, n := range seen {
-		if n > 1 {
-			t.Errorf("the fire of %s ran %d times", at.Format(time.RFC3339Nano), n)
-		}
-	}
-	if ok < 2 {
-		t.Errorf("%d ok runs in 7 s, want at least 2:\n%s\n%s", ok, alogs.String(), blogs.String())
-	}
-}
-
-// TestServeRunsAgentJob: hermes serve runs an agent job in a job process
-// of its own; the reply is delivered and the run names its session.
-func TestServeRunsAgentJob(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hermes serve in real time")
-	}
+// TestJobProcess: hermes serve runs each job in a job process ("hermes
+// cron exec": the job as JSON on stdin, the result as one JSON line on
+// stdout, JSON logs on stderr); the reply is delivered and the run names
+// its session.
+func TestJobProcess(t *testing.T) {
 	h := newHome(t)
 	srv := llmtest.New(t)
-	h.write("config.yaml", modelConfig(srv)+`schedules:
-  brief: {cron: "@every 2s", prompt: write the morning brief, deliver: local}
-`)
+	h.write("config.yaml", modelConfig(srv))
 	srv.Enqueue(llmtest.Reply{Text: "Morning brief: all green."})
-	cmd, logs := startServe(t, h)
-	waitFile(t, filepath.Join(h.dir, "deliveries", "brief.md"))
-	stopServe(t, cmd, logs, 30*time.Second)
-	runs := jobRuns(t, h, "brief")
-	var first cron.Run
-	for _, r := range runs {
-		if r.Status == cron.StatusOK {
-			first = r
-		}
+	cmd := exec.Command(hermesBin, "cron", "exec", "--scheduled", "2026-12-07T09:00:00+08:00")
+	cmd.Env = h.env
+	job, _ := json.Marshal(cron.Job{Name: "brief", Spec: cron.Spec{Prompt: "write the morning brief", Deliver: []string{"local"}}})
+	cmd.Stdin = bytes.NewReader(job)
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("cron exec: %v\n%s", err, logs.String())
 	}
-	if first.SessionID == "" || !strings.Contains(first.Output, "all green") {
-		t.Fatalf("runs = %+v\n%s", runs, logs.String())
+	var res app.ExecResult
+	if err := json.Unmarshal(out, &res); err != nil || res.Error != "" || res.SessionID == "" || !strings.Contains(res.Output, "all green") {
+		t.Fatalf("cron exec printed %s (%v)\n%s", out, err, logs.String())
+	}
+	if len(res.Deliveries) != 1 || res.Deliveries[0].Target != "local" || !res.Deliveries[0].OK {
+		t.Errorf("deliveries = %+v", res.Deliveries)
 	}
 	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "morning brief") {
 		t.Errorf("the model got %q", got)
 	}
-	if r := h.hermes("sessions", "show", first.SessionID); r.code != 0 || !strings.Contains(r.stdout, "all green") {
+	if r := h.hermes("sessions", "show", res.SessionID); r.code != 0 || !strings.Contains(r.stdout, "all green") {
 		t.Errorf("the run's session: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(logs.String(), `"msg":"turn finished"`) || !strings.Contains(logs.String(), `"session_id":"`+first.SessionID) {
+	if !strings.Contains(logs.String(), `"msg":"turn finished"`) || !strings.Contains(logs.String(), `"session_id":"`+res.SessionID) {
 		t.Errorf("the job process did not log the turn as JSON with its session:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), "warning:") {
+		t.Errorf("the job process printed configuration warnings among its JSON logs:\n%s", logs.String())
 	}
 }
 
@@ -513,64 +386,23 @@ func TestJobSkills(t *testing.T) {
 	}
 }
 
-// TestServeJobProcessDies: a job process killed mid-run (out of memory,
-// say) cannot report; serve records the run failed and delivers the
-// notice itself, so the failure is not silent.
-func TestServeJobProcessDies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hermes serve in real time")
-	}
+// TestJobProcessDies: a job process killed mid-run (out of memory, say)
+// cannot report; serve's side of it records the run failed and delivers
+// the notice itself, so the failure is not silent.
+func TestJobProcessDies(t *testing.T) {
 	h := newHome(t)
+	t.Setenv("HERMES_HOME", h.dir)
+	t.Setenv("HERMES_MEMORY_LONG_TERM", "false")
+	p := &app.ProcRunner{Exe: hermesBin, Stderr: io.Discard, Log: slog.New(slog.DiscardHandler),
+		Notifier: notify.New(notify.Config{Home: h.dir})}
 	// The script's parent is the job process.
-	h.write("config.yaml", `schedules:
-  doomed: {cron: "@every 2s", no_agent: true, script: "kill -9 $PPID; sleep 5", deliver: local}
-`)
-	cmd, logs := startServe(t, h)
-	notice := filepath.Join(h.dir, "deliveries", "doomed.md")
-	waitFile(t, notice)
-	stopServe(t, cmd, logs, 30*time.Second)
-	data, _ := os.ReadFile(notice)
+	job := cron.Job{Name: "doomed", Spec: cron.Spec{NoAgent: true, Script: "kill -9 $PPID; sleep 5", Deliver: []string{"local"}}}
+	res := p.Run(context.Background(), job, time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC))
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "ended without a result") {
+		t.Fatalf("result = %+v", res)
+	}
+	data, _ := os.ReadFile(filepath.Join(h.dir, "deliveries", "doomed.md"))
 	if !strings.Contains(string(data), `"doomed" failed`) || !strings.Contains(string(data), "ended without a result") {
 		t.Errorf("the notice:\n%s", data)
 	}
-	runs := jobRuns(t, h, "doomed")
-	if len(runs) == 0 || runs[len(runs)-1].Status != cron.StatusError {
-		t.Errorf("runs = %+v", runs)
-	}
-}
-
-// TestServeReloadsSchedules: a job added to config.yaml while hermes serve
-// runs starts firing without a restart; a config.yaml that breaks is
-// logged and the jobs stay as they were.
-func TestServeReloadsSchedules(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hermes serve in real time")
-	}
-	h := newHome(t)
-	h.write("config.yaml", `schedules:
-  weekly: {cron: 0 9 * * MON, no_agent: true, script: echo weekly}
-`)
-	cmd, logs := startServe(t, h)
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(50 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s:\n%s", what, logs.String())
-			}
-		}
-	}
-	waitFor("serve to start", func() bool { return strings.Contains(logs.String(), "hermes serve started") })
-	h.write("config.yaml", `schedules:
-  weekly: {cron: 0 9 * * MON, no_agent: true, script: echo weekly}
-  tick: {cron: "@every 2s", no_agent: true, script: echo tick, deliver: local}
-`)
-	waitFile(t, filepath.Join(h.dir, "deliveries", "tick.md"))
-	if !strings.Contains(logs.String(), `"msg":"schedules reloaded from config.yaml","added":["tick"]`) {
-		t.Errorf("the reload was not logged:\n%s", logs.String())
-	}
-	h.write("config.yaml", "schedules:\n  tick: {cron: \"@every 2s\", no_agent: true, script: [oops\n")
-	waitFor("the broken config to be logged", func() bool { return strings.Contains(logs.String(), "does not load; the jobs stay as they were") })
-	fired := len(jobRuns(t, h, "tick"))
-	waitFor("tick to fire on after the broken edit", func() bool { return len(jobRuns(t, h, "tick")) > fired })
-	stopServe(t, cmd, logs, 30*time.Second)
 }
