@@ -29,13 +29,18 @@ Use it when the user asks for something at a time or regularly ("every Monday at
 // state.db beside those of config.yaml.
 type Tool struct {
 	store JobStore
-	// run runs a job now and returns its output; nil leaves out "run".
-	run func(ctx context.Context, name string) (string, error)
+	run   NowRunner
 }
 
-// NewTool returns the cronjob tool over store; run, when set, runs a job
-// now (as "hermes cron run" does).
-func NewTool(store JobStore, run func(ctx context.Context, name string) (string, error)) *Tool {
+// NowRunner runs a job now, recorded like a scheduled run, and returns its
+// output or why it failed (the engine, as "hermes cron run" does).
+type NowRunner interface {
+	RunJobOutput(ctx context.Context, name string) (string, error)
+}
+
+// NewTool returns the cronjob tool over store; run, when not nil, runs
+// jobs for its "run" action.
+func NewTool(store JobStore, run NowRunner) *Tool {
 	return &Tool{store: store, run: run}
 }
 
@@ -105,7 +110,7 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		if t.run == nil {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "running a job now is not available here")
 		}
-		out, rerr := t.run(ctx, a.Name)
+		out, rerr := t.run.RunJobOutput(ctx, a.Name)
 		if rerr != nil {
 			return nil, classify(rerr)
 		}

@@ -215,3 +215,6 @@ func runScript(ctx context.Context, script string) (string, error) {
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// Interface guard.
+var _ cron.NowRunner = (*Engine)(nil)
