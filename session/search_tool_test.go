@@ -24,13 +24,20 @@ type toolFixture struct {
 	longText, hitInRoot string
 }
 
-func newToolFixture(t *testing.T) *toolFixture {
+// openTestStore opens a session store in a fresh state.db.
+func openTestStore(t *testing.T) *sqlite.Store {
 	t.Helper()
 	s, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func newToolFixture(t *testing.T) *toolFixture {
+	t.Helper()
+	s := openTestStore(t)
 	f := &toolFixture{store: s, tool: session.NewSearchTool(s)}
 	ctx := t.Context()
 	mk := func(sess *session.Session, texts ...string) *session.Session {

@@ -103,7 +103,11 @@ func startSession(cmd *cobra.Command, h *app.App, f *chatFlags) (string, error) 
 			}
 			return "", err
 		}
-		return latestContinuation(cmd, h, f.resume)
+		id, err := session.Newest(cmd.Context(), h.Sessions, f.resume)
+		if err == nil && id != f.resume {
+			fmt.Fprintf(cmd.ErrOrStderr(), "session %s was compressed; continuing in %s\n", f.resume, id)
+		}
+		return id, err
 	case f.cont:
 		s, err := h.Sessions.Latest(cmd.Context(), "cli")
 		if errors.Is(err, session.ErrNotFound) {
@@ -115,27 +119,6 @@ func startSession(cmd *cobra.Command, h *app.App, f *chatFlags) (string, error) 
 		return s.ID, nil
 	}
 	return "", nil
-}
-
-// latestContinuation follows a session's lineage to its newest
-// continuation: a compressed session goes on in a child, so resuming the
-// parent resumes the child.
-func latestContinuation(cmd *cobra.Command, h *app.App, id string) (string, error) {
-	start := id
-	for range 1000 {
-		kids, err := h.Sessions.List(cmd.Context(), session.ListOptions{ParentID: id, Limit: 1})
-		if err != nil {
-			return "", err
-		}
-		if len(kids) == 0 {
-			break
-		}
-		id = kids[0].ID
-	}
-	if id != start {
-		fmt.Fprintf(cmd.ErrOrStderr(), "session %s was compressed; continuing in %s\n", start, id)
-	}
-	return id, nil
 }
 
 // chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to
