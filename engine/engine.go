@@ -26,6 +26,7 @@ import (
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/tool"
 )
 
 // Options wire an Engine. Store, Models and Tools.Registry are required.
@@ -166,6 +167,11 @@ type Input struct {
 	// commands (a person at a terminal, nobody in a scheduled job);
 	// what was granted is kept per session by the engine's Policy.
 	Approval safety.Asker
+	// Approver, when set, decides this turn's dangerous commands instead
+	// of the Policy: a job run from inside a turn (the cronjob tool's
+	// "run") asks whoever that turn asks, so that starting a job never
+	// reaches further than the turn that started it.
+	Approver tool.Approver
 	// Reviewed, when set, hears what a background review started after
 	// this turn saved ("saved skill deploy-checklist"); it is called
 	// later, from another goroutine, and only when something was saved.
@@ -247,7 +253,10 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		Workdir:    workdir,
 		Logger:     e.opt.Logger,
 	}
-	if e.opt.Policy != nil {
+	switch {
+	case in.Approver != nil:
+		cfg.Approver = in.Approver
+	case e.opt.Policy != nil:
 		cfg.Approver = e.opt.Policy.For(s.ID, in.Approval)
 	}
 	if e.opt.Compressor != nil {

@@ -9,10 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/llm/openai"
+	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/todo"
@@ -191,5 +193,56 @@ func TestResumeRestoresToolState(t *testing.T) {
 	last := reqs[len(reqs)-1].Messages
 	if got := last[len(last)-1].Text(); !strings.Contains(got, "rotate logs") {
 		t.Errorf("the resumed todo list read %s, want the list from before", got)
+	}
+}
+
+// TestJobRunFromATurnAsksThatTurn: approvals.cron_mode allows dangerous
+// commands in scheduled jobs, yet a model in a chat cannot use that to
+// get past the chat's own approval by writing the command into a job and
+// running the job now: the job's turn asks whoever the chat asks. The
+// same job run by the scheduler (nobody's turn) follows cron_mode.
+func TestJobRunFromATurnAsksThatTurn(t *testing.T) {
+	srv := llmtest.New(t)
+	st, db := openStore(t)
+	jobs, err := cron.NewStore(db, cron.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := &commandTool{}
+	reg := registry(t, runner)
+	e := engine.New(engine.Options{Store: st, Models: model(srv), Tools: engine.Tools{Registry: reg}, Policy: &safety.Policy{},
+		Jobs: engine.Jobs{Store: jobs, Notifier: notify.New(notify.Config{Home: t.TempDir()}),
+			Approval: safety.Asker{NonInteractive: safety.NonInteractiveAllow}}})
+	t.Cleanup(e.Close)
+	if err := reg.Register(cron.NewTool(jobs, e)); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := jobs.Create(ctx, cron.Job{Name: "cleanup", Source: cron.SourceTool, Spec: cron.Spec{Schedule: "@daily", Prompt: "clean the disk"}}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		last := r.Messages[len(r.Messages)-1]
+		switch {
+		case last.Role == llm.RoleUser && strings.Contains(last.Text(), "clean the disk"):
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "run", Arguments: `{"command":"rm -rf /srv/data"}`}}}
+		case last.Role == llm.RoleUser:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "cronjob", Arguments: `{"action":"run","name":"cleanup"}`}}}
+		}
+		return llmtest.Reply{Text: "done"}
+	})
+	asked := 0
+	person := prompterFunc(func(context.Context, safety.Request) (safety.Answer, error) { asked++; return safety.Deny, nil })
+	if _, err := e.Turn(ctx, "", engine.Input{Text: "run the cleanup job now", Approval: safety.Asker{Prompter: person}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if asked != 1 || runner.ran != 0 {
+		t.Fatalf("a job run from the chat: the person was asked %d times and %d commands ran; want asked once, nothing run", asked, runner.ran)
+	}
+	if _, err := e.RunJobNow(ctx, "cleanup"); err != nil {
+		t.Fatal(err)
+	}
+	if asked != 1 || runner.ran != 1 {
+		t.Errorf("the scheduler's run: asked %d times, %d commands ran; want cron_mode to allow it unasked", asked, runner.ran)
 	}
 }

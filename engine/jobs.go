@@ -12,6 +12,7 @@ import (
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/tool"
 )
 
 // scriptTimeout bounds a job's pre-run script.
@@ -156,8 +157,15 @@ func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cro
 	}
 	wctx, dog := newWatchdog(ctx, e.opt.Clock, e.opt.Jobs.Inactivity)
 	defer dog.Stop()
-	turn, err := e.Turn(wctx, sid, Input{Text: text, Source: "cron", Toolsets: job.Toolsets, Model: job.Model,
-		Approval: e.opt.Jobs.Approval}, dog)
+	in := Input{Text: text, Source: "cron", Toolsets: job.Toolsets, Model: job.Model, Approval: e.opt.Jobs.Approval}
+	// A job run from inside a turn (the cronjob tool's "run") asks whoever
+	// that turn asks: approvals.cron_mode is for nobody's turns, and a
+	// model must not get past its own turn's approvals by scheduling the
+	// command and running the job.
+	if ap := tool.InvocationFrom(ctx).Approver; ap != nil {
+		in.Approver = ap
+	}
+	turn, err := e.Turn(wctx, sid, in, dog)
 	// The watchdog's reason is the run's, whatever step it cut short.
 	cause := context.Cause(wctx)
 	if !errors.As(cause, new(errInactive)) {
