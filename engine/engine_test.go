@@ -215,4 +215,12 @@ func TestRecallGoesBeforeTheFirstMessageOnly(t *testing.T) {
 	if got := reqs[1].LastUserText(); got != "and why deploy then?" {
 		t.Errorf("second message = %q; recall is for the first message only", got)
 	}
+	// With no model to extract with, ending the session recalls nothing
+	// new and asks nobody.
+	if err := e.EndSession(ctx, first.SessionID, "exit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Drain(ctx); err != nil || len(srv.Requests()) != 2 {
+		t.Errorf("after the end: %v, %d model calls, want the 2 turns", err, len(srv.Requests()))
+	}
 }

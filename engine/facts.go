@@ -20,7 +20,8 @@ const recallLimit = 5
 // has gone idle or ended.
 type LongTerm struct {
 	Store *facts.Store
-	// Model extracts the facts (auxiliary.memory, else the main model).
+	// Model extracts the facts (auxiliary.memory, else the main model);
+	// without a provider, facts are recalled but not extracted.
 	Model Model
 	// ExtractAfter is how long a session stays idle before its facts are
 	// extracted (memory.extract_after); zero extracts only when a session
@@ -108,9 +109,10 @@ func (e *Engine) idle(sessionID string) {
 	})
 }
 
-// extractLater extracts the session's facts in the background.
+// extractLater extracts the session's facts in the background; without
+// a model to ask (none configured) there is nothing to extract with.
 func (e *Engine) extractLater(sessionID string) {
-	if e.opt.LongTerm == nil {
+	if lt := e.opt.LongTerm; lt == nil || lt.Model.Provider == nil {
 		return
 	}
 	x := &e.facts
