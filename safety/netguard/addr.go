@@ -159,3 +159,55 @@ func Loopback(hostport string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// localKind returns why a is refused when it is one of the machine's own
+// interface addresses, or "". An address of this machine reaches the
+// services that listen on all interfaces (0.0.0.0) just as loopback does,
+// and the ranges AddrKind knows cannot tell: a host's public or
+// documentation-range address is its own too. When the addresses cannot
+// be listed, every address is refused, since any may be the machine's.
+func (g *Guard) localKind(a netip.Addr) string {
+	addrs, err := g.localAddrs()
+	if err != nil {
+		return "possibly an address of this machine (its interface addresses cannot be listed: " + err.Error() + ")"
+	}
+	a = a.WithZone("").Unmap()
+	for _, l := range addrs {
+		if l.WithZone("").Unmap() == a {
+			return "an address of this machine's own network interfaces"
+		}
+	}
+	return ""
+}
+
+// localAddrs lists the machine's interface addresses, through LocalAddrs
+// when set.
+func (g *Guard) localAddrs() ([]netip.Addr, error) {
+	if g.LocalAddrs != nil {
+		return g.LocalAddrs()
+	}
+	return interfaceAddrs()
+}
+
+// interfaceAddrs lists the addresses of every network interface of the
+// machine, up or not, as net.InterfaceAddrs reports them.
+func interfaceAddrs() ([]netip.Addr, error) {
+	nets, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]netip.Addr, 0, len(nets))
+	for _, n := range nets {
+		var ip net.IP
+		switch v := n.(type) {
+		case *net.IPNet:
+			ip = v.IP
+		case *net.IPAddr:
+			ip = v.IP
+		}
+		if a, ok := netip.AddrFromSlice(ip); ok {
+			out = append(out, a.Unmap())
+		}
+	}
+	return out, nil
+}

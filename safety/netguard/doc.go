@@ -6,6 +6,6 @@
 // Guard.CheckURL gives an early, readable refusal; Guard.Client is the
 // guarded HTTP client every outbound fetch uses, which checks the address
 // actually connected to, after DNS, on every connection and redirect. Its
-// users are tools/httpreq, tools/browser, and cmd/hermes, which gives the
-// web tools the guarded client.
+// users are tools/httpreq, tools/browser, tools/declared (http tools), and
+// app, which gives the web tools the guarded client.
 package netguard

@@ -23,7 +23,8 @@ const maxRedirects = 10
 // (a database admin page on 127.0.0.1, a router on 192.168.1.1) or a
 // cloud instance's metadata endpoint, which hands out credentials: the
 // classic server-side request forgery. The zero value refuses every
-// private, loopback, link-local and metadata address.
+// private, loopback, link-local and metadata address, and every address
+// of the machine's own network interfaces.
 //
 // CheckURL gives an early, readable refusal; Client is the enforcement,
 // since it checks the address actually connected to, after DNS, so a name
@@ -48,6 +49,17 @@ type Guard struct {
 	// them with AllowPrivate. It is not asked about blocklisted hosts or
 	// metadata endpoints.
 	Allow func(netip.AddrPort) bool
+	// TrustedHosts lists "host:port" pairs whose addresses are admitted
+	// even when private: a service the user, not the model, named, such as
+	// the API a declared tool's author wrote into its URL. Only the host as
+	// written is trusted, so a redirect from it to another private host is
+	// still refused. Blocklisted hosts and metadata endpoints stay refused.
+	TrustedHosts []string
+	// LocalAddrs lists the addresses of the machine's own network
+	// interfaces, which are refused like private ones: a service listening
+	// on them is as much the machine's own as one on 127.0.0.1, whatever
+	// range the address is in. Nil means net.InterfaceAddrs; tests set it.
+	LocalAddrs func() ([]netip.Addr, error)
 }
 
 // BlockedURLError is the refusal of a URL or of the address it resolved
@@ -139,6 +151,7 @@ func (g *Guard) dialContext(ctx context.Context, network, addr string) (net.Conn
 	if reason, private := g.hostReason(host, port); reason != "" {
 		return nil, &BlockedURLError{URL: addr, Reason: reason, private: private}
 	}
+	trusted := g.trusted(host, port)
 	d := &net.Dialer{
 		Timeout:   30 * time.Second,
 		KeepAlive: 30 * time.Second,
@@ -147,7 +160,7 @@ func (g *Guard) dialContext(ctx context.Context, network, addr string) (net.Conn
 			if err != nil {
 				return &BlockedURLError{URL: addr, Reason: "cannot read the address " + address + " being connected to"}
 			}
-			if reason, private := g.addrReason(ap); reason != "" {
+			if reason, private := g.addrReason(ap, trusted); reason != "" {
 				return &BlockedURLError{URL: addr, Reason: host + " resolves to " + ap.Addr().String() + ", which is " + reason, private: private}
 			}
 			return nil
@@ -166,9 +179,10 @@ func (g *Guard) hostReason(host, port string) (reason string, private bool) {
 	if isMetadataHost(h) {
 		return h + " is a cloud metadata endpoint, which is always blocked", false
 	}
+	trusted := g.trusted(h, port)
 	if a, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil {
 		p, _ := strconv.ParseUint(port, 10, 16)
-		if kind, private := g.addrReason(netip.AddrPortFrom(a.WithZone(""), uint16(p))); kind != "" {
+		if kind, private := g.addrReason(netip.AddrPortFrom(a.WithZone(""), uint16(p)), trusted); kind != "" {
 			return a.WithZone("").String() + " is " + kind, private
 		}
 		return "", false
@@ -197,21 +211,38 @@ func (g *Guard) blocked(host string) (string, bool) {
 }
 
 // addrReason says what kind of address the guard refuses a is ("a
-// loopback address"), or returns "";
-// private reports whether AllowPrivate would admit it.
-func (g *Guard) addrReason(ap netip.AddrPort) (reason string, private bool) {
+// loopback address"), or returns ""; trusted says the address belongs to
+// one of TrustedHosts. private reports whether AllowPrivate would admit
+// it.
+func (g *Guard) addrReason(ap netip.AddrPort, trusted bool) (reason string, private bool) {
 	a := ap.Addr()
 	if isMetadataAddr(a) {
 		return "a cloud metadata endpoint, which is always blocked", false
 	}
-	if g.AllowPrivate {
+	if g.AllowPrivate || trusted {
 		return "", false
 	}
 	kind := AddrKind(a)
+	if kind == "" {
+		kind = g.localKind(a)
+	}
 	if kind == "" || (g.Allow != nil && g.Allow(ap)) {
 		return "", false
 	}
 	return kind, true
+}
+
+// trusted reports whether host (lower case, without a trailing dot) and
+// port are one of TrustedHosts.
+func (g *Guard) trusted(host, port string) bool {
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	for _, hp := range g.TrustedHosts {
+		h, p, err := net.SplitHostPort(hp)
+		if err == nil && p == port && strings.TrimSuffix(strings.ToLower(h), ".") == host {
+			return true
+		}
+	}
+	return false
 }
 
 // IsBlocked reports whether err, or an error it wraps, is a guard
