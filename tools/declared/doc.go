@@ -44,6 +44,17 @@
 // (redact.SecretEnvName) never reach the model, the logs or a trace:
 // everything shown has them replaced by ${NAME}.
 //
+// # The URL guard
+//
+// http tools send through the URL guard http_request uses
+// (safety/netguard), after templating and on every redirect: a model that
+// fills in part of a URL cannot make a tool fetch the machine's own
+// services or a cloud metadata endpoint. The exception is the host the
+// author wrote into the URL, literally or through ${NAME} ("${ORDERS_API}/orders"),
+// with nothing from the arguments before the end of its authority: the
+// user chose that service, so it is reached even on a private address
+// (security.allow_private_urls lifts the guard for every host).
+//
 // # Results
 //
 // An http tool answers {"status": 200, "data": ...}: the JSON body

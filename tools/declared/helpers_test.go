@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -27,6 +28,12 @@ type home struct {
 }
 
 func newHome(t *testing.T) *home {
+	t.Helper()
+	return newGuardedHome(t, nil)
+}
+
+// newGuardedHome is newHome whose http tools send through guard.
+func newGuardedHome(t *testing.T, guard *netguard.Guard) *home {
 	t.Helper()
 	dir := t.TempDir()
 	h := &home{t: t, dir: dir, tools: filepath.Join(dir, "tools"), reg: tool.NewRegistry(), env: map[string]string{}}
@@ -44,6 +51,7 @@ func newHome(t *testing.T) *home {
 			v, ok := h.env[name]
 			return v, ok
 		},
+		Guard: guard,
 	})
 	t.Cleanup(func() { h.loader.Close() })
 	return h

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -26,8 +27,13 @@ const errorBodyChars = 500
 
 // httpPlan is a compiled http: block.
 type httpPlan struct {
-	method      string
-	url         *tmpl
+	method string
+	url    *tmpl
+	// prefix is the URL template's text before its first action, and
+	// whole says there is no action: together they tell the host the
+	// author fixed (see fixedHost).
+	prefix      *tmpl
+	whole       bool
 	headers     []namedTmpl
 	query       []namedTmpl
 	body        *bodyValue // a mapping or list body, sent as JSON
@@ -49,6 +55,11 @@ func (c compiler) http(h *HTTP) *httpPlan {
 		c.fail("http.url", "is empty; give the URL, e.g. \"${ORDERS_API}/orders\"")
 	} else {
 		p.url = c.template("http.url", h.URL, escURL)
+		pre, act := h.URL, strings.Index(h.URL, "{{")
+		if act >= 0 {
+			pre = h.URL[:act]
+		}
+		p.prefix, p.whole = c.template("http.url", pre, escNone), act < 0
 	}
 	for _, k := range sortedKeys(h.Headers) {
 		p.headers = append(p.headers, namedTmpl{k, c.template("http.headers."+k, h.Headers[k], escNone)})
@@ -87,11 +98,14 @@ func (c compiler) http(h *HTTP) *httpPlan {
 	return p
 }
 
-// httpRequest is a rendered request, ready to send and to show.
+// httpRequest is a rendered request, ready to send and to show. trusted
+// is the host:port its author fixed, which the URL guard admits although
+// private, or "".
 type httpRequest struct {
 	method, url string
 	headers     [][2]string
 	body        []byte
+	trusted     string
 }
 
 // render builds the request of one call.
@@ -116,6 +130,13 @@ func (p *httpPlan) render(args map[string]any, ce *callEnv) (*httpRequest, error
 	}
 	u.RawQuery = q.Encode()
 	req := &httpRequest{method: p.method, url: u.String()}
+	if p.prefix != nil {
+		pre, err := p.prefix.render(args, ce)
+		if err != nil {
+			return nil, err
+		}
+		req.trusted = fixedHost(pre, p.whole, u)
+	}
 	for _, nt := range p.headers {
 		v, err := nt.t.render(args, ce)
 		if err != nil {
@@ -161,7 +182,7 @@ func (r *httpRequest) String() string {
 // do sends the request and turns the response into the call's data: a
 // map {"status": 200, "data": ...} with "note" when something was cut or
 // not found.
-func (p *httpPlan) do(ctx context.Context, client *http.Client, r *httpRequest) (any, int, error) {
+func (p *httpPlan) do(ctx context.Context, cs *clients, r *httpRequest) (any, int, error) {
 	var body io.Reader
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
@@ -177,10 +198,13 @@ func (p *httpPlan) do(ctx context.Context, client *http.Client, r *httpRequest) 
 		}
 		req.Header.Set(h[0], h[1])
 	}
-	resp, err := client.Do(req)
+	resp, err := cs.client(r.trusted).Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, 0, ctx.Err()
+		}
+		if b, ok := netguard.IsBlocked(err); ok {
+			return nil, 0, &tool.Error{Code: tool.CodeDenied, Message: b.Error()}
 		}
 		return nil, 0, &tool.Error{Code: tool.CodeUpstreamUnavailable, Retryable: notSent(err),
 			Message: fmt.Sprintf("%s %s failed: %v", r.method, req.URL.Redacted(), unwrapURLError(err))}

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -33,6 +33,10 @@ type LoaderOptions struct {
 	Env func(name string) (string, bool)
 	// Logger gets a warning per problem found; nil means none.
 	Logger *slog.Logger
+	// Guard is the URL guard http tools send through, as http_request
+	// does; nil means the default guard, which refuses private addresses
+	// except the host a tool's author wrote into its URL.
+	Guard *netguard.Guard
 }
 
 // Loader reads the tools files, registers their tools, and keeps the
@@ -64,7 +68,7 @@ type fileState struct {
 func NewLoader(opts LoaderOptions) *Loader {
 	return &Loader{
 		opts:  opts,
-		b:     builder{env: opts.Env, client: &http.Client{}},
+		b:     builder{env: opts.Env, clients: newClients(opts.Guard)},
 		files: map[string]*fileState{},
 		tools: map[string]*Tool{},
 		conns: map[string]*sqlConn{},

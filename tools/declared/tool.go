@@ -26,7 +26,7 @@ type Tool struct {
 	approval bool
 	refs     []envRef
 	env      func(string) (string, bool)
-	client   *http.Client
+	clients  *clients
 
 	http *httpPlan
 	cmd  *cmdPlan
@@ -83,9 +83,12 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	case t.http != nil:
 		var req *httpRequest
 		if req, err = t.http.render(args, ce); err == nil {
+			err = t.clients.check(req)
+		}
+		if err == nil {
 			detail = req.String()
 			run = func() (any, string, error) {
-				data, status, err := t.http.do(ctx, t.client, req)
+				data, status, err := t.http.do(ctx, t.clients, req)
 				return data, httpStatus(status), err
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -35,8 +34,8 @@ type fieldErr struct {
 
 // builder turns declared specs into tools.
 type builder struct {
-	env    func(string) (string, bool)
-	client *http.Client
+	env     func(string) (string, bool)
+	clients *clients
 }
 
 // parseSpec decodes and checks one entry of tools:.
@@ -158,7 +157,7 @@ func (b builder) compile(display, dir string, s Spec) (*Tool, []fieldErr) {
 	if s.MaxOutput < 0 {
 		add("max_output", "%d is negative; use zero (the default) or more", s.MaxOutput)
 	}
-	t := &Tool{decl: s, file: display, dir: dir, env: b.env, client: b.client, approval: s.Approval == "always"}
+	t := &Tool{decl: s, file: display, dir: dir, env: b.env, clients: b.clients, approval: s.Approval == "always"}
 	c := compiler{props: props, refs: &t.refs, errs: &errs}
 	if kinds == 1 {
 		switch {
