@@ -157,7 +157,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	// one refused (and listed as a problem).
 	b.Declared = declared.NewLoader(declared.LoaderOptions{
 		Dir: filepath.Join(l.Paths.Home, "tools"), ConfigFile: l.Paths.ConfigFile,
-		Registry: reg, Env: l.Env, Logger: d.log, Guard: guard,
+		Registry: reg, Env: l.Env, Logger: d.log, Guard: guard, Fallback: d.fallback,
 	})
 	if err := b.Declared.Load(); err != nil {
 		b.close()

@@ -52,6 +52,8 @@ type cmdRun struct {
 	dir      string
 	env      []string
 	envNames []string
+	envVals  []string // the values of envNames, in order
+	line     string   // with shell, the command line sh -c runs
 	stdin    string
 	hasStdin bool
 }
@@ -70,7 +72,8 @@ func (p *cmdPlan) render(ctx context.Context, args map[string]any, ce *callEnv) 
 		parts = append(parts, s)
 	}
 	if p.shell {
-		r.argv = []string{"sh", "-c", strings.Join(parts, " ")}
+		r.line = strings.Join(parts, " ")
+		r.argv = []string{"sh", "-c", r.line}
 	} else {
 		r.argv = parts
 	}
@@ -92,6 +95,7 @@ func (p *cmdPlan) render(ctx context.Context, args map[string]any, ce *callEnv) 
 		}
 		r.env = append(r.env, nt.name+"="+v)
 		r.envNames = append(r.envNames, nt.name)
+		r.envVals = append(r.envVals, v)
 	}
 	if p.stdin != nil {
 		s, err := p.stdin.render(args, ce)

@@ -44,6 +44,16 @@
 // (redact.SecretEnvName) never reach the model, the logs or a trace:
 // everything shown has them replaced by ${NAME}.
 //
+// # Approval
+//
+// A command tool's command is judged and approved the way the terminal's
+// are, with the arguments filled in: the invocation's approver (or the
+// loader's Fallback) gets the command line a shell would run, a cd into
+// its directory and the variables it sets in front, stdin as a
+// here-string. A hardline command is refused, a dangerous one asked
+// about, and with nobody to approve it nothing runs. approval: always asks
+// for every call on top of that, for any kind of tool.
+//
 // # The URL guard
 //
 // http tools send through the URL guard http_request uses

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -51,7 +52,8 @@ func newGuardedHome(t *testing.T, guard *netguard.Guard) *home {
 			v, ok := h.env[name]
 			return v, ok
 		},
-		Guard: guard,
+		Guard:    guard,
+		Fallback: (&safety.Policy{}).For("test", safety.Asker{}),
 	})
 	t.Cleanup(func() { h.loader.Close() })
 	return h

@@ -37,6 +37,10 @@ type LoaderOptions struct {
 	// does; nil means the default guard, which refuses private addresses
 	// except the host a tool's author wrote into its URL.
 	Guard *netguard.Guard
+	// Fallback approves the commands of command tools for calls that
+	// carry no approver, as the terminal's Fallback does; when both are
+	// missing every command is denied.
+	Fallback tool.Approver
 }
 
 // Loader reads the tools files, registers their tools, and keeps the
@@ -68,7 +72,7 @@ type fileState struct {
 func NewLoader(opts LoaderOptions) *Loader {
 	return &Loader{
 		opts:  opts,
-		b:     builder{env: opts.Env, clients: newClients(opts.Guard)},
+		b:     builder{env: opts.Env, clients: newClients(opts.Guard), fallback: opts.Fallback},
 		files: map[string]*fileState{},
 		tools: map[string]*Tool{},
 		conns: map[string]*sqlConn{},

@@ -27,6 +27,7 @@ type Tool struct {
 	refs     []envRef
 	env      func(string) (string, bool)
 	clients  *clients
+	fallback tool.Approver
 
 	http *httpPlan
 	cmd  *cmdPlan
@@ -56,16 +57,11 @@ func (t *Tool) Kind() string { return t.kind }
 // Declared returns the declaration the tool was built from.
 func (t *Tool) Declared() Spec { return t.decl }
 
-// actionApprover is what an approver offers for actions that always need
-// a person's yes (safety.SessionApprover has it).
-type actionApprover interface {
-	ApproveAction(ctx context.Context, rule, description, detail string) error
-}
-
-// Call renders the request, command or statement from args, asks for
-// approval when the tool is marked approval: always, runs it and reports
-// a trace when the context asks for one. Everything it returns has the
-// values of secret ${NAME} variables masked.
+// Call renders the request, command or statement from args, has a
+// command approved as the terminal's are, asks for approval when the tool
+// is marked approval: always, runs it and reports a trace when the
+// context asks for one. Everything it returns has the values of secret
+// ${NAME} variables masked.
 func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	args, err := decodeArgs(raw)
 	if err != nil {
@@ -95,6 +91,9 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	case t.cmd != nil:
 		var r *cmdRun
 		if r, err = t.cmd.render(ctx, args, ce); err == nil {
+			err = t.approveCommand(ctx, r.commandLine(ce.mask))
+		}
+		if err == nil {
 			detail = r.String()
 			run = func() (any, string, error) {
 				data, code, err := t.cmd.run(ctx, r)
@@ -140,19 +139,6 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	return ce.mask.Value(data), nil
-}
-
-// approve asks the invocation's approver for this call.
-func (t *Tool) approve(ctx context.Context, detail string) error {
-	a, ok := tool.InvocationFrom(ctx).Approver.(actionApprover)
-	if !ok {
-		return tool.Errorf(tool.CodeDenied, "%s is marked approval: always, and nobody can approve it here", t.spec.Name)
-	}
-	desc := fmt.Sprintf("declared tool %s is marked approval: always", t.spec.Name)
-	if err := a.ApproveAction(ctx, "tool:"+t.spec.Name, desc, detail); err != nil {
-		return tool.Errorf(tool.CodeDenied, "%s", err.Error())
-	}
-	return nil
 }
 
 // report sends a trace to the context's trace function, if any.

@@ -34,8 +34,9 @@ type fieldErr struct {
 
 // builder turns declared specs into tools.
 type builder struct {
-	env     func(string) (string, bool)
-	clients *clients
+	env      func(string) (string, bool)
+	clients  *clients
+	fallback tool.Approver
 }
 
 // parseSpec decodes and checks one entry of tools:.
@@ -157,7 +158,7 @@ func (b builder) compile(display, dir string, s Spec) (*Tool, []fieldErr) {
 	if s.MaxOutput < 0 {
 		add("max_output", "%d is negative; use zero (the default) or more", s.MaxOutput)
 	}
-	t := &Tool{decl: s, file: display, dir: dir, env: b.env, clients: b.clients, approval: s.Approval == "always"}
+	t := &Tool{decl: s, file: display, dir: dir, env: b.env, clients: b.clients, fallback: b.fallback, approval: s.Approval == "always"}
 	c := compiler{props: props, refs: &t.refs, errs: &errs}
 	if kinds == 1 {
 		switch {
