@@ -7,123 +7,91 @@ import (
 	"strings"
 )
 
-// Guard decides which files the file-writing tools (write_file,
-// patch) may change. Those tools write without asking for approval, so the
-// guard keeps them away from credentials, login shells' start-up files and
-// system account databases, where a wrong or injected write does lasting
-// harm. The user can still edit such files by hand.
+// Guard decides which files the file-writing tools (write_file, patch)
+// may change and which files the file tools may read. Those tools act
+// without asking for approval, so the guard keeps writes away from
+// hermes's own state, credentials and files that run code at login or on
+// every git command, where a wrong or injected write does lasting harm,
+// and reads away from files that hold secrets. The user can still edit
+// such files by hand.
 //
 // The zero value denies only the system and project rules: home-relative
 // rules need Home.
 type Guard struct {
 	// Home is the user's home directory (~).
 	Home string
-	// HermesHome is $HERMES_HOME; empty means Home/.hermes.
+	// HermesHome is $HERMES_HOME, the root of hermes's own files (above
+	// every profile); it may be relative (to the working directory) or
+	// reached through a symbolic link. Home/.hermes, the default, is
+	// protected as well.
 	HermesHome string
 	// SafeRoots, when non-empty, confines writes to paths under one of
 	// these directories (from HERMES_WRITE_SAFE_ROOT).
 	SafeRoots []string
+	// Pid is the process whose /proc entries, and those of its parents,
+	// may not be read; zero means this process, a negative one none (the
+	// files of another host).
+	Pid int
 }
 
-// DeniedError is the error Check returns. Rule names the rule that
-// matched, for the message and for tests.
+// DeniedError is the error Check and CheckRead return. Rule names the
+// rule that matched, for the message and for tests; Hint, when set, says
+// what to do instead.
 type DeniedError struct {
 	Path string
 	Rule string
+	Hint string
+	// Read marks a refused read.
+	Read bool
 }
 
 func (e *DeniedError) Error() string {
-	return fmt.Sprintf("writing %s is not allowed: %s. The file tools never change such files; if the change is really needed, tell the user what to change and let them edit the file themselves", e.Path, e.Rule)
-}
-
-// writeHomeRules are the protected paths under the home directory. A rule that
-// ends in "/" covers a directory and everything in it.
-var writeHomeRules = []struct{ rel, why string }{
-	{".ssh/", "~/.ssh holds SSH keys and configuration"},
-	{".bashrc", "shell start-up files run on every login"},
-	{".bash_profile", "shell start-up files run on every login"},
-	{".bash_login", "shell start-up files run on every login"},
-	{".profile", "shell start-up files run on every login"},
-	{".zshrc", "shell start-up files run on every login"},
-	{".zprofile", "shell start-up files run on every login"},
-	{".zshenv", "shell start-up files run on every login"},
-	{".config/fish/config.fish", "shell start-up files run on every login"},
-	{".aws/", "~/.aws holds cloud credentials"},
-	{".kube/", "~/.kube holds cluster credentials"},
-	{".netrc", "~/.netrc holds login credentials"},
-	{".pgpass", "~/.pgpass holds database passwords"},
-	{".npmrc", "~/.npmrc holds registry tokens"},
-	{".git-credentials", "~/.git-credentials holds git passwords and tokens"},
-	{".docker/config.json", "~/.docker/config.json holds registry credentials"},
-}
-
-// writeSystemRules are protected absolute paths.
-var writeSystemRules = []struct{ path, why string }{
-	{"/etc/passwd", "system account databases are off limits"},
-	{"/etc/shadow", "system account databases are off limits"},
-	{"/etc/sudoers", "sudo configuration is off limits"},
-	{"/etc/sudoers.d/", "sudo configuration is off limits"},
+	if e.Read {
+		return fmt.Sprintf("reading %s is not allowed: %s. %s", e.Path, e.Rule, e.Hint)
+	}
+	hint := e.Hint
+	if hint == "" {
+		hint = "The file tools never change such files; if the change is really needed, tell the user what to change and let them edit the file themselves"
+	}
+	return fmt.Sprintf("writing %s is not allowed: %s. %s", e.Path, e.Rule, hint)
 }
 
 // Check returns nil when path may be written, or a *DeniedError
 // naming the rule that forbids it. path must be absolute and clean. The
 // path is checked as given and again with the symbolic links of its
 // existing part resolved, so a link in a project cannot lead a write into
-// a protected place.
+// a protected place; and a path whose existing part is the hermes home
+// directory under another name (a case-insensitive or normalizing
+// filesystem, a bind mount) is refused too.
 func (g Guard) Check(path string) error {
 	path = filepath.Clean(path)
-	if rule := g.denyReason(path); rule != "" {
-		return &DeniedError{Path: path, Rule: rule}
+	if d := g.deny(path); d != nil {
+		d.Path = path
+		return d
 	}
 	if real := resolveExisting(path); real != path {
-		if rule := g.denyReason(real); rule != "" {
-			return &DeniedError{Path: path, Rule: rule + " (" + path + " leads to " + real + ")"}
+		if d := g.deny(real); d != nil {
+			d.Path, d.Rule = path, d.Rule+" ("+path+" leads to "+real+")"
+			return d
 		}
+	}
+	if g.inHermesHome(path) {
+		d := hermesDenial("")
+		d.Path = path
+		return d
 	}
 	return nil
 }
 
-// denyReason returns why p may not be written, or "".
-func (g Guard) denyReason(p string) string {
-	for _, home := range variants(g.Home) {
-		for _, r := range writeHomeRules {
-			if covers(filepath.Join(home, filepath.FromSlash(r.rel)), strings.HasSuffix(r.rel, "/"), p) {
-				return r.why
-			}
-		}
+// deny returns why p may not be written, or nil.
+func (g Guard) deny(p string) *DeniedError {
+	if d := g.hermesDeny(p); d != nil {
+		return d
 	}
-	hh := g.HermesHome
-	if hh == "" && g.Home != "" {
-		hh = filepath.Join(g.Home, ".hermes")
+	if rule := g.denyReason(p); rule != "" {
+		return &DeniedError{Rule: rule}
 	}
-	for _, h := range variants(hh) {
-		if p == filepath.Join(h, ".env") || p == filepath.Join(h, "config.yaml") {
-			return "hermes' own configuration and secrets ($HERMES_HOME/.env, config.yaml) are off limits"
-		}
-	}
-	for _, r := range writeSystemRules {
-		if covers(filepath.FromSlash(strings.TrimSuffix(r.path, "/")), strings.HasSuffix(r.path, "/"), p) {
-			return r.why
-		}
-	}
-	if isEnvFile(filepath.Base(p)) {
-		return ".env files hold secrets"
-	}
-	if len(g.SafeRoots) > 0 && !g.underSafeRoot(p) {
-		return "writes are confined to HERMES_WRITE_SAFE_ROOT (" + strings.Join(g.SafeRoots, string(os.PathListSeparator)) + ")"
-	}
-	return ""
-}
-
-func (g Guard) underSafeRoot(p string) bool {
-	for _, root := range g.SafeRoots {
-		for _, r := range variants(root) {
-			if covers(r, true, p) {
-				return true
-			}
-		}
-	}
-	return false
+	return nil
 }
 
 // covers reports whether p is target, or lies under it when dir is set.
@@ -141,28 +109,16 @@ func covers(target string, dir bool, p string) bool {
 	return strings.HasPrefix(p, target+string(filepath.Separator))
 }
 
-// isEnvFile reports whether name is a dotenv file: .env or .env.* other
-// than the templates projects commit on purpose.
-func isEnvFile(name string) bool {
-	if name == ".env" {
-		return true
-	}
-	if !strings.HasPrefix(name, ".env.") {
-		return false
-	}
-	switch strings.TrimPrefix(name, ".env.") {
-	case "example", "sample", "template", "dist", "defaults":
-		return false
-	}
-	return true
-}
-
-// variants returns dir cleaned and, when different, with its symbolic
-// links resolved, so a home directory reached through a link (macOS /var,
-// a bind-mounted /home) still matches resolved paths. Empty dir gives none.
+// variants returns dir made absolute and clean and, when different, with
+// its symbolic links resolved, so a directory reached through a link
+// (macOS /var, a bind-mounted /home, a HERMES_HOME given as a link or a
+// relative path) still matches resolved paths. Empty dir gives none.
 func variants(dir string) []string {
 	if dir == "" {
 		return nil
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
 	}
 	dir = filepath.Clean(dir)
 	if real := resolveExisting(dir); real != dir {
@@ -214,9 +170,9 @@ func ParseSafeRoots(v string) []string {
 }
 
 // FromEnv builds the guard from the process environment: Home
-// from os.UserHomeDir, HermesHome from hermesHome (pass the resolved
-// hermes home; empty means Home/.hermes) and SafeRoots from
-// HERMES_WRITE_SAFE_ROOT.
+// from os.UserHomeDir, HermesHome from hermesHome (pass the root of the
+// hermes home, above any profile; empty means Home/.hermes) and
+// SafeRoots from HERMES_WRITE_SAFE_ROOT.
 func FromEnv(hermesHome string) Guard {
 	home, _ := os.UserHomeDir()
 	return Guard{

@@ -11,48 +11,85 @@ import (
 func TestWriteGuardRules(t *testing.T) {
 	home := t.TempDir()
 	g := Guard{Home: home, HermesHome: filepath.Join(home, "hh")}
+	const edit = "edit the file themselves"
 	tests := []struct {
 		path string
 		deny string // part of the rule, or "" when allowed
+		hint string // part of the message's advice
 	}{
-		{filepath.Join(home, ".ssh"), "SSH"},
-		{filepath.Join(home, ".ssh/authorized_keys"), "SSH"},
-		{filepath.Join(home, ".ssh/config"), "SSH"},
-		{filepath.Join(home, ".ssh/id_ed25519"), "SSH"},
-		{filepath.Join(home, ".sshx/notes"), ""},
-		{filepath.Join(home, ".bashrc"), "start-up"},
-		{filepath.Join(home, ".zshrc"), "start-up"},
-		{filepath.Join(home, ".profile"), "start-up"},
-		{filepath.Join(home, ".bash_profile"), "start-up"},
-		{filepath.Join(home, ".zprofile"), "start-up"},
-		{filepath.Join(home, ".config/fish/config.fish"), "start-up"},
-		{filepath.Join(home, ".config/fish/functions/x.fish"), ""},
-		{filepath.Join(home, "proj/.bashrc"), ""},
-		{filepath.Join(home, ".aws/credentials"), "cloud"},
-		{filepath.Join(home, ".kube/config"), "cluster"},
-		{filepath.Join(home, ".netrc"), "netrc"},
-		{filepath.Join(home, ".pgpass"), "pgpass"},
-		{filepath.Join(home, ".npmrc"), "npmrc"},
-		{filepath.Join(home, "proj/.npmrc"), ""},
-		{filepath.Join(home, ".git-credentials"), "git-credentials"},
-		{filepath.Join(home, ".docker/config.json"), "docker"},
-		{filepath.Join(home, ".docker/other.json"), ""},
-		{filepath.Join(home, "hh/.env"), "HERMES_HOME"},
-		{filepath.Join(home, "hh/config.yaml"), "HERMES_HOME"},
-		{filepath.Join(home, "hh/skills/x/SKILL.md"), ""},
-		{"/etc/passwd", "account"},
-		{"/etc/shadow", "account"},
-		{"/etc/sudoers", "sudo"},
-		{"/etc/sudoers.d/90-hermes", "sudo"},
-		{"/etc/hosts", ""},
-		{"/srv/app/.env", ".env"},
-		{"/srv/app/.env.local", ".env"},
-		{"/srv/app/.env.production", ".env"},
-		{"/srv/app/.env.example", ""},
-		{"/srv/app/.env.sample", ""},
-		{"/srv/app/.env.template", ""},
-		{"/srv/app/.envrc", ""},
-		{"/srv/app/main.go", ""},
+		{filepath.Join(home, ".ssh"), "SSH", edit},
+		{filepath.Join(home, ".ssh/authorized_keys"), "SSH", edit},
+		{filepath.Join(home, ".ssh/config"), "SSH", edit},
+		{filepath.Join(home, ".ssh/id_ed25519"), "SSH", edit},
+		{filepath.Join(home, ".sshx/notes"), "", ""},
+		{filepath.Join(home, ".bashrc"), "start-up", edit},
+		{filepath.Join(home, ".zshrc"), "start-up", edit},
+		{filepath.Join(home, ".profile"), "start-up", edit},
+		{filepath.Join(home, ".bash_profile"), "start-up", edit},
+		{filepath.Join(home, ".bash_logout"), "start-up", edit},
+		{filepath.Join(home, ".zprofile"), "start-up", edit},
+		{filepath.Join(home, ".zlogin"), "start-up", edit},
+		{filepath.Join(home, ".cshrc"), "start-up", edit},
+		{filepath.Join(home, ".config/fish/config.fish"), "start-up", edit},
+		// fish runs conf.d at start and autoloads functions by name.
+		{filepath.Join(home, ".config/fish/conf.d/x.fish"), "start-up", edit},
+		{filepath.Join(home, ".config/fish/functions/ls.fish"), "start-up", edit},
+		{filepath.Join(home, ".config/autostart/x.desktop"), "login", edit},
+		{filepath.Join(home, ".config/systemd/user/x.service"), "login", edit},
+		{filepath.Join(home, "proj/.bashrc"), "", ""},
+		{filepath.Join(home, ".gitconfig"), "git", edit},
+		{filepath.Join(home, ".config/git/config"), "git", edit},
+		{filepath.Join(home, ".config/git/ignore"), "", ""},
+		{filepath.Join(home, "proj/.git/hooks/pre-commit"), "git", edit},
+		{filepath.Join(home, "proj/.git/hooks"), "git", edit},
+		{filepath.Join(home, "proj/.git/config"), "git", edit},
+		{filepath.Join(home, "proj/.git"), "git", edit},
+		{filepath.Join(home, "proj/.git/modules/lib/hooks/post-checkout"), "git", edit},
+		{filepath.Join(home, "proj/.git/modules/lib/config"), "git", edit},
+		{filepath.Join(home, "proj/.git/worktrees/w/config.worktree"), "git", edit},
+		{"/srv/repos/site.git/hooks/post-receive", "git", edit},
+		{filepath.Join(home, "proj/.git/HEAD"), "", ""},
+		{filepath.Join(home, "proj/.gitignore"), "", ""},
+		{filepath.Join(home, "proj/.githooks/pre-commit"), "", ""},
+		{filepath.Join(home, "proj/git/hooks/x"), "", ""},
+		{filepath.Join(home, ".aws/credentials"), "cloud", edit},
+		{filepath.Join(home, ".kube/config"), "cluster", edit},
+		{filepath.Join(home, ".netrc"), "netrc", edit},
+		{filepath.Join(home, ".pgpass"), "pgpass", edit},
+		{filepath.Join(home, ".npmrc"), "npmrc", edit},
+		{filepath.Join(home, "proj/.npmrc"), "", ""},
+		{filepath.Join(home, ".git-credentials"), "git-credentials", edit},
+		{filepath.Join(home, ".docker/config.json"), "docker", edit},
+		{filepath.Join(home, ".docker/other.json"), "", ""},
+		{filepath.Join(home, "hh"), "HERMES_HOME", "tool made for the change"},
+		{filepath.Join(home, "hh/.env"), "HERMES_HOME", edit},
+		{filepath.Join(home, "hh/config.yaml"), "HERMES_HOME", "hermes config set"},
+		{filepath.Join(home, "hh/state.db"), "HERMES_HOME", "tool made for the change"},
+		{filepath.Join(home, "hh/state.db-wal"), "HERMES_HOME", "tool made for the change"},
+		{filepath.Join(home, "hh/memories/MEMORY.md"), "HERMES_HOME", "memory tool"},
+		{filepath.Join(home, "hh/skills/x/SKILL.md"), "HERMES_HOME", "skill_manage"},
+		{filepath.Join(home, "hh/tools/evil.yaml"), "HERMES_HOME", "Declared tools are the user's"},
+		{filepath.Join(home, "hh/SOUL.md"), "HERMES_HOME", "persona"},
+		{filepath.Join(home, "hh/deliveries/x.md"), "HERMES_HOME", "tool made for the change"},
+		{filepath.Join(home, "hh/profiles/work/config.yaml"), "HERMES_HOME", "tool made for the change"},
+		{filepath.Join(home, ".hermes/config.yaml"), "HERMES_HOME", "hermes config set"},
+		{filepath.Join(home, "hhx/notes.md"), "", ""},
+		{"/etc/passwd", "account", edit},
+		{"/etc/shadow", "account", edit},
+		{"/etc/sudoers", "sudo", edit},
+		{"/etc/sudoers.d/90-hermes", "sudo", edit},
+		{"/etc/profile.d/hermes.sh", "start-up", edit},
+		{"/etc/ld.so.preload", "every program", edit},
+		{"/etc/hosts", "", ""},
+		{"/srv/app/.env", ".env", edit},
+		{"/srv/app/.env.local", ".env", edit},
+		{"/srv/app/.env.production", ".env", edit},
+		{"/srv/app/prod.env", ".env", edit},
+		{"/srv/app/.env.example", "", ""},
+		{"/srv/app/.env.sample", "", ""},
+		{"/srv/app/.env.template", "", ""},
+		{"/srv/app/.envrc", "", ""},
+		{"/srv/app/main.go", "", ""},
 	}
 	for _, tt := range tests {
 		err := g.Check(tt.path)
@@ -70,8 +107,8 @@ func TestWriteGuardRules(t *testing.T) {
 		if !strings.Contains(de.Rule, tt.deny) {
 			t.Errorf("Check(%s) rule %q, want it to mention %q", tt.path, de.Rule, tt.deny)
 		}
-		if !strings.Contains(err.Error(), "edit the file themselves") {
-			t.Errorf("message %q does not tell the user can edit the file", err)
+		if !strings.Contains(err.Error(), tt.hint) {
+			t.Errorf("Check(%s) message %q does not say %q", tt.path, err, tt.hint)
 		}
 	}
 }
@@ -79,11 +116,10 @@ func TestWriteGuardRules(t *testing.T) {
 func TestWriteGuardDefaultHermesHome(t *testing.T) {
 	home := t.TempDir()
 	g := Guard{Home: home}
-	if g.Check(filepath.Join(home, ".hermes/.env")) == nil {
-		t.Error("~/.hermes/.env allowed with an empty HermesHome")
-	}
-	if err := g.Check(filepath.Join(home, ".hermes/memories/MEMORY.md")); err != nil {
-		t.Errorf("memory file denied: %v", err)
+	for _, p := range []string{".hermes/.env", ".hermes/memories/MEMORY.md", ".hermes/state.db"} {
+		if g.Check(filepath.Join(home, p)) == nil {
+			t.Errorf("~/%s allowed with an empty HermesHome", p)
+		}
 	}
 }
 
