@@ -6,7 +6,9 @@
 // tool.Invocation) and "~" against the home directory. Writes go through a
 // writeguard.Guard and are atomic: the new content is written to a
 // temporary file beside the target and renamed over it, so a crash or a
-// full disk never leaves a half-written file.
+// full disk never leaves a half-written file. Reads go through the same
+// guard, which keeps .env files and hermes's own /proc entries out of the
+// model's context.
 //
 // With Options.FS set, the tools work on that filesystem instead, such as
 // the remote host the terminal's ssh backend runs commands on (see FS).
@@ -150,6 +152,30 @@ func display(ctx context.Context, abs string) string {
 		return filepath.ToSlash(rel)
 	}
 	return abs
+}
+
+// checkRead refuses a file the tools must not read (.env files, hermes's
+// own /proc entries), on o.FS when it is set, as a denied tool error.
+func (o Options) checkRead(ctx context.Context, abs string) error {
+	if o.FS == nil {
+		if err := o.Guard.CheckRead(abs); err != nil {
+			return tool.Errorf(tool.CodeDenied, "%v", err)
+		}
+		return nil
+	}
+	return o.checkReadFS(ctx, abs)
+}
+
+// readable reports whether a content search may read abs, found while
+// walking; link says it is a symbolic link, whose target is checked too.
+func (o Options) readable(ctx context.Context, abs string, link bool) bool {
+	if link {
+		return o.checkRead(ctx, abs) == nil
+	}
+	if o.FS == nil {
+		return o.Guard.CheckReadName(abs) == nil
+	}
+	return remoteGuard().CheckReadName(abs) == nil
 }
 
 // guard checks abs against the write guard and turns a refusal into a

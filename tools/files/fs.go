@@ -140,6 +140,25 @@ func (o Options) guardFS(ctx context.Context, abs string) error {
 	return nil
 }
 
+// remoteGuard judges reads on another host: by name, since hermes has no
+// process there and the host's links are resolved on it.
+func remoteGuard() writeguard.Guard { return writeguard.Guard{Pid: -1} }
+
+// checkReadFS is checkRead on o.FS: abs and the path its links lead to.
+func (o Options) checkReadFS(ctx context.Context, abs string) error {
+	if err := remoteGuard().CheckReadName(abs); err != nil {
+		return tool.Errorf(tool.CodeDenied, "%v", err)
+	}
+	real, err := o.FS.Realpath(ctx, abs)
+	if err != nil || real == "" || real == abs {
+		return nil // a missing file fails when it is read
+	}
+	if err := remoteGuard().CheckReadName(real); err != nil {
+		return tool.Errorf(tool.CodeDenied, "%v (%s leads to %s)", err, abs, real)
+	}
+	return nil
+}
+
 // notFoundFS is notFound for a path of o.FS.
 func (o Options) notFoundFS(ctx context.Context, p string) error {
 	dir := path.Dir(p)

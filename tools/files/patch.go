@@ -86,6 +86,9 @@ func (p *Patch) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := p.o.check(ctx, abs); err != nil {
 		return nil, err
 	}
+	if err := p.o.checkRead(ctx, abs); err != nil {
+		return nil, err
+	}
 	data, err := p.o.readPatched(ctx, abs)
 	if err != nil {
 		return nil, err

@@ -95,6 +95,9 @@ func (r *ReadFile) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := r.o.checkRead(ctx, abs); err != nil {
+		return nil, err
+	}
 	var src io.Reader
 	var fsize int64
 	if r.o.FS != nil {

@@ -97,6 +97,9 @@ type search struct {
 	// stopped a search on an FS.
 	cache map[string][]byte
 	err   error
+	// withheld counts the files a content search did not read because
+	// they hold secrets (see writeguard.Guard.CheckRead).
+	withheld int
 }
 
 // Call walks the tree under path, honouring .gitignore files, and returns
@@ -114,6 +117,9 @@ func (s *SearchFiles) Call(ctx context.Context, raw json.RawMessage) (any, error
 	}
 	root, err := s.o.abs(ctx, a.Path)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.o.checkRead(ctx, root); err != nil {
 		return nil, err
 	}
 	fi, err := s.o.stat(ctx, root)
@@ -171,6 +177,9 @@ func (s *SearchFiles) Call(ctx context.Context, raw json.RawMessage) (any, error
 	case st.total == 0:
 		res.Note = "no matches"
 	}
+	if st.withheld > 0 {
+		res.Note = strings.TrimPrefix(res.Note+fmt.Sprintf("; %d files were not searched because they hold secrets (.env files, hermes's own /proc entries)", st.withheld), "; ")
+	}
 	return res, nil
 }
 
@@ -210,7 +219,7 @@ func (st *search) walk(dir string, stack []*ignoreFile) {
 		// Regular files and links to them; links to directories are not
 		// followed, so a loop cannot trap the walk.
 		fi, err := os.Stat(abs)
-		if err != nil || !fi.Mode().IsRegular() || ignored(stack, abs, false) {
+		if err != nil || !fi.Mode().IsRegular() || ignored(stack, abs, false) || st.withhold(abs, e.Type()&fs.ModeSymlink != 0) {
 			continue
 		}
 		st.visit(abs, fi.Size())
@@ -237,7 +246,7 @@ func (st *search) walkFS(dir string, stack []*ignoreFile) {
 			}
 			continue
 		}
-		if !e.Info.Regular || ignored(stack, abs, false) {
+		if !e.Info.Regular || ignored(stack, abs, false) || st.withhold(abs, e.Link) {
 			continue
 		}
 		st.visit(abs, e.Info.Size)
@@ -283,6 +292,16 @@ func (st *search) readFile(abs string) ([]byte, error) {
 		return nil, fs.ErrNotExist // unreadable, or grew past the limit
 	}
 	return st.o.FS.ReadFile(st.ctx, abs, st.o.MaxSearchBytes)
+}
+
+// withhold reports whether a content search must not read abs, and
+// counts it; link says abs is a symbolic link.
+func (st *search) withhold(abs string, link bool) bool {
+	if st.re == nil || st.o.readable(st.ctx, abs, link) {
+		return false
+	}
+	st.withheld++
+	return true
 }
 
 // visit searches one file.

@@ -93,7 +93,7 @@ func (st *search) walkBatch(bfs BatchFS, root string, stack []*ignoreFile) {
 				}
 				continue
 			}
-			if !e.Info.Regular || ignored(ds.stack, abs, false) {
+			if !e.Info.Regular || ignored(ds.stack, abs, false) || st.withhold(abs, e.Link) {
 				continue
 			}
 			order = append(order, file{abs, e.Info.Size})
