@@ -144,7 +144,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		memory.NewTool(b.Memory),
 	}
 	// Over the ssh backend the file tools act on the remote host too.
-	tools = append(tools, files.New(files.Options{Guard: writeguard.FromEnv(l.Paths.Home), FS: remoteFS})...)
+	tools = append(tools, files.New(files.Options{Guard: writeguard.FromEnv(hermesRoot(l)), FS: remoteFS})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.Skills, c.Skills.IndexFullLimit)...)
 	for _, t := range tools {
@@ -179,6 +179,17 @@ func sshBackend(t config.Terminal) (terminal.Backend, files.FS) {
 		Dir: t.SSH.Dir, ConnectTimeout: t.SSH.ConnectTimeout,
 	})
 	return b, b.FileSystem()
+}
+
+// hermesRoot is the hermes home directory above every profile: the
+// profile's home, or for a profile other than the default the directory
+// whose profiles/NAME it is. The file tools change nothing under it, so
+// one profile cannot rewrite another's memory or keys either.
+func hermesRoot(l *config.Loaded) string {
+	if l.Profile == "" || l.Profile == "default" {
+		return l.Paths.Home
+	}
+	return filepath.Dir(filepath.Dir(l.Paths.Home))
 }
 
 // searchOpts gives web_search a client without the URL guard: it only

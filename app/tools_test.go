@@ -17,3 +17,19 @@ func TestSSHBackendOnlyForSSH(t *testing.T) {
 		t.Fatalf("sshBackend of an ssh terminal = %v, %v, want a backend and its filesystem", b, fsys)
 	}
 }
+
+// The file tools protect the hermes home above the profile in use, so a
+// profile's turn cannot rewrite another profile's files either.
+func TestHermesRootAboveProfiles(t *testing.T) {
+	dir := t.TempDir()
+	env := func(string) (string, bool) { return "", false }
+	for profile, want := range map[string]string{"": dir, "default": dir, "work": dir} {
+		l, err := config.Load(config.LoadOptions{Home: dir, Profile: profile, Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hermesRoot(l); got != want {
+			t.Errorf("profile %q: hermesRoot = %s, want %s", profile, got, want)
+		}
+	}
+}
