@@ -2,7 +2,8 @@
 // model and the logs see.
 //
 // Redactor and Secrets replace secrets in text: the values hermes holds,
-// and any secret recognized by its shape. SecretEnvName and ScrubEnv keep
+// in their common encodings too (base64, hex, reversed, URL- and
+// JSON-escaped), and any secret recognized by its shape. SecretEnvName and ScrubEnv keep
 // secret environment variables from the commands hermes runs.
 // ScanInjection finds prompt injection in text about to be trusted:
 // context files, memory entries, skills.
