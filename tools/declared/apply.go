@@ -48,6 +48,15 @@ func (l *Loader) apply(files []*fileState) error {
 		}
 	}
 	l.swap(want, &problems)
+	l.creds = l.creds[:0]
+	for _, t := range l.tools {
+		for _, n := range t.CredentialNames() {
+			if !slices.Contains(l.creds, n) {
+				l.creds = append(l.creds, n)
+			}
+		}
+	}
+	slices.Sort(l.creds)
 	l.retireConnections(conns)
 	l.setProblems(problems)
 	return nil

@@ -21,11 +21,15 @@ var envRefPattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?
 // nothing worth hiding.
 const minMaskLen = 4
 
-// envRef is one ${NAME} reference of a template.
+// envRef is one ${NAME} reference of a template. Credential marks a
+// reference in a place that carries credentials (a header, a query
+// parameter, a URL's user information), whose value is kept as secret as
+// that of a variable whose name looks secret.
 type envRef struct {
 	Name       string
 	Default    string
 	HasDefault bool
+	Credential bool
 }
 
 // rewriteEnv replaces every ${NAME} reference in src by a call of the
@@ -55,6 +59,10 @@ type callEnv struct {
 // without a default that is not set fails the call, naming it.
 func resolveEnv(lookup func(string) (string, bool), refs []envRef) (*callEnv, error) {
 	ce := &callEnv{values: map[string]string{}}
+	credential := map[string]bool{}
+	for _, r := range refs {
+		credential[r.Name] = credential[r.Name] || r.Credential
+	}
 	var secrets []secretValue
 	for _, r := range refs {
 		if _, done := ce.values[r.Name]; done {
@@ -71,12 +79,60 @@ func resolveEnv(lookup func(string) (string, bool), refs []envRef) (*callEnv, er
 			continue
 		}
 		ce.values[r.Name] = v
-		if redact.SecretEnvName(r.Name) && len(v) >= minMaskLen {
+		if (redact.SecretEnvName(r.Name) || credential[r.Name]) && len(v) >= minMaskLen {
 			secrets = append(secrets, secretValue{name: r.Name, value: v})
 		}
 	}
 	ce.mask = newMasker(secrets)
 	return ce, nil
+}
+
+// credentialNames lists, sorted and once each, the variables refs name
+// in places that carry credentials.
+func credentialNames(refs []envRef) []string {
+	var names []string
+	for _, r := range refs {
+		if r.Credential && !slices.Contains(names, r.Name) {
+			names = append(names, r.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// urlCredentials says which of the ${NAME} references of a URL template
+// src, by their order, sit in its user information or its query.
+func urlCredentials(src string) func(i int) bool {
+	var spans [][2]int
+	if a := strings.Index(src, "://"); a >= 0 {
+		a += 3
+		e := len(src)
+		if j := strings.IndexAny(src[a:], "/?#"); j >= 0 {
+			e = a + j
+		}
+		if at := strings.LastIndex(src[a:e], "@"); at >= 0 {
+			spans = append(spans, [2]int{a, a + at})
+		}
+	}
+	if q := strings.Index(src, "?"); q >= 0 {
+		e := len(src)
+		if h := strings.Index(src[q:], "#"); h >= 0 {
+			e = q + h
+		}
+		spans = append(spans, [2]int{q, e})
+	}
+	matches := envRefPattern.FindAllStringIndex(src, -1)
+	return func(i int) bool {
+		if i >= len(matches) {
+			return false
+		}
+		for _, sp := range spans {
+			if matches[i][0] >= sp[0] && matches[i][0] < sp[1] {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // anyDefault reports whether every reference to name has a default, so

@@ -55,17 +55,24 @@ func (c compiler) http(h *HTTP) *httpPlan {
 		c.fail("http.url", "is empty; give the URL, e.g. \"${ORDERS_API}/orders\"")
 	} else {
 		p.url = c.template("http.url", h.URL, escURL)
+		c.markCredentials(p.url, urlCredentials(h.URL))
 		pre, act := h.URL, strings.Index(h.URL, "{{")
 		if act >= 0 {
 			pre = h.URL[:act]
 		}
 		p.prefix, p.whole = c.template("http.url", pre, escNone), act < 0
 	}
+	// Headers and query parameters are where APIs take their keys, so the
+	// variables they name are kept secret whatever their names.
 	for _, k := range sortedKeys(h.Headers) {
-		p.headers = append(p.headers, namedTmpl{k, c.template("http.headers."+k, h.Headers[k], escNone)})
+		t := c.template("http.headers."+k, h.Headers[k], escNone)
+		c.markCredentials(t, nil)
+		p.headers = append(p.headers, namedTmpl{k, t})
 	}
 	for _, k := range sortedKeys(h.Query) {
-		p.query = append(p.query, namedTmpl{k, c.template("http.query."+k, h.Query[k], escNone)})
+		t := c.template("http.query."+k, h.Query[k], escNone)
+		c.markCredentials(t, nil)
+		p.query = append(p.query, namedTmpl{k, t})
 	}
 	switch b := h.Body.(type) {
 	case nil:

@@ -53,6 +53,7 @@ type Loader struct {
 	files    map[string]*fileState // by path
 	tools    map[string]*Tool      // registered by this loader, by name
 	conns    map[string]*sqlConn   // by connection name
+	creds    []string              // the tools' credential variables
 	problems []Problem
 	closed   bool
 }
@@ -107,6 +108,15 @@ func (l *Loader) Tools() []*Tool {
 	}
 	slices.SortFunc(out, func(a, b *Tool) int { return cmp.Compare(a.Name(), b.Name()) })
 	return out
+}
+
+// CredentialNames lists the environment variables the registered tools
+// send as credentials (see Tool.CredentialNames), sorted and once each:
+// hermes redacts their values from what tools return, like its own keys.
+func (l *Loader) CredentialNames() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.creds)
 }
 
 // Close closes the database connections the loader's sql tools opened.

@@ -54,6 +54,11 @@ func (t *Tool) Line() int { return t.line }
 // Kind is http, command or sql.
 func (t *Tool) Kind() string { return t.kind }
 
+// CredentialNames lists the environment variables the tool sends as
+// credentials (in headers, query parameters or a URL's user
+// information), sorted; their values are secrets whatever their names.
+func (t *Tool) CredentialNames() []string { return credentialNames(t.refs) }
+
 // Declared returns the declaration the tool was built from.
 func (t *Tool) Declared() Spec { return t.decl }
 

@@ -254,6 +254,21 @@ func (c compiler) template(field, src string, esc escaping) *tmpl {
 	return t
 }
 
+// markCredentials marks the ${NAME} references t added, all of them or
+// those which says (by their order in t), as carrying credentials.
+func (c compiler) markCredentials(t *tmpl, which func(i int) bool) {
+	if t == nil {
+		return
+	}
+	all := *c.refs
+	start := len(all) - len(t.refs)
+	for i := range t.refs {
+		if which == nil || which(i) {
+			all[start+i].Credential = true
+		}
+	}
+}
+
 // propList names the declared parameters, sorted, for error messages.
 func (c compiler) propList() string {
 	if len(c.props) == 0 {
