@@ -12,7 +12,6 @@ import (
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -44,7 +43,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		Models: a.Models,
 		Policy: a.Policy,
 		Tools: engine.Tools{Registry: a.Tools.Registry, Toolsets: toolsets, Disabled: c.Agent.DisabledToolsets,
-			Overrides: overrides, Redact: a.Redactor().Redact},
+			Overrides: overrides, Redact: newLiveRedactor(a).Redact},
 		Prompt: engine.PromptSources{Home: l.Paths.Home, UserHome: userHome, Memory: a.Tools.Memory,
 			Skills: a.Tools.Skills, IndexFullLimit: c.Skills.IndexFullLimit, Location: zone(c.Timezone)},
 		MaxTurns: maxTurns,
@@ -130,25 +129,6 @@ func toolOverrides(c config.Config, reg *tool.Registry) (map[string]tool.Overrid
 		out[name] = tool.Override{Timeout: d}
 	}
 	return out, nil
-}
-
-// Redactor knows the values of every secret hermes holds, from the
-// environment, .env and the main model's key, so tool results can be
-// cleaned of them.
-func (a *App) Redactor() *redact.Redactor {
-	l := a.Config
-	secrets := map[string]string{}
-	for _, name := range l.SecretNames(os.Environ()) {
-		if v, ok := l.Env(name); ok {
-			secrets[name] = v
-		}
-	}
-	if r, err := a.Models.Main(); err == nil {
-		if k := string(r.APIKey); k != "" {
-			secrets["api_key"] = k
-		}
-	}
-	return redact.New(secrets)
 }
 
 // zone is the configured time zone, or nil (local time) when it is empty

@@ -73,6 +73,12 @@ func (b *Tools) Watch(ctx context.Context) {
 	}
 }
 
+// declaredCredential reports whether a declared tool sends the variable
+// name as a credential.
+func (b *Tools) declaredCredential(name string) bool {
+	return b.Declared != nil && slices.Contains(b.Declared.CredentialNames(), name)
+}
+
 // DeclaredToolsets returns the toolsets of the declared tools, sorted.
 func (b *Tools) DeclaredToolsets() []string {
 	var sets []string
@@ -111,14 +117,19 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		}
 	}
 	backend, remoteFS := sshBackend(c.Terminal)
+	b := &Tools{log: d.log}
 	term := terminal.New(terminal.Options{
 		DefaultTimeout: c.Terminal.Timeout,
 		MaxTimeout:     c.Terminal.MaxTimeout,
 		ScrubNames:     scrub,
-		Scrub:          func(name string) bool { return redact.SecretEnvName(name) && !redact.EnvPassed(name, pass) },
-		Fallback:       d.fallback,
-		Backend:        backend,
-		Clock:          d.clock,
+		// The variables declared tools send as credentials are secrets
+		// too, whatever their names.
+		Scrub: func(name string) bool {
+			return (redact.SecretEnvName(name) || b.declaredCredential(name)) && !redact.EnvPassed(name, pass)
+		},
+		Fallback: d.fallback,
+		Backend:  backend,
+		Clock:    d.clock,
 	})
 	guard := &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{
@@ -131,11 +142,11 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	}
 	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout,
 		ScreenshotDir: filepath.Join(l.Paths.Home, "cache", "screenshots")})
-	b := &Tools{Registry: reg, terminal: term, browser: br, log: d.log,
-		MCP: NewMCP(l, reg, d.log, d.version),
-		Memory: memory.Open(filepath.Join(l.Paths.Home, "memories"),
-			memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit}),
-		Skills: OpenSkills(l, d.log)}
+	b.Registry, b.terminal, b.browser = reg, term, br
+	b.MCP = NewMCP(l, reg, d.log, d.version)
+	b.Memory = memory.Open(filepath.Join(l.Paths.Home, "memories"),
+		memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit})
+	b.Skills = OpenSkills(l, d.log)
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), todo.New(), session.NewSearchTool(d.store),
 		web.NewSearch(searchOpts(webOpts)), web.NewExtract(webOpts), httpreq.New(guard),
