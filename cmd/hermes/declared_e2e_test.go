@@ -290,7 +290,8 @@ func (s *syncBuffer) String() string {
 
 // TestApprovalAlwaysTool: a declared tool marked approval: always does not
 // run when nobody can approve it, and runs once its rule is in
-// command_allowlist.
+// command_allowlist. Its command line is a safe one, so the mark alone
+// decides.
 func TestApprovalAlwaysTool(t *testing.T) {
 	h, _ := ordersHome(t)
 	marker := filepath.Join(t.TempDir(), "refunded")
@@ -299,7 +300,7 @@ func TestApprovalAlwaysTool(t *testing.T) {
     description: Refund one order.
     parameters: {type: object, properties: {order_id: {type: string}}, required: [order_id]}
     approval: always
-    command: {argv: ["sh", "-c", "echo {{.order_id}} > `+marker+`"]}
+    command: {argv: ["tee", "`+marker+`"], stdin: "{{.order_id}}"}
 `)
 	script := func(srv *llmtest.Server) {
 		srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{call("refund_order", `{"order_id":"A1"}`)}}, llmtest.Reply{Text: "done"})

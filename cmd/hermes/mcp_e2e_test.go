@@ -77,11 +77,12 @@ func TestMCPServerToolsThroughChat(t *testing.T) {
 	}
 }
 
-// TestMCPServeDeclaredTool runs "hermes mcp serve" as Claude Desktop would,
-// with the official TypeScript client: it lists hermes's tools and calls a
-// declared one; terminal is not exposed.
-func TestMCPServeDeclaredTool(t *testing.T) {
-	h, api := ordersHome(t)
+// mcpServe runs hermes mcp serve in h under the official MCP client,
+// which takes steps ({"op": "list"} or {"op": "call", "name", "arguments"})
+// in order, and returns what it printed for each: a line for connecting,
+// one per step and one for closing.
+func mcpServe(t *testing.T, h *home, steps ...map[string]any) []map[string]any {
+	t.Helper()
 	node := npmtest.Node(t)
 	sdk := npmtest.Package(t, "@modelcontextprotocol/sdk")
 	script, err := filepath.Abs(filepath.Join("..", "..", "mcpserver", "testdata", "client.mjs"))
@@ -94,12 +95,7 @@ func TestMCPServeDeclaredTool(t *testing.T) {
 		env[k] = v
 	}
 	plan, _ := json.Marshal(map[string]any{
-		"sdk": sdk, "transport": "stdio", "command": hermesBin, "args": []string{"mcp", "serve"}, "env": env,
-		"steps": []map[string]any{
-			{"op": "list"},
-			{"op": "call", "name": "search_orders", "arguments": map[string]any{"status": "paid"}},
-			{"op": "call", "name": "search_orders", "arguments": map[string]any{"status": "lost"}},
-		},
+		"sdk": sdk, "transport": "stdio", "command": hermesBin, "args": []string{"mcp", "serve"}, "env": env, "steps": steps,
 	})
 	cmd := exec.Command(node, script, string(plan))
 	cmd.Dir = h.dir
@@ -119,9 +115,22 @@ func TestMCPServeDeclaredTool(t *testing.T) {
 		}
 		lines = append(lines, m)
 	}
-	if len(lines) != 5 {
-		t.Fatalf("client printed %d lines, want 5 (connect, 3 steps, closed):\n%s\n%s", len(lines), stdout, stderr.String())
+	if len(lines) != len(steps)+2 {
+		t.Fatalf("client printed %d lines, want %d (connect, %d steps, closed):\n%s\n%s", len(lines), len(steps)+2, len(steps), stdout, stderr.String())
 	}
+	return lines
+}
+
+// TestMCPServeDeclaredTool runs "hermes mcp serve" as Claude Desktop would,
+// with the official TypeScript client: it lists hermes's tools and calls a
+// declared one; terminal is not exposed.
+func TestMCPServeDeclaredTool(t *testing.T) {
+	h, api := ordersHome(t)
+	lines := mcpServe(t, h,
+		map[string]any{"op": "list"},
+		map[string]any{"op": "call", "name": "search_orders", "arguments": map[string]any{"status": "paid"}},
+		map[string]any{"op": "call", "name": "search_orders", "arguments": map[string]any{"status": "lost"}},
+	)
 	listed, _ := json.Marshal(lines[1])
 	for _, want := range []string{"search_orders", "disk_report", "read_file", "web_extract"} {
 		if !strings.Contains(string(listed), `"`+want+`"`) {
