@@ -89,7 +89,7 @@ func (g Guard) denyReason(p string) string {
 		}
 	}
 	if gitControl(p) {
-		return whyGit + " (" + "a repository's hooks and config)"
+		return whyGit + " (a repository's hooks and config)"
 	}
 	if isEnvFile(filepath.Base(p)) {
 		return ".env files hold secrets"
