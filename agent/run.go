@@ -55,6 +55,18 @@ func Run(ctx context.Context, cfg Config, history []llm.Message, input llm.Messa
 		r.system = []llm.Message{llm.SystemMessage(cfg.System)}
 	}
 	r.msgs = Repair(history)
+	// A round cut short by a crash is answered on record before anything
+	// follows it, so the stored conversation stays valid; the request
+	// carries the same answers through Repair.
+	if missing := lost(history); len(missing) > 0 {
+		recs := make([]Recorded, len(missing))
+		for i, m := range missing {
+			recs[i] = Recorded{Message: m}
+		}
+		if err := r.record(ctx, recs...); err != nil {
+			return r.finish(StopError, err)
+		}
+	}
 	if input.Role != "" {
 		if err := r.record(ctx, Recorded{Message: input}); err != nil {
 			return r.finish(StopError, err)

@@ -41,6 +41,20 @@ func checkPairs(t *testing.T, msgs []llm.Message) {
 	}
 }
 
+// checkAlternation fails unless user and assistant messages alternate in
+// msgs (tool results and the image messages after them stand between an
+// assistant message and the next).
+func checkAlternation(t *testing.T, msgs []llm.Message) {
+	t.Helper()
+	prev := llm.Role("")
+	for i, m := range msgs {
+		if (m.Role == llm.RoleUser || m.Role == llm.RoleAssistant) && m.Role == prev {
+			t.Fatalf("message %d is the second %s message in a row: %+v", i, m.Role, msgs)
+		}
+		prev = m.Role
+	}
+}
+
 func TestChatKilledMidTurnResumes(t *testing.T) {
 	h := newHome(t)
 	work := t.TempDir()
@@ -89,13 +103,13 @@ func TestChatKilledMidTurnResumes(t *testing.T) {
 		t.Fatalf("sessions after the crash: %+v", list)
 	}
 	id := list[0].ID
+	// The second call was on record before it ran; its result is not.
 	var before storedSession
 	h.hermes("sessions", "show", id, "--json").decode(t, &before)
-	if len(before.Messages) != 3 || before.Session.MessageCount != 3 {
-		t.Fatalf("after kill -9 the session holds %d messages (count %d), want user, call, result: %+v",
+	if len(before.Messages) != 4 || before.Session.MessageCount != 4 || len(before.Messages[3].ToolCalls) != 1 {
+		t.Fatalf("after kill -9 the session holds %d messages (count %d), want user, call, result, call: %+v",
 			len(before.Messages), before.Session.MessageCount, before.Messages)
 	}
-	checkPairs(t, before.Messages)
 
 	out, r := h.chatIn(srv, work, "go on", "--resume", id)
 	if r.code != 0 || out.Stopped != "done" || out.SessionID != id || out.Final != "Both steps are done." {
@@ -103,10 +117,12 @@ func TestChatKilledMidTurnResumes(t *testing.T) {
 	}
 	var after storedSession
 	h.hermes("sessions", "show", id, "--json").decode(t, &after)
-	if len(after.Messages) != 5 {
-		t.Fatalf("after resuming the session holds %d messages, want 5: %+v", len(after.Messages), after.Messages)
+	if len(after.Messages) != 7 {
+		t.Fatalf("after resuming the session holds %d messages, want 7 (the lost result, the question, the answer added): %+v",
+			len(after.Messages), after.Messages)
 	}
 	checkPairs(t, after.Messages)
+	checkAlternation(t, after.Messages)
 	if v := srv.Violations(); len(v) > 0 {
 		t.Errorf("the model saw a broken conversation: %v", v)
 	}
