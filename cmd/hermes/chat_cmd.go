@@ -124,6 +124,9 @@ func startSession(cmd *cobra.Command, h *app.App, f *chatFlags) (string, error) 
 // chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to
 // stdout. Nobody can approve commands here.
 func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
+	// A turn stopped by Ctrl-C or SIGTERM saves what it can, within
+	// turnGrace.
+	defer exitAfterGrace(cmd.Context(), cmd.ErrOrStderr())()
 	h, id, err := openChat(cmd, a, f)
 	if err != nil {
 		return err
