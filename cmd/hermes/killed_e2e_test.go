@@ -5,31 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
-
-// waitFile waits until the file at path has content and returns it.
-func waitFile(t *testing.T, path string, cmd *exec.Cmd, stderr *bytes.Buffer) []byte {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if b, _ := os.ReadFile(path); len(bytes.TrimSpace(b)) > 0 {
-			return b
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("%s never appeared; stderr:\n%s", path, stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // A deploy killed half-way must not be run again by itself when the
 // session goes on: the model is told the call may or may not have taken
@@ -43,7 +24,7 @@ func TestChatKilledDuringToolDoesNotRepeatIt(t *testing.T) {
 	marker, pidFile := filepath.Join(work, "deployed"), filepath.Join(work, "pid")
 	// The deploy appends a line to the marker; the first one then hangs,
 	// so that hermes can be killed while it runs.
-	deploy := "echo $$ > " + pidFile + "; echo x >> " + marker + "; test $(wc -l < " + marker + ") -gt 1 || sleep 60"
+	deploy := "echo x >> " + marker + "; echo $$ > " + pidFile + "; test $(wc -l < " + marker + ") -gt 1 || sleep 60"
 	srv := llmtest.New(t)
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
 		for _, m := range r.Messages {
@@ -64,12 +45,7 @@ func TestChatKilledDuringToolDoesNotRepeatIt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFile(t, marker, cmd, &stderr)
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(waitFile(t, pidFile, cmd, &stderr)))); err == nil {
-		syscall.Kill(-pid, syscall.SIGKILL) // the orphaned sleep
-	}
+	killDuringTool(t, cmd, &stderr, pidFile)
 
 	before := len(srv.Requests())
 	out, r := h.chatIn(srv, work, "go on", "-c")

@@ -55,6 +55,31 @@ func checkAlternation(t *testing.T, msgs []llm.Message) {
 	}
 }
 
+// killDuringTool waits until the tool command hermes runs has written its
+// shell's pid to pidFile, then kills hermes the hard way (no signal
+// handler, no deferred write gets to run) and the tool's process group,
+// which would live on.
+func killDuringTool(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer, pidFile string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var pid []byte
+	for {
+		if pid, _ = os.ReadFile(pidFile); len(bytes.TrimSpace(pid)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the tool never started; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err == nil {
+		syscall.Kill(-n, syscall.SIGKILL)
+	}
+}
+
 func TestChatKilledMidTurnResumes(t *testing.T) {
 	h := newHome(t)
 	work := t.TempDir()
@@ -73,26 +98,7 @@ func TestChatKilledMidTurnResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait for the second command to be running, then kill hermes the
-	// hard way: no signal handler, no deferred write gets to run.
-	deadline := time.Now().Add(20 * time.Second)
-	var pid []byte
-	for {
-		pid, _ = os.ReadFile(mark)
-		if len(bytes.TrimSpace(pid)) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the second command never started; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err == nil {
-		syscall.Kill(-n, syscall.SIGKILL) // the orphaned sleep
-	}
+	killDuringTool(t, cmd, &stderr, mark)
 
 	var list []struct {
 		ID string `json:"id"`
