@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -161,21 +162,31 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			finished <- done{res, err}
 		}()
 		var d done
-		interrupted := false
+		var graceTimer *time.Timer
+		var grace <-chan time.Time
 	wait:
 		for {
 			select {
 			case d = <-finished:
 				break wait
+			case <-grace:
+				fmt.Fprintf(errOut, "\nthe turn did not stop within %s; quitting\n", turnGrace)
+				os.Exit(130)
 			case <-sigs:
-				if interrupted {
+				if grace != nil {
 					fmt.Fprintln(errOut, "\nquitting")
 					os.Exit(130)
 				}
-				interrupted = true
+				// The turn saves what it can; one that cannot stop
+				// within the grace takes the chat with it.
+				graceTimer = time.NewTimer(turnGrace)
+				grace = graceTimer.C
 				fmt.Fprintln(errOut, "\n(interrupting; Ctrl-C again quits)")
 				cancel()
 			}
+		}
+		if graceTimer != nil {
+			graceTimer.Stop()
 		}
 		cancel()
 		if d.err != nil {

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,12 +84,39 @@ func TestChatSIGTERMMidStreamEndsWithinGrace(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Endless: llmtest.EndlessText})
 	cmd := chatCommand(h, srv, "-q", "write for ever")
+	stopMidStream(t, h, cmd, nil, syscall.SIGTERM)
+}
+
+// In a conversation, Ctrl-C interrupts the turn; one that cannot stop
+// within the grace ends the chat rather than hold it.
+func TestChatCtrlCMidStreamEndsWithinGrace(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Endless: llmtest.EndlessText})
+	cmd := chatCommand(h, srv)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stopMidStream(t, h, cmd, func() { stdin.Write([]byte("write for ever\n")) }, os.Interrupt)
+}
+
+// stopMidStream starts cmd, asks (when ask is set), waits until the
+// model's endless reply is streaming in, takes state.db's write lock as
+// another process would, sends sig and checks that hermes exits 130
+// within the grace.
+func stopMidStream(t *testing.T, h *home, cmd *exec.Cmd, ask func(), sig os.Signal) {
+	t.Helper()
 	var stderr syncBuffer
-	cmd.Stderr = &stderr
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()
+	if ask != nil {
+		ask()
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for bytesRead(cmd.Process.Pid) < 4<<20 {
 		if time.Now().After(deadline) {
@@ -113,15 +141,22 @@ func TestChatSIGTERMMidStreamEndsWithinGrace(t *testing.T) {
 	defer close(release)
 
 	start := time.Now()
-	cmd.Process.Signal(syscall.SIGTERM)
-	err = cmd.Wait()
+	cmd.Process.Signal(sig)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err2 error
+	select {
+	case err2 = <-exited:
+	case <-time.After(turnGrace + 10*time.Second):
+		t.Fatalf("hermes was still running %s after the signal\n%s", time.Since(start), stderr.String())
+	}
 	took := time.Since(start)
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Errorf("exit %v, want 130\n%s", err, stderr.String())
+	if !errors.As(err2, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130\n%s", err2, stderr.String())
 	}
-	t.Logf("exited %s after SIGTERM", took.Round(time.Millisecond))
+	t.Logf("exited %s after the signal", took.Round(time.Millisecond))
 	if took > turnGrace+2*time.Second {
-		t.Errorf("hermes took %s to exit after SIGTERM; the grace is %s\n%s", took, turnGrace, stderr.String())
+		t.Errorf("hermes took %s to exit after the signal; the grace is %s\n%s", took, turnGrace, stderr.String())
 	}
 }
