@@ -144,11 +144,15 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		Waiting: waitingNotice(cmd.ErrOrStderr(), id)}
 	res, err := h.Engine.Turn(cmd.Context(), id, in, sink)
 	var busy *engine.BusyError
-	if errors.As(err, &busy) {
+	switch {
+	case errors.As(err, &busy):
 		fmt.Fprintln(cmd.ErrOrStderr(), "hermes:", err)
 		return &exitError{code: exitBusy}
-	}
-	if err != nil {
+	case err != nil && cmd.Context().Err() != nil:
+		// Interrupted before the turn began (waiting for a busy session).
+		fmt.Fprintln(cmd.ErrOrStderr(), "hermes:", err)
+		return &exitError{code: 130}
+	case err != nil:
 		return err
 	}
 	// A one-shot answer is not worth a model call to extract facts from.

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/session/sqlite"
 )
 
 // Four processes continuing one session at once once interleaved their
@@ -85,5 +89,54 @@ func TestChatOneWriterPerSession(t *testing.T) {
 	}
 	if v := srv.Violations(); len(v) > 0 {
 		t.Errorf("the model saw a broken conversation: %v", v)
+	}
+}
+
+// A chat whose session another process holds says which one it waits
+// for, and Ctrl-C while it waits ends it with 130.
+func TestChatWaitingForBusySessionNamesTheHolder(t *testing.T) {
+	h := newHome(t)
+	work := t.TempDir()
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "Started."})
+	first, r := h.chatIn(srv, work, "start")
+	if r.code != 0 {
+		t.Fatalf("first turn: exit %d\n%s", r.code, r.stderr)
+	}
+	st, err := sqlite.Open(filepath.Join(h.dir, "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got, err := st.AcquireLease(t.Context(), session.LeaseRequest{SessionID: first.SessionID, Holder: "build-box/4242",
+		Now: time.Now(), TTL: time.Hour}); err != nil || !got.Held {
+		t.Fatalf("holding the session: %+v %v", got, err)
+	}
+	cmd := chatCommand(h, srv, "-c", "-q", "are you there?")
+	cmd.Dir = work
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(stderr.String(), "waiting for it to finish") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of waiting:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "is busy") || !strings.Contains(msg, "build-box/4242") {
+		t.Errorf("the notice does not name the process holding the session:\n%s", msg)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130\n%s", err, stderr.String())
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("the model was asked %d times, want only the first turn", n)
 	}
 }
