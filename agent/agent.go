@@ -31,9 +31,10 @@ type Resolver interface {
 }
 
 // Recorder keeps the conversation. Record gets each new message as soon as
-// it is produced; an assistant message with tool calls arrives together
-// with its results, so a store can write them in one transaction. Usage
-// gets each model call's token counts.
+// it is produced: an assistant message with tool calls before any of the
+// calls runs, then their results in call order as they finish, several at
+// once when several are known (a store writes each Record in one
+// transaction). Usage gets each model call's token counts.
 type Recorder interface {
 	Record(ctx context.Context, msgs []Recorded) error
 	Usage(ctx context.Context, model string, u llm.Usage) error

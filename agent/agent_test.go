@@ -322,3 +322,28 @@ func TestToolImagesReachTheModelAsImages(t *testing.T) {
 		t.Errorf("the image message was not recorded: %+v", got[len(got)-2])
 	}
 }
+
+func TestEmptyReplyIsAnError(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		reply llmtest.Reply
+		want  string
+	}{
+		{"nothing", llmtest.Reply{}, "empty reply"},
+		{"only reasoning", llmtest.Reply{Reasoning: "hmm"}, "empty reply"},
+		{"cut by max_tokens", llmtest.Reply{FinishReason: llm.FinishLength}, "max_tokens"},
+		{"filtered", llmtest.Reply{FinishReason: llm.FinishContentFilter}, "content filter"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, &noteTool{name: "read_note"})
+			h.srv.Enqueue(tt.reply)
+			res := h.run(t, "hi")
+			if res.Stopped != agent.StopError || llm.KindOf(res.Err) != llm.ErrInvalidResponse || !strings.Contains(res.Err.Error(), tt.want) {
+				t.Fatalf("stopped %s with %v, want error mentioning %q", res.Stopped, res.Err, tt.want)
+			}
+			if got := h.rec.messages(); len(got) != 1 || got[0].Role != llm.RoleUser {
+				t.Errorf("recorded %+v, want only the question: an empty reply is not an answer", got)
+			}
+		})
+	}
+}

@@ -2,16 +2,17 @@ package agent
 
 import (
 	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/tool"
 )
 
 // Repair returns history made safe to send: every tool call is answered by
 // exactly one result right after its assistant message (a call left
-// unanswered gets an "interrupted" result; a result for no call is
-// dropped), and consecutive user messages are merged into one. A
-// conversation recorded by Run is already in this shape; Repair guards
-// against one written by an older hermes, edited by hand, or cut by a
-// crash between a user message and the reply. The input is not modified.
+// unanswered gets a result saying it was lost, lostResult; a result for no
+// call is dropped), and consecutive user messages are merged into one. A
+// conversation recorded by Run is in this shape but for a crash: one cut
+// between a user message and the reply, or while tools ran (Run records
+// the lost results of its last round when it resumes, see lost). Repair
+// also guards against one written by an older hermes or edited by hand.
+// The input is not modified.
 func Repair(history []llm.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(history)+1)
 	for i := 0; i < len(history); i++ {
@@ -41,8 +42,7 @@ func Repair(history []llm.Message) []llm.Message {
 					out = append(out, res)
 					continue
 				}
-				out = append(out, llm.ToolResultMessage(c.ID, c.Name,
-					tool.Fail(tool.CodeInterrupted, "the call was interrupted before it returned a result").JSON()))
+				out = append(out, llm.ToolResultMessage(c.ID, c.Name, lostResult(c.Name).JSON()))
 			}
 			i = j - 1
 		default:
@@ -64,4 +64,32 @@ func appendUser(msgs []llm.Message, m llm.Message) []llm.Message {
 		return msgs
 	}
 	return append(msgs, m)
+}
+
+// lost returns the results missing from the last round of history: the
+// calls of the last assistant message that are not answered by the tool
+// messages after it, answered as lost (lostResult), in call order. A
+// process killed while that round's tools ran leaves them so; recording
+// these when the session resumes keeps the stored conversation valid.
+// Results missing from earlier rounds cannot be appended in their place,
+// so Repair supplies them to each request instead.
+func lost(history []llm.Message) []llm.Message {
+	i := len(history) - 1
+	for i >= 0 && history[i].Role == llm.RoleTool {
+		i--
+	}
+	if i < 0 || history[i].Role != llm.RoleAssistant || len(history[i].ToolCalls) == 0 {
+		return nil
+	}
+	answered := map[string]bool{}
+	for _, m := range history[i+1:] {
+		answered[m.ToolCallID] = true
+	}
+	var out []llm.Message
+	for _, c := range history[i].ToolCalls {
+		if !answered[c.ID] {
+			out = append(out, llm.ToolResultMessage(c.ID, c.Name, lostResult(c.Name).JSON()))
+		}
+	}
+	return out
 }

@@ -27,8 +27,9 @@ type slot struct {
 	invalid bool
 }
 
-// toolRound answers every call of one reply and records the reply with its
-// results. It returns a non-empty Stop when the turn must end.
+// toolRound answers every call of one reply, recording the reply before
+// any call runs and the results as they come. It returns a non-empty Stop
+// when the turn must end.
 func (r *run) toolRound(ctx context.Context, resp *llm.Response) (Stop, error) {
 	msg := resp.Message
 	if t := msg.Text(); t != "" {
@@ -83,8 +84,16 @@ func (r *run) toolRound(ctx context.Context, resp *llm.Response) (Stop, error) {
 			s.set(tool.Fail(tool.CodeDenied, "not run: the same call repeated %d times in a row; the turn was stopped", stopAt))
 		}
 	}
+	// The reply is on record before any of its calls runs, so that a
+	// process killed during a call leaves the call on record and a resumed
+	// session does not run it again unasked (see results).
+	if err := r.record(context.WithoutCancel(ctx), Recorded{Message: msg, FinishReason: string(resp.FinishReason)}); err != nil {
+		return StopError, err
+	}
+	r.msgs = append(r.msgs, msg)
+	rs := &results{r: r, ctx: context.WithoutCancel(ctx), slots: slots}
 	if stop == "" {
-		r.dispatch(ctx, slots)
+		r.dispatch(ctx, rs)
 	} else {
 		for i := range slots {
 			if slots[i].result == nil && slots[i].dupOf < 0 {
@@ -92,35 +101,23 @@ func (r *run) toolRound(ctx context.Context, resp *llm.Response) (Stop, error) {
 			}
 		}
 	}
-	recs := make([]Recorded, 0, len(slots)+2)
-	recs = append(recs, Recorded{Message: msg, FinishReason: string(resp.FinishReason)})
+	// Every call is answered on record, also when the turn was
+	// interrupted, so the stored conversation never has an unanswered call.
+	recorded, err := rs.finish()
+	if err != nil {
+		return StopError, err
+	}
+	r.msgs = append(r.msgs, recorded...)
 	allInvalid := true
-	var imageTools, images []string
 	for i := range slots {
 		s := &slots[i]
 		if s.dupOf >= 0 {
-			s.result, s.content, s.invalid = slots[s.dupOf].result, slots[s.dupOf].content, slots[s.dupOf].invalid
+			s.result, s.invalid = slots[s.dupOf].result, slots[s.dupOf].invalid
 		}
 		if !s.invalid && s.result.ErrorCode != tool.CodeInvalidArguments {
 			allInvalid = false
 		}
 		r.res.ToolCalls = append(r.res.ToolCalls, CallSummary{Name: s.call.Name, Status: s.result.Status, Code: s.result.ErrorCode})
-		content, image := takeImage(s.content)
-		if image != "" && s.dupOf < 0 {
-			imageTools, images = append(imageTools, s.call.Name), append(images, image)
-		}
-		recs = append(recs, Recorded{Message: llm.ToolResultMessage(s.call.ID, s.call.Name, content)})
-	}
-	if len(images) > 0 {
-		recs = append(recs, Recorded{Message: imageMessage(imageTools, images)})
-	}
-	// The reply and its results are recorded even when the turn was
-	// interrupted, so the stored conversation never has an unanswered call.
-	if err := r.record(context.WithoutCancel(ctx), recs...); err != nil {
-		return StopError, err
-	}
-	for _, rec := range recs {
-		r.msgs = append(r.msgs, rec.Message)
 	}
 	if err := ctx.Err(); err != nil {
 		return StopInterrupted, err
@@ -149,25 +146,23 @@ func (s *slot) set(res tool.Result) {
 }
 
 // dispatch runs the slots still without a result through the dispatcher,
-// reporting starts and finishes to the sink under the reply's indexes.
-func (r *run) dispatch(ctx context.Context, slots []slot) {
+// reporting starts and finishes to the sink under the reply's indexes and
+// handing each result to rs as it arrives.
+func (r *run) dispatch(ctx context.Context, rs *results) {
 	var calls []llm.ToolCall
 	var index []int
-	for i := range slots {
-		if slots[i].result == nil && slots[i].dupOf < 0 {
-			calls = append(calls, slots[i].call)
+	for i := range rs.slots {
+		if rs.slots[i].result == nil && rs.slots[i].dupOf < 0 {
+			calls = append(calls, rs.slots[i].call)
 			index = append(index, i)
 		}
 	}
 	if len(calls) == 0 {
 		return
 	}
-	outs := r.cfg.Dispatcher.Run(ctx, calls, observer{sink: r.sink, index: index})
+	outs := r.cfg.Dispatcher.Run(ctx, calls, observer{sink: r.sink, index: index, rs: rs})
 	for k, o := range outs {
-		s := &slots[index[k]]
-		res := o.Result
-		s.result, s.content = &res, o.Content
-		s.invalid = res.ErrorCode == tool.CodeInvalidArguments
+		rs.set(index[k], o)
 	}
 }
 
@@ -181,10 +176,12 @@ func unknownTool(name string, specs []llm.ToolSpec) tool.Result {
 	return tool.Fail(tool.CodeNotFound, "there is no tool named %q; the available tools are: %s", name, strings.Join(names, ", "))
 }
 
-// observer forwards the dispatcher's progress to the sink.
+// observer forwards the dispatcher's progress to the sink, and each
+// finished call's outcome to the round's results.
 type observer struct {
 	sink  Sink
 	index []int
+	rs    *results
 }
 
 func (o observer) ToolStarted(i int, c llm.ToolCall) {
@@ -192,6 +189,7 @@ func (o observer) ToolStarted(i int, c llm.ToolCall) {
 }
 
 func (o observer) ToolFinished(i int, out tool.Outcome) {
+	o.rs.arrived(o.index[i], out)
 	o.sink.Event(Event{Kind: EventToolFinished, Tool: &ToolEvent{Index: o.index[i], Call: out.Call,
 		Result: out.Result, Content: out.Content, Duration: out.Duration}})
 }

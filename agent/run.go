@@ -55,6 +55,18 @@ func Run(ctx context.Context, cfg Config, history []llm.Message, input llm.Messa
 		r.system = []llm.Message{llm.SystemMessage(cfg.System)}
 	}
 	r.msgs = Repair(history)
+	// A round cut short by a crash is answered on record before anything
+	// follows it, so the stored conversation stays valid; the request
+	// carries the same answers through Repair.
+	if missing := lost(history); len(missing) > 0 {
+		recs := make([]Recorded, len(missing))
+		for i, m := range missing {
+			recs[i] = Recorded{Message: m}
+		}
+		if err := r.record(ctx, recs...); err != nil {
+			return r.finish(StopError, err)
+		}
+	}
 	if input.Role != "" {
 		if err := r.record(ctx, Recorded{Message: input}); err != nil {
 			return r.finish(StopError, err)
@@ -81,6 +93,9 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		if err != nil {
 			return r.failed(ctx, resp, err)
+		}
+		if resp.Empty() {
+			return r.finish(StopError, emptyReply(resp))
 		}
 		msg := resp.Message
 		if len(msg.ToolCalls) == 0 {
@@ -172,6 +187,24 @@ func (r *run) failed(ctx context.Context, resp *llm.Response, err error) *Result
 		return r.finish(StopInterrupted, ctx.Err())
 	}
 	return r.finish(StopError, err)
+}
+
+// emptyReply is the error that ends a turn whose model call came back
+// with neither text nor tool calls: there is nothing to show the user and
+// nothing to do, and calling again with the same conversation would most
+// likely get the same. (The retry layer has already asked again when one
+// is configured.) The message says what to try.
+func emptyReply(resp *llm.Response) error {
+	e := &llm.Error{Kind: llm.ErrInvalidResponse, Provider: resp.Provider, Message: "the model returned an empty reply"}
+	switch resp.FinishReason {
+	case llm.FinishLength:
+		e.Message = "the model used its whole reply budget (max_tokens) before writing an answer or calling a tool; raise model.max_tokens or ask for a smaller step"
+	case llm.FinishContentFilter:
+		e.Message = "the provider's content filter withheld the reply; rephrase the request or use another model"
+	default:
+		e.Message += "; try again, or use another model"
+	}
+	return e
 }
 
 // summarize makes the last, tool-less call once the iteration budget is

@@ -23,6 +23,8 @@ type compactor struct {
 	rec   *recorder
 	model string
 	box   *Toolbox
+	// lease is the turn's; the session it continues in joins it.
+	lease *leases
 }
 
 // Compact compresses when the request passes the compressor's threshold,
@@ -54,7 +56,7 @@ func (c *compactor) Compact(ctx context.Context, req agent.CompactRequest) (agen
 		c.e.markFutile(c.sess.ID, est)
 		return agent.Compacted{}, false, nil
 	}
-	child, system, err := c.e.continueIn(ctx, c.sess, res.Messages, c.model, c.box)
+	child, system, err := c.e.continueIn(ctx, c.sess, res.Messages, c.model, c.box, c.lease)
 	if err != nil {
 		return agent.Compacted{}, false, err
 	}
@@ -96,10 +98,15 @@ func (e *Engine) markFutile(sessionID string, est int) {
 
 // continueIn starts a child of parent holding msgs, ends the parent, and
 // returns the child with its own system prompt (rebuilt for the tools of
-// box, so memory written since is read again).
-func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs []llm.Message, model string, box *Toolbox) (*session.Session, string, error) {
+// box, so memory written since is read again). The child's lease joins
+// lease before anything is written to it: a process continuing the newest
+// session would otherwise find the child and write to it too.
+func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs []llm.Message, model string, box *Toolbox, lease *leases) (*session.Session, string, error) {
 	child := &session.Session{Source: parent.Source, Model: model, Cwd: parent.Cwd, ParentID: parent.ID}
 	if err := e.opt.Store.Create(ctx, child); err != nil {
+		return nil, "", fmt.Errorf("starting the compressed session: %w", err)
+	}
+	if err := lease.add(ctx, child.ID); err != nil {
 		return nil, "", fmt.Errorf("starting the compressed session: %w", err)
 	}
 	if parent.Title != "" {
@@ -147,6 +154,11 @@ func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compre
 		return nil, err
 	}
 	defer unlock()
+	ctx, lease, err := e.lease(ctx, sessionID, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer lease.release()
 	s, err := e.opt.Store.Get(ctx, sessionID)
 	if err != nil {
 		return nil, err
@@ -162,7 +174,7 @@ func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compre
 	if !gained(res) {
 		return nil, ErrNothingToCompress
 	}
-	child, _, err := e.continueIn(ctx, s, res.Messages, s.Model, box)
+	child, _, err := e.continueIn(ctx, s, res.Messages, s.Model, box, lease)
 	if err != nil {
 		return nil, err
 	}

@@ -17,8 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/compress"
@@ -64,6 +66,14 @@ type Options struct {
 	// Clock times turns, idle sessions and job runs; nil is the wall
 	// clock.
 	Clock clock.Clock
+	// Holder names this process in the session leases that keep one
+	// writer per session across processes ("host/pid" when empty); it is
+	// what another process finding a session busy is told.
+	Holder string
+	// LeaseWait is how long a turn waits for another process's turn in
+	// its session before it fails with a *BusyError; zero means
+	// DefaultLeaseWait, a negative value not to wait.
+	LeaseWait time.Duration
 	// Logger gets the engine's lines, with session_id, duration_ms and
 	// tokens fields.
 	Logger *slog.Logger
@@ -90,6 +100,10 @@ type Engine struct {
 	// base is the context of background work, ended by Close.
 	base context.Context
 	stop context.CancelFunc
+	// holder names this process in session leases; gone reports whether
+	// another holder's process has ended (processGone).
+	holder string
+	gone   func(holder string) bool
 }
 
 // turnLock is one session's turn lock and how many turns hold or wait
@@ -110,9 +124,18 @@ func New(opt Options) *Engine {
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opt.LeaseWait == 0 {
+		opt.LeaseWait = DefaultLeaseWait
+	}
+	host, _ := os.Hostname()
+	holder := opt.Holder
+	if holder == "" {
+		holder = fmt.Sprintf("%s/%d", host, os.Getpid())
+	}
 	base, stop := context.WithCancel(context.Background())
 	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{},
-		boxes: map[string]*Toolbox{}, base: base, stop: stop}
+		boxes: map[string]*Toolbox{}, base: base, stop: stop,
+		holder: holder, gone: func(h string) bool { return processGone(h, host) }}
 }
 
 // Close stops the idle timers, cancels the background reviews and
@@ -176,6 +199,9 @@ type Input struct {
 	// this turn saved ("saved skill deploy-checklist"); it is called
 	// later, from another goroutine, and only when something was saved.
 	Reviewed func(sessionID string, saved []string)
+	// Waiting, when set, is told once that the turn waits for another
+	// process's turn in the session to end, and which process that is.
+	Waiting func(holder string)
 }
 
 // TurnResult is a finished turn.
@@ -186,9 +212,11 @@ type TurnResult struct {
 
 // Turn runs one turn in the session sessionID, or in a new session when
 // sessionID is empty. A second turn in the same session waits for the
-// first to end, or for ctx. The error is for failures before the loop
-// starts (unknown session, unknown toolset, no model, store unavailable);
-// a failed model call is reported in the result's Stopped and Err.
+// first to end, or for ctx, also when the first runs in another process
+// (up to Options.LeaseWait; then the error is a *BusyError). The error is
+// for failures before the loop starts (unknown session, unknown toolset,
+// no model, store unavailable, session busy); a failed model call is
+// reported in the result's Stopped and Err.
 func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agent.Sink) (*TurnResult, error) {
 	box, err := e.Toolbox(in.Toolsets)
 	if err != nil {
@@ -207,6 +235,11 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		return nil, err
 	}
 	defer unlock()
+	ctx, lease, err := e.lease(ctx, s.ID, in.Waiting)
+	if err != nil {
+		return nil, err
+	}
+	defer lease.release()
 	e.facts.touch(s.ID)
 
 	stored, err := e.opt.Store.Messages(ctx, s.ID)
@@ -260,10 +293,13 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		cfg.Approver = e.opt.Policy.For(s.ID, in.Approval)
 	}
 	if e.opt.Compressor != nil {
-		cfg.Compactor = &compactor{e: e, sess: s, rec: rec, model: model.Name, box: box}
+		cfg.Compactor = &compactor{e: e, sess: s, rec: rec, model: model.Name, box: box, lease: lease}
 	}
 	start := e.opt.Clock.Now()
 	res := agent.Run(ctx, cfg, history, input, sink)
+	if lost := lostCause(ctx); lost != nil {
+		res.Err = lost
+	}
 	e.opt.Logger.Info("turn finished", slog.String("session_id", s.ID), slog.String("stopped", string(res.Stopped)),
 		slog.Int("iterations", res.Iterations), slog.Int64("duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds()),
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))

@@ -102,13 +102,20 @@ func (e Endpoint) do(ctx context.Context, req *http.Request, headers map[string]
 	return resp, nil
 }
 
-// ReadBody reads a whole (non-streamed) response body, mapping a read
-// failure to the transport error Send's body reports.
+// maxBody bounds a body read by ReadBody (model lists and the like; a
+// reply's body is bounded by its Budget).
+const maxBody = 64 << 20
+
+// ReadBody reads a whole (non-streamed) response body of at most 64 MiB,
+// mapping a read failure to the transport error Send's body reports.
 func ReadBody(resp *http.Response) ([]byte, error) {
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
 		return nil, err
+	}
+	if len(data) > maxBody {
+		return nil, &Error{Kind: ErrReplyTooLarge, Message: fmt.Sprintf("the response body passed %s", size(maxBody))}
 	}
 	return data, nil
 }

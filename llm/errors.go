@@ -23,6 +23,9 @@ const (
 	ErrServer          ErrorKind = "server"
 	ErrNetwork         ErrorKind = "network"
 	ErrInvalidResponse ErrorKind = "invalid_response"
+	// ErrReplyTooLarge says the reply passed the size hermes takes of one
+	// reply (Budget) and was cut off.
+	ErrReplyTooLarge ErrorKind = "reply_too_large"
 )
 
 // Error is a classified model-call failure. It carries what the vendor said

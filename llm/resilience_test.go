@@ -92,6 +92,8 @@ func TestRetry(t *testing.T) {
 			[]time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
 		{"overloaded then success", []llmtest.Reply{{Status: 529, Error: &llmtest.ErrorReply{Type: "overloaded_error", Message: "Overloaded"}}, ok}, "fine", "", []time.Duration{time.Second}},
 		{"empty reply is retried", []llmtest.Reply{{}, ok}, "fine", "", []time.Duration{time.Second}},
+		{"empty replies to the end are an error", []llmtest.Reply{{}, {}, {}, {}}, "", llm.ErrInvalidResponse,
+			[]time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
 		{"in-stream error is retried", []llmtest.Reply{{Text: "par", Error: &llmtest.ErrorReply{Type: "server_error", Message: "oops", InStream: true}}, ok}, "fine", "", []time.Duration{time.Second}},
 		{"auth is not retried", []llmtest.Reply{{Status: 401, Error: &llmtest.ErrorReply{Type: "authentication_error", Message: "bad key"}}}, "", llm.ErrAuth, nil},
 		{"bad request is not retried", []llmtest.Reply{{Status: 400, Error: &llmtest.ErrorReply{Type: "invalid_request_error", Message: "no"}}}, "", llm.ErrBadRequest, nil},
@@ -110,6 +112,9 @@ func TestRetry(t *testing.T) {
 				if tt.wantKind != "" {
 					if llm.KindOf(o.err) != tt.wantKind {
 						t.Fatalf("err = %v, want kind %s", o.err, tt.wantKind)
+					}
+					if tt.wantKind == llm.ErrInvalidResponse && !strings.Contains(o.err.Error(), "empty reply 4 times in a row") {
+						t.Errorf("err = %v, want it to say how many empty replies came", o.err)
 					}
 				} else if o.err != nil || o.resp.Text() != tt.wantText || o.text != tt.wantText {
 					t.Fatalf("got %q (deltas after last retry %q), err %v; want %q", o.resp.Text(), o.text, o.err, tt.wantText)

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"log/slog"
 	"math/rand/v2"
@@ -68,8 +69,12 @@ func (r *retrying) Stream(ctx context.Context, req *Request) iter.Seq[Event] {
 				return
 			}
 			err := retryableFailure(final)
-			if err == nil || attempt > r.policy.MaxRetries || ctx.Err() != nil {
+			if err == nil {
 				yield(final)
+				return
+			}
+			if attempt > r.policy.MaxRetries || ctx.Err() != nil {
+				yield(gaveUp(final, err, attempt))
 				return
 			}
 			delay, wait := r.policy.delay(attempt, err)
@@ -111,6 +116,21 @@ func forward(events iter.Seq[Event], yield func(Event) bool) (final Event, ok bo
 		final = Event{Kind: EventError, Err: &Error{Kind: ErrInvalidResponse, Message: "stream ended without a final event"}}
 	}
 	return final, true
+}
+
+// gaveUp is the event that ends a stream whose last attempt failed with
+// err: the final event itself, except that an empty reply, which is a
+// success on the wire, becomes the error it is, counting the attempts
+// that all came back empty.
+func gaveUp(final Event, err error, attempts int) Event {
+	if final.Kind != EventDone {
+		return final
+	}
+	e, _ := AsError(err)
+	if attempts > 1 {
+		e.Message = fmt.Sprintf("%s %d times in a row", e.Message, attempts)
+	}
+	return Event{Kind: EventError, Err: e, Response: final.Response}
 }
 
 // retryableFailure returns the error that makes final worth retrying, or

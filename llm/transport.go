@@ -158,9 +158,9 @@ func (w *watchdog) Close() error {
 
 // ReadError classifies a failure to read a response body, so that every
 // adapter ends its stream the same way: the caller's cancellation as ctx's
-// error, a transport *Error (an idle timeout, say) as itself, an event too
-// large to be real as invalid_response, and anything else as a network
-// error that the retry layer may retry.
+// error, a transport *Error (an idle timeout, a reply past its Budget) as
+// itself, an event too large to be real as reply_too_large, and anything
+// else as a network error that the retry layer may retry.
 func ReadError(ctx context.Context, provider string, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -169,7 +169,7 @@ func ReadError(ctx context.Context, provider string, err error) error {
 		return e
 	}
 	if errors.Is(err, sse.ErrTooLarge) {
-		return InvalidResponse(provider, err.Error(), nil)
+		return &Error{Kind: ErrReplyTooLarge, Provider: provider, Message: err.Error() + ", so hermes cut the stream", Err: err}
 	}
 	return &Error{Kind: ErrNetwork, Provider: provider, Message: "read response: " + err.Error(), Err: err}
 }

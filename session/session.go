@@ -126,8 +126,8 @@ type Store interface {
 	List(ctx context.Context, opt ListOptions) ([]Session, error)
 	// Append adds messages to a session in one transaction, assigning
 	// their IDs (written back into msgs) and updating the session's
-	// message and tool-call counts. A tool call and its results are
-	// appended together so a crash never splits them.
+	// message and tool-call counts. Messages appended in one call are
+	// kept all or none, whatever stops the process.
 	Append(ctx context.Context, sessionID string, msgs ...*Message) error
 	// Messages returns a session's messages in order.
 	Messages(ctx context.Context, sessionID string) ([]Message, error)

@@ -38,6 +38,9 @@ prompt (or Ctrl-D, or /exit) quits.
 Every message is stored in $HERMES_HOME/state.db as it is produced, so a
 conversation cut off by a crash or Ctrl-C continues with --resume ID (or -c
 for the most recent one). ` + "`hermes sessions list`" + ` shows the sessions.
+Turns of one session run one at a time: a chat whose session is running a
+turn in another hermes process waits for it (up to 30 s); if it stays busy,
+-q exits with status 75.
 
 Dangerous shell commands need approval (approvals.mode in config.yaml). In
 a conversation hermes asks; with -q nobody can be asked, so they are denied
@@ -124,6 +127,9 @@ func startSession(cmd *cobra.Command, h *app.App, f *chatFlags) (string, error) 
 // chatOnce answers -q: tool lines go to stderr, the answer (or JSON) to
 // stdout. Nobody can approve commands here.
 func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
+	// A turn stopped by Ctrl-C or SIGTERM saves what it can, within
+	// turnGrace.
+	defer exitAfterGrace(cmd.Context(), cmd.ErrOrStderr())()
 	h, id, err := openChat(cmd, a, f)
 	if err != nil {
 		return err
@@ -134,9 +140,19 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		sink.info = io.Discard
 	}
 	cwd, _ := os.Getwd()
-	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approval: safety.Asker{Yolo: f.yolo}}
+	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approval: safety.Asker{Yolo: f.yolo},
+		Waiting: waitingNotice(cmd.ErrOrStderr(), id)}
 	res, err := h.Engine.Turn(cmd.Context(), id, in, sink)
-	if err != nil {
+	var busy *engine.BusyError
+	switch {
+	case errors.As(err, &busy):
+		fmt.Fprintln(cmd.ErrOrStderr(), "hermes:", err)
+		return &exitError{code: exitBusy}
+	case err != nil && cmd.Context().Err() != nil:
+		// Interrupted before the turn began (waiting for a busy session).
+		fmt.Fprintln(cmd.ErrOrStderr(), "hermes:", err)
+		return &exitError{code: 130}
+	case err != nil:
 		return err
 	}
 	// A one-shot answer is not worth a model call to extract facts from.
@@ -167,6 +183,19 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		return &exitError{code: 130}
 	}
 	return nil
+}
+
+// exitBusy is chat -q's exit status when its session stayed busy with
+// another process's turn: EX_TEMPFAIL, "try again later".
+const exitBusy = 75
+
+// waitingNotice says, once, that the turn waits for another process's
+// turn in the session.
+func waitingNotice(w io.Writer, id string) func(holder string) {
+	return func(holder string) {
+		fmt.Fprintf(w, "session %s is busy: hermes process %s is running a turn in it; waiting for it to finish (up to %s)…\n",
+			id, holder, engine.DefaultLeaseWait)
+	}
 }
 
 // interactiveInput reports whether stdin is a terminal a person types in.

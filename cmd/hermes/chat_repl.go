@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -154,27 +155,38 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			err error
 		}
 		finished := make(chan done, 1)
-		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approval: safety.Asker{Prompter: prompter, Yolo: f.yolo}, Reviewed: reviewed}
+		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approval: safety.Asker{Prompter: prompter, Yolo: f.yolo}, Reviewed: reviewed,
+			Waiting: waitingNotice(errOut, id)}
 		go func() {
 			res, err := h.Engine.Turn(ctx, id, in, &printer{text: out, info: out})
 			finished <- done{res, err}
 		}()
 		var d done
-		interrupted := false
+		var graceTimer *time.Timer
+		var grace <-chan time.Time
 	wait:
 		for {
 			select {
 			case d = <-finished:
 				break wait
+			case <-grace:
+				fmt.Fprintf(errOut, "\nthe turn did not stop within %s; quitting\n", turnGrace)
+				os.Exit(130)
 			case <-sigs:
-				if interrupted {
+				if grace != nil {
 					fmt.Fprintln(errOut, "\nquitting")
 					os.Exit(130)
 				}
-				interrupted = true
+				// The turn saves what it can; one that cannot stop
+				// within the grace takes the chat with it.
+				graceTimer = time.NewTimer(turnGrace)
+				grace = graceTimer.C
 				fmt.Fprintln(errOut, "\n(interrupting; Ctrl-C again quits)")
 				cancel()
 			}
+		}
+		if graceTimer != nil {
+			graceTimer.Stop()
 		}
 		cancel()
 		if d.err != nil {

@@ -79,8 +79,10 @@ and on failure exits 1 after printing
   {"error": {"kind", "status", "type", "code", "message", "request_id"}}
 where kind is one of rate_limited, overloaded, context_overflow, auth,
 bad_request, not_found, server, network, invalid_response (the call failed,
-also when the error arrived inside a streamed 200 response), canceled
-(interrupted) or config (bad flags or configuration; nothing was sent).`,
+also when the error arrived inside a streamed 200 response), reply_too_large
+(the reply passed the size hermes takes of one reply, from --max-tokens or
+at most 8 MiB, and was cut), canceled (interrupted) or config (bad flags or
+configuration; nothing was sent).`,
 		Example: `  hermes model call "Say hello"
   hermes model call --stream --model gpt-4o-mini "Count to five"
   hermes model call --base-url http://localhost:11434/v1 --model qwen3:8b "hi"

@@ -41,6 +41,45 @@ func checkPairs(t *testing.T, msgs []llm.Message) {
 	}
 }
 
+// checkAlternation fails unless user and assistant messages alternate in
+// msgs (tool results and the image messages after them stand between an
+// assistant message and the next).
+func checkAlternation(t *testing.T, msgs []llm.Message) {
+	t.Helper()
+	prev := llm.Role("")
+	for i, m := range msgs {
+		if (m.Role == llm.RoleUser || m.Role == llm.RoleAssistant) && m.Role == prev {
+			t.Fatalf("message %d is the second %s message in a row: %+v", i, m.Role, msgs)
+		}
+		prev = m.Role
+	}
+}
+
+// killDuringTool waits until the tool command hermes runs has written its
+// shell's pid to pidFile, then kills hermes the hard way (no signal
+// handler, no deferred write gets to run) and the tool's process group,
+// which would live on.
+func killDuringTool(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer, pidFile string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var pid []byte
+	for {
+		if pid, _ = os.ReadFile(pidFile); len(bytes.TrimSpace(pid)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the tool never started; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err == nil {
+		syscall.Kill(-n, syscall.SIGKILL)
+	}
+}
+
 func TestChatKilledMidTurnResumes(t *testing.T) {
 	h := newHome(t)
 	work := t.TempDir()
@@ -59,26 +98,7 @@ func TestChatKilledMidTurnResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait for the second command to be running, then kill hermes the
-	// hard way: no signal handler, no deferred write gets to run.
-	deadline := time.Now().Add(20 * time.Second)
-	var pid []byte
-	for {
-		pid, _ = os.ReadFile(mark)
-		if len(bytes.TrimSpace(pid)) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the second command never started; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err == nil {
-		syscall.Kill(-n, syscall.SIGKILL) // the orphaned sleep
-	}
+	killDuringTool(t, cmd, &stderr, mark)
 
 	var list []struct {
 		ID string `json:"id"`
@@ -89,13 +109,13 @@ func TestChatKilledMidTurnResumes(t *testing.T) {
 		t.Fatalf("sessions after the crash: %+v", list)
 	}
 	id := list[0].ID
+	// The second call was on record before it ran; its result is not.
 	var before storedSession
 	h.hermes("sessions", "show", id, "--json").decode(t, &before)
-	if len(before.Messages) != 3 || before.Session.MessageCount != 3 {
-		t.Fatalf("after kill -9 the session holds %d messages (count %d), want user, call, result: %+v",
+	if len(before.Messages) != 4 || before.Session.MessageCount != 4 || len(before.Messages[3].ToolCalls) != 1 {
+		t.Fatalf("after kill -9 the session holds %d messages (count %d), want user, call, result, call: %+v",
 			len(before.Messages), before.Session.MessageCount, before.Messages)
 	}
-	checkPairs(t, before.Messages)
 
 	out, r := h.chatIn(srv, work, "go on", "--resume", id)
 	if r.code != 0 || out.Stopped != "done" || out.SessionID != id || out.Final != "Both steps are done." {
@@ -103,10 +123,12 @@ func TestChatKilledMidTurnResumes(t *testing.T) {
 	}
 	var after storedSession
 	h.hermes("sessions", "show", id, "--json").decode(t, &after)
-	if len(after.Messages) != 5 {
-		t.Fatalf("after resuming the session holds %d messages, want 5: %+v", len(after.Messages), after.Messages)
+	if len(after.Messages) != 7 {
+		t.Fatalf("after resuming the session holds %d messages, want 7 (the lost result, the question, the answer added): %+v",
+			len(after.Messages), after.Messages)
 	}
 	checkPairs(t, after.Messages)
+	checkAlternation(t, after.Messages)
 	if v := srv.Violations(); len(v) > 0 {
 		t.Errorf("the model saw a broken conversation: %v", v)
 	}

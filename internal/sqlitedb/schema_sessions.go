@@ -137,6 +137,17 @@ CREATE VIRTUAL TABLE messages_fts_trigram_vocab USING fts5vocab(messages_fts_tri
 	// so a session resumed by another process sends the same prefix and
 	// keeps hitting the provider's prompt cache.
 	`ALTER TABLE sessions ADD COLUMN system_prompt TEXT;`,
+	// 4: one writer per session. The process running a turn in a session
+	// holds its lease: it renews it while the turn runs and deletes it at
+	// the end; one that expired was left by a holder that stopped, and is
+	// taken over (session/sqlite's lease.go).
+	`
+CREATE TABLE session_leases (
+	session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+	holder     TEXT NOT NULL,
+	expires_at INTEGER NOT NULL
+);
+`,
 }
 
 // cjkGlob matches text holding at least one CJK character: Han

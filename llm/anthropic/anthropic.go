@@ -60,7 +60,8 @@ func (c *Client) headers() map[string]string {
 // streamed unless req.NoStream is set; either way the caller receives text,
 // reasoning, tool-call and usage events and then exactly one EventDone or
 // EventError. Breaking out of the loop closes the response body, which
-// cancels the HTTP request at once.
+// cancels the HTTP request at once. A reply that passes its llm.Budget
+// (from the max_tokens sent) is cut with an error of kind reply_too_large.
 func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event] {
 	return func(yield func(llm.Event) bool) {
 		body, err := c.buildRequest(req)
@@ -74,7 +75,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Even
 			return
 		}
 		defer resp.Body.Close()
-		a := newAssembler(c.ep.Name, body.Model)
+		a := newAssembler(c.ep.Name, body.Model, llm.NewBudget(c.ep.Name, body.MaxTokens))
 		// A server that ignores "stream": true (some compatible proxies)
 		// answers with one JSON body; read whichever form arrived.
 		if !req.NoStream && !strings.Contains(resp.Header.Get("Content-Type"), "application/json") {

@@ -21,6 +21,9 @@ type blockDelta struct {
 // non-streamed replies both go through it, so that the two wire forms give
 // the same Response and the same events.
 type assembler struct {
+	// budget counts what the reply keeps; once it is spent the reader
+	// ends the stream with its error.
+	budget     *llm.Budget
 	provider   string
 	id, model  string
 	blocks     []*partialBlock
@@ -36,7 +39,7 @@ type partialBlock struct {
 	kind  string
 	// text holds a text block's text or a thinking block's reasoning.
 	text      strings.Builder
-	signature string
+	signature strings.Builder
 	data      string
 	id, name  string
 	// args collects input_json_delta pieces; input is the object that
@@ -46,8 +49,8 @@ type partialBlock struct {
 	call  int
 }
 
-func newAssembler(provider, model string) *assembler {
-	return &assembler{provider: provider, model: model}
+func newAssembler(provider, model string, budget *llm.Budget) *assembler {
+	return &assembler{provider: provider, model: model, budget: budget}
 }
 
 // begin records the message envelope: id, model and first usage.
@@ -70,11 +73,13 @@ func (a *assembler) begin(m *replyMessage) {
 func (a *assembler) startBlock(i int, rb *replyBlock) (llm.Event, bool) {
 	b := &partialBlock{index: i, kind: rb.Type}
 	a.blocks = append(a.blocks, b)
+	a.budget.Part()
+	a.budget.Spend(len(rb.Signature) + len(rb.Data) + len(rb.Input))
 	switch rb.Type {
 	case "text":
 		return a.delta(b, &blockDelta{Type: "text_delta", Text: rb.Text})
 	case "thinking":
-		b.signature = rb.Signature
+		b.signature.WriteString(rb.Signature)
 		return a.delta(b, &blockDelta{Type: "thinking_delta", Thinking: rb.Thinking})
 	case "redacted_thinking":
 		b.data = rb.Data
@@ -121,6 +126,7 @@ func (a *assembler) blockDelta(i int, d *blockDelta) (llm.Event, bool) {
 
 // delta applies one delta to b and returns the event that shows it.
 func (a *assembler) delta(b *partialBlock, d *blockDelta) (llm.Event, bool) {
+	a.budget.Spend(len(d.Text) + len(d.Thinking) + len(d.Signature) + len(d.PartialJSON))
 	switch d.Type {
 	case "text_delta":
 		if d.Text == "" {
@@ -135,7 +141,7 @@ func (a *assembler) delta(b *partialBlock, d *blockDelta) (llm.Event, bool) {
 		b.text.WriteString(d.Thinking)
 		return llm.Event{Kind: llm.EventReasoning, Text: d.Thinking}, true
 	case "signature_delta":
-		b.signature += d.Signature
+		b.signature.WriteString(d.Signature)
 	case "input_json_delta":
 		if d.PartialJSON == "" {
 			return llm.Event{}, false
@@ -161,7 +167,7 @@ func (a *assembler) response() *llm.Response {
 		case "thinking":
 			reasoning.WriteString(b.text.String())
 			msg.ReasoningBlocks = append(msg.ReasoningBlocks, llm.ReasoningBlock{
-				Type: "thinking", Text: b.text.String(), Signature: b.signature,
+				Type: "thinking", Text: b.text.String(), Signature: b.signature.String(),
 			})
 		case "redacted_thinking":
 			msg.ReasoningBlocks = append(msg.ReasoningBlocks, llm.ReasoningBlock{Type: "redacted_thinking", Data: b.data})

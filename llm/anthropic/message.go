@@ -13,7 +13,7 @@ import (
 // stream's, so the caller receives the same kinds of events (each block
 // whole, in order) and the same Response either way.
 func (c *Client) readMessage(ctx context.Context, resp *http.Response, a *assembler, yield func(llm.Event) bool) {
-	data, err := llm.ReadBody(resp)
+	data, err := a.budget.ReadAll(resp)
 	if err != nil {
 		yield(llm.Event{Kind: llm.EventError, Err: llm.ReadError(ctx, c.ep.Name, err)})
 		return
@@ -38,6 +38,10 @@ func (c *Client) readMessage(ctx context.Context, resp *http.Response, a *assemb
 		if ev, ok := a.startBlock(i, &m.Content[i]); ok && !yield(ev) {
 			return
 		}
+	}
+	if err := a.budget.Err(); err != nil {
+		yield(llm.Event{Kind: llm.EventError, Err: err})
+		return
 	}
 	if m.Usage != nil && !yield(llm.Event{Kind: llm.EventUsage, Usage: a.usage.usage()}) {
 		return

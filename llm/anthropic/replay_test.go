@@ -229,7 +229,7 @@ func FuzzReadStream(f *testing.F) {
 	c := New(llm.Endpoint{Name: "fuzz"})
 	f.Fuzz(func(t *testing.T, body []byte) {
 		final := 0
-		c.readStream(t.Context(), strings.NewReader(string(body)), newAssembler("fuzz", "m"), func(ev llm.Event) bool {
+		c.readStream(t.Context(), strings.NewReader(string(body)), newAssembler("fuzz", "m", llm.NewBudget("fuzz", 0)), func(ev llm.Event) bool {
 			if final > 0 {
 				t.Fatalf("event %v after the final event", ev.Kind)
 			}

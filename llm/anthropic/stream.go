@@ -31,7 +31,7 @@ const errStreamCut = "stream ended before message_stop"
 // event that does not decode, ctx cancelled) yields EventError with what
 // had arrived.
 func (c *Client) readStream(ctx context.Context, body io.Reader, a *assembler, yield func(llm.Event) bool) {
-	r := sse.NewReader(body)
+	r := sse.NewReaderLimit(a.budget.Body(body), a.budget.MaxBody())
 	fail := func(err error) {
 		resp := a.response()
 		resp.FinishReason = llm.FinishError
@@ -58,7 +58,12 @@ func (c *Client) readStream(ctx context.Context, body io.Reader, a *assembler, y
 			continue
 		}
 		if i, d, ok := fastDelta(ev.Data); ok {
-			if out, ok := a.blockDelta(i, &d); ok && !yield(out) {
+			out, ok := a.blockDelta(i, &d)
+			if err := a.budget.Err(); err != nil {
+				fail(err)
+				return
+			}
+			if ok && !yield(out) {
 				return
 			}
 			continue
@@ -79,6 +84,9 @@ func (c *Client) readStream(ctx context.Context, body io.Reader, a *assembler, y
 			typ = ev.Name
 		}
 		out, ok, err := c.apply(a, typ, &se, ev.Data)
+		if err == nil {
+			err = a.budget.Err()
+		}
 		switch {
 		case err != nil:
 			fail(err)

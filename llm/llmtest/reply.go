@@ -60,6 +60,12 @@ type Reply struct {
 	// hangs right after the response headers. A non-streamed reply with a
 	// non-zero StallAfter sends its headers and never its body.
 	StallAfter int
+	// Endless, when set, makes the reply go on until the client goes away
+	// or the server closes: text, reasoning or tool-call arguments delta
+	// after delta, or one line without an end (see Endless). Text, when
+	// set, is the piece repeated; ChunkSize, when set, its length in runes.
+	// Of the other fields only Header, Delay and Model apply.
+	Endless Endless
 	// Raw is sent verbatim as the body instead of a generated reply, for
 	// tests of vendor quirks; of the other fields only Status, Header,
 	// Delay and ChunkSize apply. RawContentType is its Content-Type

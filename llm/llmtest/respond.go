@@ -20,6 +20,8 @@ type protocol interface {
 	errorBody(status int, e ErrorReply, requestID string) any
 	// requestIDHeader names the header the vendor puts its request id in.
 	requestIDHeader() string
+	// endless writes a streamed reply that never ends (Reply.Endless).
+	endless(e *endless)
 }
 
 // protocolFor returns the writer for api.
@@ -57,6 +59,8 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, r
 		status = rep.Status
 	}
 	switch {
+	case rep.Endless != "":
+		s.writeEndless(w, r, req, rep)
 	case rep.Raw != "":
 		s.writeRaw(w, r, req, rep, status)
 	case status >= 400 || (rep.Error != nil && !(rep.Error.InStream && req.Stream)):

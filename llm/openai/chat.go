@@ -53,7 +53,8 @@ func (c *Chat) Name() string { return c.ep.Name }
 //
 // The reply is parsed according to what the server actually sent (an SSE
 // stream or one JSON body), not what was asked for, because some servers
-// ignore "stream" in one direction or the other.
+// ignore "stream" in one direction or the other. Either way it is cut,
+// with an error of kind reply_too_large, once it passes its llm.Budget.
 func (c *Chat) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event] {
 	return func(yield func(llm.Event) bool) {
 		if req == nil {
@@ -74,12 +75,13 @@ func (c *Chat) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event]
 		case strings.Contains(ct, "json"):
 			streamed = false
 		}
-		r := newChatReply(c.ep.Name)
+		budget := llm.NewBudget(c.ep.Name, req.MaxTokens)
+		r := newChatReply(c.ep.Name, budget)
 		if streamed {
 			c.readStream(ctx, r, resp.Body, yield)
 			return
 		}
-		data, err := llm.ReadBody(resp)
+		data, err := budget.ReadAll(resp)
 		if err != nil {
 			r.fail(yield, llm.ReadError(ctx, c.ep.Name, err))
 			return

@@ -26,7 +26,7 @@ func FuzzChatStream(f *testing.F) {
 	c := NewChat(llm.Endpoint{Name: "test", BaseURL: "http://x/v1"})
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var events []llm.Event
-		c.readStream(t.Context(), newChatReply("test"), bytes.NewReader(body), func(ev llm.Event) bool {
+		c.readStream(t.Context(), newChatReply("test", llm.NewBudget("test", 0)), bytes.NewReader(body), func(ev llm.Event) bool {
 			events = append(events, ev)
 			return true
 		})

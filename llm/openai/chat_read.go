@@ -14,7 +14,8 @@ import (
 var chatDone = []byte("[DONE]")
 
 // readStream parses a streamed reply (chat.completion.chunk events over
-// SSE) into r and yields its events as they are decoded.
+// SSE) into r and yields its events as they are decoded, until r's budget
+// is spent (llm.Budget).
 //
 // Servers end or break a stream in several ways, each handled here:
 //   - "data: [DONE]" ends it; nothing after it is read;
@@ -28,7 +29,7 @@ var chatDone = []byte("[DONE]")
 // SSE comments, blank data and events with other names (keep-alive pings)
 // are skipped.
 func (c *Chat) readStream(ctx context.Context, r *chatReply, body io.Reader, yield func(llm.Event) bool) {
-	rd := sse.NewReader(body)
+	rd := sse.NewReaderLimit(r.budget.Body(body), r.budget.MaxBody())
 	for {
 		ev, err := rd.Next()
 		if err == io.EOF {
@@ -65,6 +66,10 @@ func (c *Chat) readStream(ctx context.Context, r *chatReply, body io.Reader, yie
 			return
 		}
 		r.add(&chunk, false)
+		if err := r.budget.Err(); err != nil {
+			r.fail(yield, err)
+			return
+		}
 		if chunk.failed() {
 			r.fail(yield, c.streamError(data))
 			return
@@ -99,6 +104,8 @@ func (c *Chat) readJSON(r *chatReply, data []byte, yield func(llm.Event) bool) {
 	}
 	r.add(&reply, true)
 	switch {
+	case r.budget.Err() != nil:
+		r.fail(yield, r.budget.Err())
 	case reply.failed():
 		r.fail(yield, c.streamError(data))
 	case len(reply.Choices) == 0:

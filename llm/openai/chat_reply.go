@@ -11,7 +11,10 @@ import (
 // the latter with the whole reply as a single chunk, so that every vendor
 // quirk is handled once, in one place, for both modes.
 type chatReply struct {
-	resp      llm.Response
+	resp llm.Response
+	// budget counts what the reply keeps; once it is spent the reader
+	// ends the stream with its error.
+	budget    *llm.Budget
 	text      strings.Builder
 	reasoning strings.Builder
 	think     chatThinkSplitter
@@ -33,9 +36,10 @@ type chatReply struct {
 // chatShown says whether a call's id and name have been announced.
 type chatShown struct{ id, name bool }
 
-// newChatReply returns an empty reply from the named provider.
-func newChatReply(provider string) *chatReply {
-	return &chatReply{resp: llm.Response{Provider: provider}}
+// newChatReply returns an empty reply from the named provider, counted
+// against budget.
+func newChatReply(provider string, budget *llm.Budget) *chatReply {
+	return &chatReply{resp: llm.Response{Provider: provider}, budget: budget}
 }
 
 // add merges one chunk. whole is set for a non-streamed reply, whose tool
@@ -120,7 +124,12 @@ func (r *chatReply) toolCall(tc *chatToolCall, pos int, whole bool) {
 		index = *tc.Index
 	}
 	args := llm.ArgumentsText(tc.Function.Arguments)
+	calls := r.calls.Len()
 	at := r.calls.Add(index, tc.ID, tc.Function.Name, args)
+	if r.calls.Len() > calls {
+		r.budget.Part()
+	}
+	r.budget.Spend(len(args))
 	for len(r.shown) <= at {
 		r.shown = append(r.shown, chatShown{})
 	}
@@ -143,6 +152,7 @@ func (r *chatReply) addText(s string) {
 	}
 	reasoning, text := r.think.feed(s)
 	r.addReasoning(reasoning)
+	r.budget.Spend(len(text))
 	r.appendText(text)
 }
 
@@ -159,6 +169,7 @@ func (r *chatReply) appendText(s string) {
 // and queues it as a reasoning delta.
 func (r *chatReply) addReasoning(s string) {
 	if s != "" {
+		r.budget.Spend(len(s))
 		r.reasoning.WriteString(s)
 		r.pending = append(r.pending, llm.Event{Kind: llm.EventReasoning, Text: s})
 	}

@@ -5,6 +5,10 @@ import "strings"
 const (
 	chatThinkOpen  = "<think>"
 	chatThinkClose = "</think>"
+	// chatThinkLead is the most whitespace held back while waiting to see
+	// whether a <think> follows; past it the text is reply text, so that
+	// a model streaming nothing but whitespace is not held without end.
+	chatThinkLead = 1 << 10
 )
 
 // chatThinkState is where a chatThinkSplitter is in the reply text.
@@ -50,7 +54,7 @@ func (s *chatThinkSplitter) feed(in string) (reasoning, text string) {
 		case strings.HasPrefix(rest, chatThinkOpen):
 			s.state = chatThinkInside
 			in, s.held = rest[len(chatThinkOpen):], ""
-		case strings.HasPrefix(chatThinkOpen, rest):
+		case strings.HasPrefix(chatThinkOpen, rest) && len(s.held) <= chatThinkLead:
 			return "", "" // whitespace or a prefix of the tag: wait
 		default:
 			s.state = chatThinkPassing

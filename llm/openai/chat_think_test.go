@@ -95,3 +95,22 @@ func TestChatThinkSplitterStreams(t *testing.T) {
 		t.Errorf("flush = %q, %q; want nothing held", r, x)
 	}
 }
+
+// A model that streams nothing but whitespace is not held back waiting
+// for a <think> that never comes: past a short lead the whitespace is
+// reply text, released as it arrives (and counted against the reply's
+// budget like any text).
+func TestChatThinkSplitterReleasesEndlessWhitespace(t *testing.T) {
+	var s chatThinkSplitter
+	released := 0
+	for range 100_000 {
+		_, text := s.feed("  ")
+		released += len(text)
+	}
+	if held := len(s.held); held > chatThinkLead {
+		t.Fatalf("the splitter holds %d bytes of whitespace", held)
+	}
+	if released < 200_000-chatThinkLead {
+		t.Errorf("released %d bytes of 200000", released)
+	}
+}

@@ -35,7 +35,9 @@ func (r *Responses) ListModels(ctx context.Context) ([]llm.ModelInfo, error) {
 // Stream sends req to the endpoint's /responses and yields its events. The
 // wire is streamed unless req.NoStream is set; either way the caller sees
 // deltas followed by exactly one EventDone or EventError. Breaking out of
-// the loop closes the response body, which cancels the HTTP request.
+// the loop closes the response body, which cancels the HTTP request. A
+// reply that passes its llm.Budget is cut with an error of kind
+// reply_too_large.
 func (r *Responses) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event] {
 	return func(yield func(llm.Event) bool) {
 		body, err := r.requestBody(req)
@@ -49,12 +51,13 @@ func (r *Responses) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.E
 			return
 		}
 		defer resp.Body.Close()
+		budget := llm.NewBudget(r.ep.Name, req.MaxTokens)
 		if kind := responsesMediaType(resp); kind == "application/json" || (req.NoStream && kind != "text/event-stream") {
-			r.parseWhole(ctx, resp, yield)
+			r.parseWhole(ctx, resp, budget, yield)
 			return
 		}
-		p := &responsesStream{prov: r, ctx: ctx, yield: yield}
-		p.run(sse.NewReader(resp.Body))
+		p := &responsesStream{prov: r, ctx: ctx, yield: yield, budget: budget}
+		p.run(sse.NewReaderLimit(budget.Body(resp.Body), budget.MaxBody()))
 	}
 }
 

@@ -61,6 +61,7 @@ func (p *responsesStream) add(id string, index *int, typ string) *responsesStrea
 		it.call = p.calls
 		p.calls++
 	}
+	p.budget.Part()
 	p.items = append(p.items, it)
 	return it
 }

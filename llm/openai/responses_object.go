@@ -145,6 +145,17 @@ func (ps *responsesParts) UnmarshalJSON(b []byte) error {
 
 // text returns the visible text of a message item. A refusal is shown as
 // text: it is what the model said.
+// size is what the item holds, in bytes, as a reply's budget counts it.
+func (it *responsesItem) size() int {
+	n := len(it.Arguments) + len(it.EncryptedContent)
+	for _, parts := range []responsesParts{it.Content, it.Summary} {
+		for _, p := range parts {
+			n += len(p.Text) + len(p.Refusal)
+		}
+	}
+	return n
+}
+
 func (it *responsesItem) text() string {
 	var b strings.Builder
 	for _, p := range it.Content {
@@ -226,8 +237,8 @@ func (r *Responses) response(obj *responsesObject, items []responsesItem) *llm.R
 // parseWhole reads a non-streamed reply and yields the events a stream of
 // it would have carried: reasoning, text, each tool call whole, usage, and
 // the final event.
-func (r *Responses) parseWhole(ctx context.Context, hr *http.Response, yield func(llm.Event) bool) {
-	data, err := llm.ReadBody(hr)
+func (r *Responses) parseWhole(ctx context.Context, hr *http.Response, budget *llm.Budget, yield func(llm.Event) bool) {
+	data, err := budget.ReadAll(hr)
 	if err != nil {
 		yield(llm.Event{Kind: llm.EventError, Err: llm.ReadError(ctx, r.ep.Name, err)})
 		return
@@ -245,6 +256,14 @@ func (r *Responses) parseWhole(ctx context.Context, hr *http.Response, yield fun
 			e = llm.InvalidResponse(r.ep.Name, "reply is not a response object", data)
 		}
 		yield(llm.Event{Kind: llm.EventError, Err: e})
+		return
+	}
+	for i := range obj.Output {
+		budget.Part()
+		budget.Spend(obj.Output[i].size())
+	}
+	if err := budget.Err(); err != nil {
+		yield(llm.Event{Kind: llm.EventError, Err: err})
 		return
 	}
 	resp := r.response(&obj, obj.Output)

@@ -40,6 +40,9 @@ type responsesStream struct {
 	// err is the in-stream error event, kept until response.failed
 	// arrives with the response's id and status.
 	err *llm.Error
+	// budget counts what the reply keeps; once it is spent the stream
+	// ends with its error.
+	budget *llm.Budget
 }
 
 // run reads events until the response ends, the body fails, or the
@@ -70,6 +73,10 @@ func (p *responsesStream) run(rd *sse.Reader) {
 		if !p.handle(&e, data) {
 			return
 		}
+		if err := p.budget.Err(); err != nil {
+			p.fail(err)
+			return
+		}
 	}
 }
 
@@ -91,24 +98,29 @@ func (p *responsesStream) handle(e *responsesEvent, data []byte) bool {
 			} else {
 				it = p.item(e.Item.ID, e.OutputIndex, e.Item.Type)
 			}
+			p.keep(it, e.Item)
 			it.item = responsesMergeItem(it.item, *e.Item)
 			return p.announce(it)
 		}
 		it := p.item(e.Item.ID, e.OutputIndex, e.Item.Type)
+		p.keep(it, e.Item)
 		it.item = responsesMergeItem(it.item, *e.Item)
 		return p.catchUp(it)
 	case "response.output_text.delta", "response.refusal.delta":
 		it := p.item(e.ItemID, e.OutputIndex, "message")
+		p.budget.Spend(len(e.Delta))
 		it.text.WriteString(e.Delta)
 		it.streamed = true
 		return p.yield(llm.Event{Kind: llm.EventText, Text: e.Delta})
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		it := p.item(e.ItemID, e.OutputIndex, "reasoning")
+		p.budget.Spend(len(e.Delta))
 		it.reasoning.WriteString(e.Delta)
 		it.streamed = true
 		return p.yield(llm.Event{Kind: llm.EventReasoning, Text: e.Delta})
 	case "response.function_call_arguments.delta":
 		it := p.item(e.ItemID, e.OutputIndex, "function_call")
+		p.budget.Spend(len(e.Delta))
 		it.args.WriteString(e.Delta)
 		if !p.announce(it) {
 			return false
@@ -136,6 +148,15 @@ func (p *responsesStream) handle(e *responsesEvent, data []byte) bool {
 		return false
 	}
 	return true
+}
+
+// keep charges the budget for what a whole item (output_item.added or
+// .done) brings beyond what its deltas already did.
+func (p *responsesStream) keep(it *responsesStreamItem, item *responsesItem) {
+	streamed := it.text.Len() + it.reasoning.Len() + it.args.Len()
+	if n := item.size() - streamed; n > 0 {
+		p.budget.Spend(n)
+	}
 }
 
 // snapshot records what a lifecycle event says about the response.

@@ -16,12 +16,14 @@ import (
 	"io"
 )
 
-// MaxEventSize bounds one event's data so that a broken server cannot make
-// hermes buffer without limit.
+// MaxEventSize bounds one line, and one event's data, of a Reader made by
+// NewReader, so that a broken server cannot make hermes buffer without
+// limit: a line that never ends is cut as surely as an endless event.
 const MaxEventSize = 32 << 20
 
-// ErrTooLarge is returned when an event's data exceeds MaxEventSize.
-var ErrTooLarge = errors.New("sse: event larger than 32 MiB")
+// ErrTooLarge is returned, wrapped with the limit, when a line or an
+// event's data exceeds the reader's limit.
+var ErrTooLarge = errors.New("sse: event too large")
 
 // Event is one dispatched event. Data is only valid until the next call to
 // Reader.Next; callers that keep it must copy it.
@@ -41,11 +43,23 @@ type Reader struct {
 	line    []byte
 	pending []byte // rest of a line split at a bare CR
 	hasData bool
+	limit   int
 }
 
-// NewReader returns a Reader over r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, 32<<10)}
+// NewReader returns a Reader over r whose lines and events may be up to
+// MaxEventSize bytes.
+func NewReader(r io.Reader) *Reader { return NewReaderLimit(r, MaxEventSize) }
+
+// NewReaderLimit returns a Reader over r whose lines and events may be up
+// to limit bytes; a longer one ends the stream with ErrTooLarge. The
+// reader holds no more than about twice the limit.
+func NewReaderLimit(r io.Reader, limit int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 32<<10), limit: limit}
+}
+
+// tooLarge is the error for a line or event past the limit.
+func (r *Reader) tooLarge() error {
+	return fmt.Errorf("%w: more than %d bytes", ErrTooLarge, r.limit)
 }
 
 // Next returns the next event. At the end of the stream it returns io.EOF;
@@ -96,8 +110,8 @@ func (r *Reader) field(line []byte) error {
 		if r.hasData {
 			r.data = append(r.data, '\n')
 		}
-		if len(r.data)+len(value) > MaxEventSize {
-			return ErrTooLarge
+		if len(r.data)+len(value) > r.limit {
+			return r.tooLarge()
 		}
 		r.data = append(r.data, value...)
 		r.hasData = true
@@ -120,8 +134,8 @@ func (r *Reader) readLine() ([]byte, error) {
 	r.line = r.line[:0]
 	for {
 		chunk, err := r.br.ReadSlice('\n')
-		if len(r.line)+len(chunk) > MaxEventSize {
-			return nil, ErrTooLarge
+		if len(r.line)+len(chunk) > r.limit {
+			return nil, r.tooLarge()
 		}
 		if err == bufio.ErrBufferFull {
 			r.line = append(r.line, chunk...)

@@ -78,6 +78,55 @@ func TestReaderLongLine(t *testing.T) {
 	}
 }
 
+// endlessReader yields prefix, then repeats piece for ever, counting what
+// was read.
+type endlessReader struct {
+	prefix, piece string
+	read          int
+}
+
+func (e *endlessReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		src := e.piece
+		if e.read < len(e.prefix) {
+			src = e.prefix[e.read:]
+		} else {
+			src = src[(e.read-len(e.prefix))%len(src):]
+		}
+		k := copy(p[n:], src)
+		n += k
+		e.read += k
+	}
+	return n, nil
+}
+
+// A server that never ends a line, or never ends an event, gets an error
+// once the reader's limit is passed, not a reader that grows with it.
+func TestReaderBoundsEndlessInput(t *testing.T) {
+	const limit = 1 << 20
+	for _, tt := range []struct{ name, prefix, piece string }{
+		{"a line without a newline", "data: ", "abcdefgh"},
+		{"an event without a blank line", "", "data: abcdefgh\n"},
+		{"a line of carriage returns", "data: x", "\r"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := &endlessReader{prefix: tt.prefix, piece: strings.ReplaceAll(strings.ReplaceAll(tt.piece, `\n`, "\n"), `\r`, "\r")}
+			r := NewReaderLimit(in, limit)
+			var err error
+			for err == nil {
+				_, err = r.Next()
+				if in.read > 4*limit {
+					t.Fatalf("read %d bytes without an error", in.read)
+				}
+			}
+			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "1048576 bytes") {
+				t.Errorf("err = %v, want ErrTooLarge naming the limit", err)
+			}
+		})
+	}
+}
+
 func TestReaderTransportError(t *testing.T) {
 	boom := errors.New("connection reset")
 	r := io.MultiReader(strings.NewReader("data: a\n\n"), iotest.ErrReader(boom))

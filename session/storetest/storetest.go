@@ -6,7 +6,8 @@
 // choices this suite pins down where the interface is silent: times
 // round-trip to the microsecond and come back in UTC; a session's
 // ParentID must name an existing session; Messages of an unknown session
-// is ErrNotFound; searching never fails on what the user typed.
+// is ErrNotFound; searching never fails on what the user typed. A store
+// that implements session.Leaser is held to its contract too.
 package storetest
 
 import (
@@ -53,6 +54,8 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		{"SearchFilters", testSearchFilters},
 		{"SearchLineage", testSearchLineage},
 		{"ConcurrentAppend", testConcurrentAppend},
+		{"Lease", testLease},
+		{"LeaseRace", testLeaseRace},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
