@@ -223,8 +223,9 @@ func TestSettled(t *testing.T) {
 	}
 }
 
-// FuzzInputReader feeds the lexer arbitrary text: it never panics, and a
-// settled prefix ends at a newline.
+// FuzzInputReader feeds the lexer arbitrary text: it never panics, a
+// settled prefix ends at a newline, and any text can be put to the
+// approver.
 func FuzzInputReader(f *testing.F) {
 	for _, s := range []string{"bash", "sudo -u x -s", "cat <<EOF\nx\nEOF\n", "echo $(ls `pwd`) ${x:-y} $'a\\'b'",
 		"for i in 1; do\nrm -rf $i\ndone\n", "case x in a) ls;; esac\n", "env -S 'sh -c \"python3 -i\"'", "a |\\\n b",
@@ -237,5 +238,6 @@ func FuzzInputReader(f *testing.F) {
 		if n < 0 || n > len(text) || n > 0 && text[n-1] != '\n' {
 			t.Fatalf("settled(%q) = %d", text, n)
 		}
+		_ = inputReader{shell: true, code: []string{"python3"}, opaque: true}.approvals(text, text)
 	})
 }

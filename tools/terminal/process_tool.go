@@ -150,7 +150,7 @@ func (pt *ProcessTool) Call(ctx context.Context, raw json.RawMessage) (any, erro
 	case "kill":
 		return pt.kill(p), nil
 	case "write", "submit":
-		return pt.write(p, a)
+		return pt.write(ctx, inv, p, a)
 	}
 	return nil, tool.Errorf(tool.CodeInvalidArguments, "unknown action %q; use list, poll, log, wait, kill, write or submit", a.Action)
 }
@@ -305,7 +305,9 @@ func (pt *ProcessTool) kill(p *bgProc) KillResult {
 	return res
 }
 
-func (pt *ProcessTool) write(p *bgProc, a processArgs) (WriteResult, error) {
+// write sends data to the process's stdin, once checkInput let it
+// through.
+func (pt *ProcessTool) write(ctx context.Context, inv tool.Invocation, p *bgProc, a processArgs) (WriteResult, error) {
 	if a.Data == nil && !a.EOF && a.Action == "write" {
 		return WriteResult{}, tool.Errorf(tool.CodeInvalidArguments, "write needs data (or eof: true to close stdin)")
 	}
@@ -319,6 +321,19 @@ func (pt *ProcessTool) write(p *bgProc, a processArgs) (WriteResult, error) {
 	if len(data) > maxCommandBytes {
 		return WriteResult{}, tool.Errorf(tool.CodeInvalidArguments, "data is %d bytes; at most %d are accepted per call", len(data), maxCommandBytes)
 	}
+	p.input.mu.Lock()
+	defer p.input.mu.Unlock()
+	if err := pt.checkInput(ctx, inv, p, data); err != nil {
+		return WriteResult{ProcessID: p.id}, err
+	}
+	res, err := p.writeStdin(data, a.EOF)
+	p.input.wrote(data[:res.BytesWritten], res.StdinClosed)
+	return res, err
+}
+
+// writeStdin writes data to the process's stdin, bounded by writeTimeout,
+// and closes it afterwards when eof is set.
+func (p *bgProc) writeStdin(data string, eof bool) (WriteResult, error) {
 	p.stdinMu.Lock()
 	defer p.stdinMu.Unlock()
 	res := WriteResult{ProcessID: p.id}
@@ -338,7 +353,7 @@ func (pt *ProcessTool) write(p *bgProc, a processArgs) (WriteResult, error) {
 				"%s no longer reads its input (%v); poll shows whether it exited", p.id, err)}
 		}
 	}
-	if a.EOF {
+	if eof {
 		p.stdin.Close()
 		p.stdin = nil
 		res.StdinClosed = true
