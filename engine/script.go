@@ -30,8 +30,15 @@ const (
 // cronjob tool's "run") first asks that turn's approver, as the terminal
 // would for the same command: the model chose to run it now.
 func (e *Engine) runScript(ctx context.Context, script string) (string, error) {
+	clean := redact.Secrets
+	if e.opt.Tools.Redact != nil {
+		clean = e.opt.Tools.Redact
+	}
+	// A script from config.yaml may hold a secret its ${VAR} expanded
+	// to; the approver (a person, or a model judging) sees it redacted,
+	// which leaves what the command does as it is.
 	if ap := tool.InvocationFrom(ctx).Approver; ap != nil {
-		if err := ap.ApproveCommand(ctx, script); err != nil {
+		if err := ap.ApproveCommand(ctx, clean(script)); err != nil {
 			return "", fmt.Errorf("not run: %w", err)
 		}
 	}
@@ -40,10 +47,6 @@ func (e *Engine) runScript(ctx context.Context, script string) (string, error) {
 		env = e.opt.Jobs.ScriptEnv()
 	}
 	out, err := runScript(ctx, script, env)
-	clean := redact.Secrets
-	if e.opt.Tools.Redact != nil {
-		clean = e.opt.Tools.Redact
-	}
 	if err != nil {
 		err = errors.New(clean(err.Error()))
 	}

@@ -103,13 +103,20 @@ func TestJobScriptFromATurnIsApproved(t *testing.T) {
 	if len(asked) != 1 || asked[0] != "touch "+marker {
 		t.Errorf("asked about %q, want the script", asked)
 	}
-	allow := approverFunc(func(string) error { return nil })
+	allow := approverFunc(func(cmd string) error { asked = append(asked, cmd); return nil })
 	ctx = tool.WithInvocation(context.Background(), tool.Invocation{Approver: allow})
 	if res := e.RunJob(ctx, job, time.Now()); res.Err != nil {
 		t.Fatalf("an approved script: %+v", res)
 	}
 	if _, err := os.Stat(marker); err != nil {
 		t.Errorf("the approved script did not run: %v", err)
+	}
+	// A secret in the script (config.yaml's ${VAR} expands to it) is not
+	// shown to whoever approves.
+	job.Script = "curl -H 'Authorization: sk-live-0123456789abcdef' https://example.com"
+	e.RunJob(tool.WithInvocation(context.Background(), tool.Invocation{Approver: deny}), job, time.Now())
+	if q := asked[len(asked)-1]; strings.Contains(q, "sk-live") || !strings.Contains(q, "[REDACTED:OPENAI_API_KEY]") {
+		t.Errorf("asked about %q", q)
 	}
 }
 
