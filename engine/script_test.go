@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -128,17 +127,14 @@ func (f approverFunc) ApproveCommand(_ context.Context, cmd string) error { retu
 // and when the script ends leaving something behind.
 func TestJobScriptKilledWithTheRun(t *testing.T) {
 	e, _ := scriptRig(t, nil)
-	fifo := filepath.Join(t.TempDir(), "pid")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fifo := procgrouptest.NewFifo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan cron.RunResult, 1)
 	go func() {
 		done <- e.RunJob(ctx, cron.Job{Name: "hang", Spec: cron.Spec{NoAgent: true,
 			Script: "trap '' TERM; sleep 300 & echo $$ > " + fifo + "; wait"}}, time.Now())
 	}()
-	guard := readPid(t, fifo)
+	guard := procgrouptest.ReadPid(t, fifo, 20*time.Second)
 	members := procgrouptest.Members(t, procgrouptest.Group(t, guard))
 	cancel()
 	res := <-done
@@ -154,25 +150,4 @@ func TestJobScriptKilledWithTheRun(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	procgrouptest.WaitGone(t, []int{left}, 5*time.Second)
-}
-
-// readPid reads a pid from a named pipe, the moment a script writes it.
-func readPid(t *testing.T, fifo string) int {
-	t.Helper()
-	got := make(chan string, 1)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- string(b)
-	}()
-	select {
-	case s := <-got:
-		pid, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			t.Fatalf("read %q from %s", s, fifo)
-		}
-		return pid
-	case <-time.After(20 * time.Second):
-		t.Fatalf("nothing wrote to %s", fifo)
-		return 0
-	}
 }

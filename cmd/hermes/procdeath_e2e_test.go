@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -27,37 +26,6 @@ import (
 // sleeper is the command that starts the sleep and reports its pid.
 func sleeper(fifo string) string { return "sleep 300 & echo $! > " + fifo + "; wait" }
 
-// newFifo makes a named pipe in a fresh directory.
-func newFifo(t *testing.T) string {
-	t.Helper()
-	fifo := filepath.Join(t.TempDir(), "pid")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return fifo
-}
-
-// readPid reads the pid a command writes to fifo.
-func readPid(t *testing.T, fifo string, logs *syncBuffer) int {
-	t.Helper()
-	got := make(chan string, 1)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- string(b)
-	}()
-	select {
-	case s := <-got:
-		pid, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			t.Fatalf("read %q from the pipe", s)
-		}
-		return pid
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the tool never started its sleep:\n%s", logs.String())
-		return 0
-	}
-}
-
 // startHermes starts hermes with args in h, its output gathered in the
 // returned buffer; the test kills it at the end whatever happens.
 func startHermes(t *testing.T, h *home, args ...string) (*exec.Cmd, *syncBuffer) {
@@ -72,7 +40,13 @@ func startHermes(t *testing.T, h *home, args ...string) (*exec.Cmd, *syncBuffer)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("hermes %s said:\n%s", strings.Join(args, " "), out.String())
+		}
+	})
 	return cmd, &out
 }
 
@@ -104,7 +78,7 @@ func chatArgs(srv *llmtest.Server, prompt string) []string {
 // is killed while the turn goes on.
 func TestBackgroundProcessDiesWithHermes(t *testing.T) {
 	h := newHome(t)
-	fifo := newFifo(t)
+	fifo := procgrouptest.NewFifo(t)
 	reported := make(chan int, 1)
 	srv := llmtest.New(t)
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
@@ -122,13 +96,13 @@ func TestBackgroundProcessDiesWithHermes(t *testing.T) {
 		reported <- env.Data.PID
 		return llmtest.Reply{StallAfter: -1} // the turn goes on until hermes dies
 	})
-	hermes, logs := startHermes(t, h, chatArgs(srv, "start a long job")...)
-	sleep := readPid(t, fifo, logs)
+	hermes, _ := startHermes(t, h, chatArgs(srv, "start a long job")...)
+	sleep := procgrouptest.ReadPid(t, fifo, 30*time.Second)
 	var pid int
 	select {
 	case pid = <-reported:
 	case <-time.After(30 * time.Second):
-		t.Fatalf("the model never got the process's pid:\n%s", logs.String())
+		t.Fatal("the model never got the process's pid")
 	}
 	if g := procgrouptest.Group(t, sleep); g != pid {
 		t.Fatalf("the sleep is in process group %d, not in the reported process's %d", g, pid)
@@ -139,17 +113,17 @@ func TestBackgroundProcessDiesWithHermes(t *testing.T) {
 // A terminal command still running in the foreground.
 func TestTerminalCommandDiesWithHermes(t *testing.T) {
 	h := newHome(t)
-	fifo := newFifo(t)
+	fifo := procgrouptest.NewFifo(t)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall(sleeper(fifo))}})
-	hermes, logs := startHermes(t, h, chatArgs(srv, "run a long job")...)
-	killAndCheck(t, hermes, readPid(t, fifo, logs))
+	hermes, _ := startHermes(t, h, chatArgs(srv, "run a long job")...)
+	killAndCheck(t, hermes, procgrouptest.ReadPid(t, fifo, 30*time.Second))
 }
 
 // A declared command tool still running.
 func TestDeclaredCommandDiesWithHermes(t *testing.T) {
 	h := newHome(t)
-	fifo := newFifo(t)
+	fifo := procgrouptest.NewFifo(t)
 	if err := os.MkdirAll(filepath.Join(h.dir, "tools"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -161,27 +135,27 @@ func TestDeclaredCommandDiesWithHermes(t *testing.T) {
 `)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "long_job", Arguments: `{}`}}})
-	hermes, logs := startHermes(t, h, chatArgs(srv, "run the long job")...)
-	killAndCheck(t, hermes, readPid(t, fifo, logs))
+	hermes, _ := startHermes(t, h, chatArgs(srv, "run the long job")...)
+	killAndCheck(t, hermes, procgrouptest.ReadPid(t, fifo, 30*time.Second))
 }
 
 // A job's script, run by hand.
 func TestJobScriptDiesWithHermes(t *testing.T) {
 	h := newHome(t)
-	fifo := newFifo(t)
+	fifo := procgrouptest.NewFifo(t)
 	h.write("config.yaml", "schedules:\n  long: {cron: \"@daily\", no_agent: true, deliver: local, script: \""+sleeper(fifo)+"\"}\n")
-	hermes, logs := startHermes(t, h, "cron", "run", "long")
-	killAndCheck(t, hermes, readPid(t, fifo, logs))
+	hermes, _ := startHermes(t, h, "cron", "run", "long")
+	killAndCheck(t, hermes, procgrouptest.ReadPid(t, fifo, 30*time.Second))
 }
 
 // A job's script in the job process of hermes serve: when serve dies,
 // the job process stops its run, and the script dies with it.
 func TestJobProcessDiesWithServe(t *testing.T) {
 	h := newHome(t)
-	fifo := newFifo(t)
+	fifo := procgrouptest.NewFifo(t)
 	h.write("config.yaml", "schedules:\n  long: {cron: \"@every 1s\", no_agent: true, deliver: local, script: \""+sleeper(fifo)+"\"}\n")
-	serve, logs := startHermes(t, h, "serve")
-	sleep := readPid(t, fifo, logs)
+	serve, _ := startHermes(t, h, "serve")
+	sleep := procgrouptest.ReadPid(t, fifo, 30*time.Second)
 	job := ancestor(t, sleep, 3) // sleep ← the script's shell ← its guard ← the job process
 	killAndCheck(t, serve, job, sleep)
 }

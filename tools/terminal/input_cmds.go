@@ -122,17 +122,7 @@ func isAssignment(s string) bool {
 	return name != ""
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // settled returns the length of the longest prefix of text that holds
 // only whole commands, which a shell reading text has run or is running:

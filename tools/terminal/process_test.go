@@ -8,7 +8,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -184,21 +183,14 @@ func TestDeathSignalKillsTheCommandsGroup(t *testing.T) {
 	}
 	procgrouptest.WaitGone(t, members, 5*time.Second)
 
-	fifo := filepath.Join(t.TempDir(), "pid")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fifo := procgrouptest.NewFifo(t)
 	done := make(chan error, 1)
 	go func() {
 		_, err := invoke(context.Background(), tr, "s", t.TempDir(), map[string]any{
 			"command": "trap '' TERM; sleep 31.9292 & echo $$ > " + fifo + "; wait"})
 		done <- err
 	}()
-	b, err := os.ReadFile(fifo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	guard, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	guard := procgrouptest.ReadPid(t, fifo, 10*time.Second)
 	members = procgrouptest.Members(t, guard)
 	if len(members) < 3 {
 		t.Fatalf("group %d: %v, want the guard, the shell and a sleep", guard, members)
