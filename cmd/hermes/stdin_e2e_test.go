@@ -13,10 +13,10 @@ import (
 )
 
 // stdinModel scripts a model that starts `bash` in the background, writes
-// data to it with process submit (closing stdin, so the shell exits once
-// it ran the line), and then waits for the shell, or kills it when the
-// write was refused.
-func stdinModel(data string) func(llmtest.Request) llmtest.Reply {
+// data to it with process write or submit (closing stdin, so the shell
+// exits once it ran the line), and then waits for the shell, or kills it
+// when the write was refused.
+func stdinModel(action, data string) func(llmtest.Request) llmtest.Reply {
 	var id string
 	return func(r llmtest.Request) llmtest.Reply {
 		last := r.Messages[len(r.Messages)-1]
@@ -33,7 +33,7 @@ func stdinModel(data string) func(llmtest.Request) llmtest.Reply {
 				return llmtest.Reply{Text: "no process id in " + last.Text()}
 			}
 			id = env.Data.ProcessID
-			args, _ := json.Marshal(map[string]any{"action": "submit", "session_id": id, "data": data, "eof": true})
+			args, _ := json.Marshal(map[string]any{"action": action, "session_id": id, "data": data, "eof": true})
 			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "process", Arguments: string(args)}}}
 		case last.Name == "process" && strings.Contains(last.Text(), `"bytes_written"`):
 			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "process",
@@ -52,12 +52,13 @@ func stdinModel(data string) func(llmtest.Request) llmtest.Reply {
 // are judged exactly as terminal commands.
 func TestChatBackgroundShellStdinIsChecked(t *testing.T) {
 	for _, tc := range []struct {
-		name, data string
-		flags      []string
-		denied     bool
-		says       string
+		name, action, data string
+		flags              []string
+		denied             bool
+		says               string
 	}{
-		{name: "dangerous, nobody to ask", data: "rm -rf {dir}", denied: true, says: "recursive delete"},
+		{name: "dangerous, nobody to ask", action: "write", data: "rm -rf {dir}\n", denied: true, says: "recursive delete"},
+		{name: "dangerous, submitted", data: "rm -rf {dir}", denied: true, says: "recursive delete"},
 		{name: "dangerous, split with a line continuation", data: "rm -rf \\\n{dir}", denied: true, says: "recursive delete"},
 		{name: "hardline under --yolo", data: "mkfs.ext4 /dev/hermes-test-no-such-device; rm -rf {dir}", flags: []string{"--yolo"},
 			denied: true, says: "format a filesystem"},
@@ -71,7 +72,11 @@ func TestChatBackgroundShellStdinIsChecked(t *testing.T) {
 				t.Fatal(err)
 			}
 			srv := llmtest.New(t)
-			srv.Handle(stdinModel(strings.ReplaceAll(tc.data, "{dir}", target)))
+			action := tc.action
+			if action == "" {
+				action = "submit"
+			}
+			srv.Handle(stdinModel(action, strings.ReplaceAll(tc.data, "{dir}", target)))
 			out, r := h.chatIn(srv, work, "clean up from a shell", tc.flags...)
 			if r.code != 0 || len(out.ToolCalls) != 3 || out.ToolCalls[0].Status != "ok" {
 				t.Fatalf("exit %d, %+v\n%s", r.code, out, r.stderr)
