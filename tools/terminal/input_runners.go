@@ -173,7 +173,7 @@ func runner(name string) (runSpec, bool) {
 	case "eval":
 		return runSpec{special: evalRunner}, true
 	case "docker", "podman", "nerdctl", "kubectl", "oc", "lxc", "incus":
-		return runSpec{special: containerRunner}, true
+		return runSpec{special: containerRunner(name)}, true
 	case "vagrant":
 		return runSpec{special: vagrantRunner}, true
 	}

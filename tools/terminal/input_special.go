@@ -254,15 +254,24 @@ func evalRunner(r *inputReader, all, args []word, depth int) {
 	r.remoteLine(args, depth)
 }
 
-// containerRunner reads docker, podman, nerdctl, kubectl, oc, lxc and
-// incus. A command given after the container (or after --) is read; an
-// interactive run or attach whose command is the image's is opaque. Without
-// -i (--interactive, --stdin) stdin is not passed on at all.
-func containerRunner(r *inputReader, all, args []word, depth int) {
-	if len(args) == 0 {
+// containerRunner reads the program name, one of docker, podman,
+// nerdctl, kubectl, oc, lxc and incus. A command given after the
+// container (or after --) is read; an interactive run or attach whose
+// command is the image's is opaque. Without -i (--interactive, --stdin)
+// stdin is not passed on at all.
+func containerRunner(name string) func(r *inputReader, all, args []word, depth int) {
+	return func(r *inputReader, all, args []word, depth int) { r.container(name, all, args, depth) }
+}
+
+func (r *inputReader) container(name string, all, args []word, depth int) {
+	// Global options come before the subcommand (kubectl -n prod exec).
+	global := optSpec{short: "Hclns", long: []string{"host", "context", "config", "log-level", "namespace", "kubeconfig",
+		"server", "cluster", "user", "project"}}
+	cmd, _ := skipOptions(args, global)
+	if len(cmd) == 0 {
 		return
 	}
-	sub, rest := args[0].value, args[1:]
+	sub, rest := cmd[0].value, cmd[1:]
 	interactive := false
 	for _, a := range rest {
 		v := a.value
@@ -273,8 +282,8 @@ func containerRunner(r *inputReader, all, args []word, depth int) {
 			interactive = true
 		}
 	}
-	kube := progName(all[0].value) == "kubectl" || progName(all[0].value) == "oc"
-	lxd := progName(all[0].value) == "lxc" || progName(all[0].value) == "incus"
+	kube := name == "kubectl" || name == "oc"
+	lxd := name == "lxc" || name == "incus"
 	switch {
 	case sub == "exec" && lxd, sub == "exec" && kube && interactive:
 		afterDashes(false)(r, all, rest, depth)
@@ -283,8 +292,8 @@ func containerRunner(r *inputReader, all, args []word, depth int) {
 		}
 	case sub == "exec" && interactive:
 		o := optSpec{short: "eulw", long: []string{"env", "env-file", "user", "workdir", "detach-keys"}}
-		if cmd, _ := skipOptions(rest, o); len(cmd) > 1 {
-			r.command(all, cmd[1:], depth)
+		if ctr, _ := skipOptions(rest, o); len(ctr) > 1 {
+			r.command(all, ctr[1:], depth)
 		}
 	case interactive && (sub == "run" || sub == "attach" || sub == "start" || sub == "debug" || sub == "compose"):
 		r.opaque = true

@@ -106,6 +106,10 @@ func TestReaderOf(t *testing.T) {
 		{"machinectl shell", "shell"},
 		{"docker exec -it ctr sh", "shell"},
 		{"kubectl exec -i pod -- bash", "shell"},
+		{"kubectl -n prod exec -i pod -- bash", "shell"},
+		{"sudo docker exec -it ctr sh", "shell"},
+		{"docker -H ssh://box exec -i ctr bash", "shell"},
+		{"env -S 'docker exec -it ctr sh'", "shell"},
 		{"lxc exec c -- bash", "shell"},
 		{"at now + 1 minute", "shell"},
 		{"batch", "shell"},
@@ -229,7 +233,7 @@ func TestSettled(t *testing.T) {
 func FuzzInputReader(f *testing.F) {
 	for _, s := range []string{"bash", "sudo -u x -s", "cat <<EOF\nx\nEOF\n", "echo $(ls `pwd`) ${x:-y} $'a\\'b'",
 		"for i in 1; do\nrm -rf $i\ndone\n", "case x in a) ls;; esac\n", "env -S 'sh -c \"python3 -i\"'", "a |\\\n b",
-		"ssh -o X=1 h 'sudo -s'", "x=(a b); \"$@\" <(bash) >(sh)", "(( i++ ))\n[[ -f x ]] && sh\n"} {
+		"ssh -o X=1 h 'sudo -s'", "env -S 'kubectl exec -i p -- sh' x", "x=(a b); \"$@\" <(bash) >(sh)", "(( i++ ))\n[[ -f x ]] && sh\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
