@@ -287,7 +287,7 @@ func (r *inputReader) container(name string, all, args []word, depth int) {
 	switch {
 	case sub == "exec" && lxd, sub == "exec" && kube && interactive:
 		afterDashes(false)(r, all, rest, depth)
-		if kube && !slices.Contains(valuesOf(rest), "--") {
+		if !slices.Contains(valuesOf(rest), "--") {
 			r.opaque = true
 		}
 	case sub == "exec" && interactive:

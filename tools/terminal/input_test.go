@@ -176,6 +176,7 @@ func TestReaderOf(t *testing.T) {
 		{`source "$F"`, "opaque"},
 		{"docker run -it img", "opaque"},
 		{"kubectl exec -i pod sh", "opaque"},
+		{"lxc exec c bash", "opaque"},
 		{"ssh -s host sftp", "opaque"},
 		{"echo 'unterminated", "opaque"},
 		{"eval bash", "shell"},
