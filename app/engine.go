@@ -54,7 +54,8 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 			SkillWriter: "skill_manage",
 		},
 		Jobs: engine.Jobs{Store: a.Jobs, Notifier: a.Notifier, Inactivity: c.Scheduler.InactivityTimeout,
-			Approval: safety.Asker{NonInteractive: string(c.Approvals.CronMode)}},
+			Approval:  safety.Asker{NonInteractive: string(c.Approvals.CronMode)},
+			ScriptEnv: a.Tools.terminal.Environ},
 		Clock:  a.opts.Clock,
 		Logger: a.Log,
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/procgroup"
 	"github.com/hermes-go/hermes/notify"
 )
 
@@ -71,13 +72,22 @@ func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time)
 	}
 	cmd := exec.CommandContext(ctx, p.Exe, args...)
 	cmd.Stdin = bytes.NewReader(in)
-	cmd.Stderr = p.Stderr
-	detach(cmd)
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, p.Stderr
+	// The job process leads a process group of its own, so Ctrl-C in the
+	// terminal running hermes serve reaches serve alone, and serve gives
+	// the job its shutdown grace before passing the stop on. If serve
+	// dies, the kernel sends the job process SIGTERM.
+	procgroup.NewGroupTerm(cmd)
 	// Stopping serve stops the run the way SIGTERM stops hermes: the
 	// turn ends, its session is recorded, the result is reported.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = jobKillDelay
-	out, err := cmd.Output()
+	done, err := procgroup.Start(cmd)
+	if err == nil {
+		err = <-done
+	}
+	out := stdout.Bytes()
 	var r ExecResult
 	line := out[bytes.LastIndexByte(bytes.TrimRight(out, "\n"), '\n')+1:]
 	if jerr := json.Unmarshal(line, &r); jerr != nil {

@@ -58,9 +58,17 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		Action, Name, Schedule, Timezone, Prompt string
 		Deliver                                  []string
 		SessionType                              string `json:"session_type"`
+		// Script and NoAgent are not offered, and refused when given.
+		Script  *string `json:"script"`
+		NoAgent *bool   `json:"no_agent"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments: %v", err)
+	}
+	if a.Script != nil || a.NoAgent != nil {
+		return nil, tool.Errorf(tool.CodeDenied, "the cronjob tool does not set a job's script or no_agent: a script is a shell "+
+			"command that would run later with no one to approve it. Give the job a prompt instead (its turn asks for "+
+			"approval as usual), or ask the user to add the script with hermes cron create --script")
 	}
 	if a.Action != "list" && a.Name == "" {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "name is required for %s", a.Action)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -14,9 +13,6 @@ import (
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/tool"
 )
-
-// scriptTimeout bounds a job's pre-run script.
-const scriptTimeout = 5 * time.Minute
 
 // silentPrefix starts a reply that is stored but not delivered.
 const silentPrefix = "[SILENT]"
@@ -34,6 +30,12 @@ type Jobs struct {
 	// Approval decides on dangerous commands in a job's turn, where
 	// nobody can be asked (approvals.cron_mode).
 	Approval safety.Asker
+	// ScriptEnv returns the environment a job's script runs with. app
+	// gives the terminal's, so a script sees what a terminal command sees
+	// (no provider keys or secrets; terminal.env_passthrough applies);
+	// nil means hermes's own without every variable whose name looks
+	// secret.
+	ScriptEnv func() []string
 }
 
 // RunJob runs a scheduled job once: its script, then a turn of the agent
@@ -131,7 +133,7 @@ func DeliverRun(ctx context.Context, n *notify.Notifier, job cron.Job, scheduled
 func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cron.RunResult {
 	var scriptOut string
 	if job.Script != "" {
-		out, err := runScript(ctx, job.Script)
+		out, err := e.runScript(ctx, job.Script)
 		if err != nil {
 			log.Warn("job script failed", "error", err)
 			return cron.RunResult{Err: fmt.Errorf("script: %w", err), Output: out}
@@ -206,22 +208,6 @@ func (e *Engine) jobPrompt(job cron.Job, scriptOut string) (string, error) {
 		parts = append(parts, "Output of the job's script:\n"+scriptOut)
 	}
 	return strings.Join(parts, "\n\n"), nil
-}
-
-// runScript runs a job's script with sh and returns its output.
-func runScript(ctx context.Context, script string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, scriptTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", script)
-	cmd.WaitDelay = 2 * time.Second
-	out, err := cmd.Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
-			return string(out), fmt.Errorf("%w: %s", err, strings.TrimSpace(string(ee.Stderr)))
-		}
-		return string(out), err
-	}
-	return strings.TrimSpace(string(out)), nil
 }
 
 // Interface guard.

@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/hermes-go/hermes/internal/procgroup"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -134,12 +136,17 @@ func (r *cmdRun) String() string {
 
 // run executes the command in its own process group and turns its
 // outcome into the call's data. When ctx ends the whole group is stopped:
-// SIGTERM, then SIGKILL after killGrace.
+// SIGTERM, then SIGKILL after killGrace. The group dies with hermes too
+// (see groupCommand).
 func (p *cmdPlan) run(ctx context.Context, r *cmdRun) (any, int, error) {
 	if len(r.argv) == 0 || r.argv[0] == "" {
 		return nil, -1, tool.Errorf(tool.CodeInternal, "command.argv[0] rendered empty; there is no program to run")
 	}
-	cmd := exec.CommandContext(ctx, r.argv[0], r.argv[1:]...)
+	prog, err := resolveProgram(r.argv[0], r.dir)
+	if err != nil {
+		return nil, -1, tool.Errorf(tool.CodeInternal, "cannot run %s: %v", r.argv[0], err)
+	}
+	cmd := groupCommand(ctx, append([]string{prog}, r.argv[1:]...))
 	cmd.Dir = r.dir
 	cmd.Env = r.env
 	if r.hasStdin {
@@ -148,9 +155,11 @@ func (p *cmdPlan) run(ctx context.Context, r *cmdRun) (any, int, error) {
 	stdout := &capWriter{max: maxStdoutBytes}
 	stderr := &tailWriter{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	ownGroup(cmd)
 	cmd.WaitDelay = killGrace
-	err := cmd.Run()
+	done, err := procgroup.Start(cmd)
+	if err == nil {
+		err = <-done
+	}
 	if ctx.Err() != nil {
 		// A command that finished on its own keeps whatever it left
 		// running; a cancelled one loses its whole group.
@@ -191,6 +200,25 @@ func (p *cmdPlan) run(ctx context.Context, r *cmdRun) (any, int, error) {
 		out["note"] = strings.Join(notes, "; ")
 	}
 	return out, 0, nil
+}
+
+// resolveProgram finds the program argv[0] names the way exec does: a
+// name with a slash is a path (relative to dir, where the command runs),
+// any other name is looked up in PATH. It is resolved before the command
+// starts so that a missing program is reported as such, not as the exit
+// status of the shell that would have run it.
+func resolveProgram(name, dir string) (string, error) {
+	if !strings.Contains(name, "/") {
+		return exec.LookPath(name)
+	}
+	path := name
+	if !filepath.IsAbs(path) && dir != "" {
+		path = filepath.Join(dir, path)
+	}
+	if _, err := exec.LookPath(path); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
 // capWriter keeps the first max bytes written to it.

@@ -49,6 +49,10 @@ type bgProc struct {
 	stdinMu sync.Mutex
 	stdin   Stdin // nil once closed
 
+	// input is what is known of how the process reads its stdin, for
+	// checking what is written to it.
+	input inputState
+
 	// Guarded by registry.mu.
 	exited     bool
 	exitCode   int

@@ -33,13 +33,19 @@ func (t *Terminal) startBackground(ctx context.Context, inv tool.Invocation, com
 	if err := t.procs.add(p, inv.SessionID); err != nil {
 		return nil, err
 	}
+	var notes []string
+	for _, n := range []string{s.Note, p.input.startedNote()} {
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
 	return Started{
 		ProcessID: p.id,
 		PID:       p.pid,
 		Command:   command,
 		Cwd:       s.Cwd,
 		StartedAt: p.started,
-		Note:      s.Note,
+		Note:      strings.Join(notes, "; "),
 	}, nil
 }
 
@@ -57,6 +63,7 @@ func (t *Terminal) newProc(command string, s Spawned) *bgProc {
 		signal:  s.Signal,
 		stdin:   s.Stdin,
 	}
+	p.input.reader, p.input.command = readerOf(command), command
 	go func() {
 		// Runs until every holder of the output is gone, which may be
 		// after the shell exited (a process it left running).

@@ -181,9 +181,10 @@ func TestBackgroundKillTakesChildren(t *testing.T) {
 	// The children ignore SIGTERM, so kill must escalate to SIGKILL.
 	st := bgStart(t, tr, "s", t.TempDir(), "trap '' TERM; sleep 31.8181 & sleep 31.8181 & echo up; wait")
 	pollUntil(t, pt, "s", st.ProcessID, "up")
-	// The shell's command line holds the marker too.
-	if got := alive(t, "31.8181"); len(got) != 3 {
-		t.Fatalf("shell and children running: %v, want 3", got)
+	// The command lines of the guard shell and of the subshell running
+	// the command hold the marker too.
+	if got := alive(t, "31.8181"); len(got) != 4 {
+		t.Fatalf("guard, shell and children running: %v, want 4", got)
 	}
 	start := time.Now()
 	k := mustP[KillResult](t, pt, "s", map[string]any{"action": "kill", "session_id": st.ProcessID})
@@ -413,10 +414,11 @@ func TestCloseKillsEverything(t *testing.T) {
 	// A process whose shell exited but left a child behind.
 	bgStart(t, tr, "b", dir, "sleep 30.5555 & echo left")
 	time.Sleep(200 * time.Millisecond)
-	// Three sleeps and the two shells still running (whose command
+	// Three sleeps, and the two commands whose shells still run, each a
+	// guard shell and the subshell running the command (whose command
 	// lines hold the marker too).
-	if n := len(alive(t, "30.5555")); n != 5 {
-		t.Fatalf("%d processes running, want 5", n)
+	if n := len(alive(t, "30.5555")); n != 7 {
+		t.Fatalf("%d processes running, want 7", n)
 	}
 	start := time.Now()
 	if err := tr.Close(); err != nil {

@@ -5,14 +5,16 @@ package terminal
 import (
 	"os"
 	"os/exec"
-	"syscall"
+
+	"github.com/hermes-go/hermes/internal/procgroup"
 )
 
 // spawn starts command in dir in the background, the way run starts a
-// foreground one (same wrapper, environment, and a session of its own so
-// kill reaches everything it starts), except that stdin is a pipe kept
-// open for the process tool's write, and the directory report on fd 3
-// goes to /dev/null: a background command does not move the session.
+// foreground one (same wrapper and guard, environment, and a session of
+// its own so kill reaches everything it starts and it dies with hermes),
+// except that stdin is a pipe kept open for the process tool's write, and
+// the directory report on fd 3 goes to /dev/null: a background command
+// does not move the session.
 // The returned process is not yet registered and nothing reaps it; the
 // caller starts reap.
 func (t *Terminal) spawn(command, dir string) (Spawned, error) {
@@ -41,15 +43,16 @@ func (t *Terminal) spawn(command, dir string) (Spawned, error) {
 	}
 	toClose = append(toClose, null)
 
-	cmd := exec.Command(t.shellPath, "-c", wrapCommand(command))
+	cmd := exec.Command(t.shellPath, "-c", procgroup.Guard(wrapCommand(command)))
 	cmd.Dir = dir
-	cmd.Env = t.environ()
+	cmd.Env = t.Environ()
 	cmd.Stdin = inR
 	cmd.Stdout = outW
 	cmd.Stderr = outW
 	cmd.ExtraFiles = []*os.File{null}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
+	procgroup.NewSession(cmd)
+	done, err := procgroup.Start(cmd)
+	if err != nil {
 		outR.Close()
 		inW.Close()
 		return Spawned{}, err
@@ -60,14 +63,11 @@ func (t *Terminal) spawn(command, dir string) (Spawned, error) {
 		Output: outR,
 		Stdin:  inW,
 		Wait: func() int {
-			_ = cmd.Wait()
+			<-done
 			return exitCode(cmd.ProcessState)
 		},
 	}, nil
 }
 
-// signalGroup sends sig to the process group led by pid.
-func signalGroup(pid int, sig syscall.Signal) { _ = syscall.Kill(-pid, sig) }
-
-func termGroup(pid int) { signalGroup(pid, syscall.SIGTERM) }
-func killGroup(pid int) { signalGroup(pid, syscall.SIGKILL) }
+func termGroup(pid int) { procgroup.Term(pid) }
+func killGroup(pid int) { procgroup.Kill(pid) }

@@ -20,11 +20,12 @@ func FixedEnv() []string {
 	}
 }
 
-// environ returns the environment commands run with: hermes's own minus
+// Environ returns the environment commands run with: hermes's own minus
 // the variables scrubbed, plus FixedEnv. It is computed per call so
 // variables hermes sets while running (for example after loading .env) are
-// scrubbed too.
-func (t *Terminal) environ() []string {
+// scrubbed too. Other programs hermes runs for the model or the user's
+// jobs (job scripts) take it too, so they see no more than a command.
+func (t *Terminal) Environ() []string {
 	return buildEnv(os.Environ(), t.scrubbed)
 }
 

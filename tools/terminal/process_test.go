@@ -9,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/procgroup"
+	"github.com/hermes-go/hermes/internal/procgroup/procgrouptest"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -160,4 +163,41 @@ func TestNoControllingTerminal(t *testing.T) {
 	if res.Output != "none\n" {
 		t.Fatalf("command could open /dev/tty: %q", res.Output)
 	}
+}
+
+// Foreground and background commands lead a group under a guard, which
+// kills the whole group when it gets the signal the kernel sends it if
+// hermes dies (procgroup.DeathSignal): nothing the command started lives
+// on as an orphan.
+func TestDeathSignalKillsTheCommandsGroup(t *testing.T) {
+	t.Parallel()
+	tr, pt := newBackground(t, Options{})
+	st := bgStart(t, tr, "s", t.TempDir(), "trap '' TERM; sleep 31.9191 & sleep 31.9191 & echo up; wait")
+	pollUntil(t, pt, "s", st.ProcessID, "up")
+	members := procgrouptest.Members(t, st.PID)
+	if len(members) < 4 {
+		t.Fatalf("group %d: %v, want the guard, the shell and two sleeps", st.PID, members)
+	}
+	if err := syscall.Kill(st.PID, procgroup.DeathSignal); err != nil {
+		t.Fatal(err)
+	}
+	procgrouptest.WaitGone(t, members, 5*time.Second)
+
+	fifo := procgrouptest.NewFifo(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := invoke(context.Background(), tr, "s", t.TempDir(), map[string]any{
+			"command": "trap '' TERM; sleep 31.9292 & echo $$ > " + fifo + "; wait"})
+		done <- err
+	}()
+	guard := procgrouptest.ReadPid(t, fifo, 10*time.Second)
+	members = procgrouptest.Members(t, guard)
+	if len(members) < 3 {
+		t.Fatalf("group %d: %v, want the guard, the shell and a sleep", guard, members)
+	}
+	if err := syscall.Kill(guard, procgroup.DeathSignal); err != nil {
+		t.Fatal(err)
+	}
+	procgrouptest.WaitGone(t, members, 5*time.Second)
+	<-done
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -150,7 +148,7 @@ func (pt *ProcessTool) Call(ctx context.Context, raw json.RawMessage) (any, erro
 	case "kill":
 		return pt.kill(p), nil
 	case "write", "submit":
-		return pt.write(p, a)
+		return pt.write(ctx, inv, p, a)
 	}
 	return nil, tool.Errorf(tool.CodeInvalidArguments, "unknown action %q; use list, poll, log, wait, kill, write or submit", a.Action)
 }
@@ -303,45 +301,4 @@ func (pt *ProcessTool) kill(p *bgProc) KillResult {
 		res.Note = "the process did not exit even after SIGKILL (it may be stuck in the kernel); check again with poll"
 	}
 	return res
-}
-
-func (pt *ProcessTool) write(p *bgProc, a processArgs) (WriteResult, error) {
-	if a.Data == nil && !a.EOF && a.Action == "write" {
-		return WriteResult{}, tool.Errorf(tool.CodeInvalidArguments, "write needs data (or eof: true to close stdin)")
-	}
-	data := ""
-	if a.Data != nil {
-		data = *a.Data
-	}
-	if a.Action == "submit" {
-		data += "\n"
-	}
-	if len(data) > maxCommandBytes {
-		return WriteResult{}, tool.Errorf(tool.CodeInvalidArguments, "data is %d bytes; at most %d are accepted per call", len(data), maxCommandBytes)
-	}
-	p.stdinMu.Lock()
-	defer p.stdinMu.Unlock()
-	res := WriteResult{ProcessID: p.id}
-	if p.stdin == nil {
-		return res, tool.Errorf(tool.CodeInvalidArguments, "the stdin of %s is closed: the process exited or eof was sent", p.id)
-	}
-	if len(data) > 0 {
-		_ = p.stdin.SetWriteDeadline(time.Now().Add(writeTimeout))
-		n, err := p.stdin.Write([]byte(data))
-		res.BytesWritten = n
-		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return res, &tool.Error{Code: tool.CodeTimeout, Data: res, Message: fmt.Sprintf(
-					"wrote %d of %d bytes in %s: %s is not reading its input", n, len(data), writeTimeout, p.id)}
-			}
-			return res, &tool.Error{Code: tool.CodeInvalidArguments, Data: res, Message: fmt.Sprintf(
-				"%s no longer reads its input (%v); poll shows whether it exited", p.id, err)}
-		}
-	}
-	if a.EOF {
-		p.stdin.Close()
-		p.stdin = nil
-		res.StdinClosed = true
-	}
-	return res, nil
 }

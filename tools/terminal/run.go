@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/procgroup"
 )
 
 // Grace periods of a run, on every Backend. KillGrace is how long a
@@ -41,7 +43,8 @@ func wrapCommand(command string) string {
 // run executes command in dir with the shell, in a new session (so it has
 // no controlling terminal to stop on, and one process group to kill),
 // stdin from /dev/null, stdout and stderr on one pipe so their order is
-// kept. It kills the group when timeout passes or ctx is done.
+// kept. It kills the group when timeout passes or ctx is done. The shell
+// is a procgroup guard, so the group dies with hermes too.
 func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Duration) (RunResult, error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -55,14 +58,14 @@ func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Du
 	}
 	defer pwdR.Close()
 
-	cmd := exec.Command(t.shellPath, "-c", wrapCommand(command))
+	cmd := exec.Command(t.shellPath, "-c", procgroup.Guard(wrapCommand(command)))
 	cmd.Dir = dir
-	cmd.Env = t.environ()
+	cmd.Env = t.Environ()
 	cmd.Stdout = outW
 	cmd.Stderr = outW
 	cmd.ExtraFiles = []*os.File{pwdW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Start()
+	procgroup.NewSession(cmd)
+	waited, err := procgroup.Start(cmd)
 	outW.Close()
 	pwdW.Close()
 	if err != nil {
@@ -79,8 +82,6 @@ func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Du
 		outR.Close()
 		close(drained)
 	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
 
 	res := RunResult{Cause: Exited}
 	timer := time.NewTimer(timeout)
