@@ -55,7 +55,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		},
 		Jobs: engine.Jobs{Store: a.Jobs, Notifier: a.Notifier, Inactivity: c.Scheduler.InactivityTimeout,
 			Approval:  safety.Asker{NonInteractive: string(c.Approvals.CronMode)},
-			ScriptEnv: a.Tools.terminal.Environ},
+			ScriptEnv: a.Tools.terminal.Environ, Expand: l.Expand},
 		Clock:  a.opts.Clock,
 		Logger: a.Log,
 	}

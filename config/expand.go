@@ -22,6 +22,23 @@ import (
 // loaded configuration or reach hermes config show.
 var lateExpanded = map[string]bool{"tools": true, "connections": true}
 
+// lateScript reports whether key is a job's script (schedules.NAME.script):
+// it is expanded when the job runs (Loaded.Expand), so a secret it refers
+// to is not stored with the job in state.db nor shown by hermes cron show.
+func lateScript(key, k string) bool {
+	parent, _, ok := strings.Cut(key, ".")
+	return ok && parent == "schedules" && strings.Count(key, ".") == 1 && k == "script"
+}
+
+// Expand resolves ${NAME} and ${NAME:-default} in s from the environment
+// and .env, as config.yaml's values are at load; an unset NAME without a
+// default becomes "". It is for the values expanded late (a job's
+// script).
+func (l *Loaded) Expand(s string) string {
+	out, _, _ := expand(s, l.Env)
+	return out
+}
+
 // substitute expands variables in the string values of the document
 // rooted at n. Keys are left alone. Each node is visited once: aliases
 // point at nodes that are expanded where their anchor is.
@@ -41,7 +58,7 @@ func (d *decoder) substitute(n *yaml.Node, key string, env Lookup, depth int) {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			if key == "" && lateExpanded[k] {
+			if key == "" && lateExpanded[k] || lateScript(key, k) {
 				continue
 			}
 			d.substitute(n.Content[i+1], appendKey(key, k), env, depth+1)

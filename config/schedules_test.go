@@ -55,3 +55,32 @@ func TestSeedSchedule(t *testing.T) {
 		t.Errorf("bad schedule: %v", err)
 	}
 }
+
+// TestScheduleScriptExpandsLate: a job's script keeps its ${VAR} when
+// config.yaml loads, so a secret it refers to is neither stored with the
+// job nor printed; Expand resolves it when the job runs.
+func TestScheduleScriptExpandsLate(t *testing.T) {
+	home := t.TempDir()
+	cfg := "schedules:\n  backup:\n    cron: \"@daily\"\n    script: 'curl -H \"Authorization: ${BACKUP_TOKEN}\" ${BACKUP_URL:-https://backup.example}'\n    prompt: ${GREETING}\n"
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"BACKUP_TOKEN": "tok-1234567890", "GREETING": "hello"}
+	l, err := Load(LoadOptions{Home: home, Env: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.Config.Schedules["backup"]
+	if s.Script != `curl -H "Authorization: ${BACKUP_TOKEN}" ${BACKUP_URL:-https://backup.example}` {
+		t.Errorf("script at load = %q, want it as written", s.Script)
+	}
+	if s.Prompt != "hello" {
+		t.Errorf("prompt = %q, want expanded at load", s.Prompt)
+	}
+	if got := l.Expand(s.Script); got != `curl -H "Authorization: tok-1234567890" https://backup.example` {
+		t.Errorf("Expand = %q", got)
+	}
+	if strings.Contains(l.Show(), "tok-1234567890") {
+		t.Errorf("config show prints the token:\n%s", l.Show())
+	}
+}

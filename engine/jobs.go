@@ -36,6 +36,12 @@ type Jobs struct {
 	// nil means hermes's own without every variable whose name looks
 	// secret.
 	ScriptEnv func() []string
+	// Expand resolves the ${VAR} references of a script declared in
+	// config.yaml when it runs (they are kept as written at load, so a
+	// secret is not stored with the job); nil leaves scripts as they are.
+	// Scripts of jobs made at run time are never expanded by hermes: the
+	// shell sees them with the scrubbed environment.
+	Expand func(string) string
 }
 
 // RunJob runs a scheduled job once: its script, then a turn of the agent
@@ -133,7 +139,11 @@ func DeliverRun(ctx context.Context, n *notify.Notifier, job cron.Job, scheduled
 func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cron.RunResult {
 	var scriptOut string
 	if job.Script != "" {
-		out, err := e.runScript(ctx, job.Script)
+		script := job.Script
+		if job.Source == cron.SourceConfig && e.opt.Jobs.Expand != nil {
+			script = e.opt.Jobs.Expand(script)
+		}
+		out, err := e.runScript(ctx, script)
 		if err != nil {
 			log.Warn("job script failed", "error", err)
 			return cron.RunResult{Err: fmt.Errorf("script: %w", err), Output: out}

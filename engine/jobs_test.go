@@ -145,3 +145,30 @@ func TestRunJobNowRecordsTheRun(t *testing.T) {
 		t.Errorf("the job's turn did not end in its prompt: %+v", got)
 	}
 }
+
+// TestConfigScriptsExpandLate: a script declared in config.yaml has its
+// ${VAR} resolved when the job runs; one made at run time is left to the
+// shell, which does not have hermes's variables.
+func TestConfigScriptsExpandLate(t *testing.T) {
+	srv := llmtest.New(t)
+	st, db := openStore(t)
+	jobs, err := cron.NewStore(db, cron.StoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"REPORT_DIR": "/srv/reports"}
+	e := engine.New(engine.Options{Store: st, Models: model(srv), Tools: engine.Tools{Registry: tool.NewRegistry()},
+		Jobs: engine.Jobs{Store: jobs, Notifier: notify.New(notify.Config{Home: t.TempDir()}),
+			Expand: func(s string) string { return strings.ReplaceAll(s, "${REPORT_DIR}", vars["REPORT_DIR"]) }}})
+	t.Cleanup(e.Close)
+	spec := cron.Spec{Script: "echo dir=${REPORT_DIR}", NoAgent: true}
+	for _, tc := range []struct {
+		source string
+		want   string
+	}{{cron.SourceConfig, "dir=/srv/reports"}, {cron.SourceTool, "dir="}} {
+		res := e.RunJob(context.Background(), cron.Job{Name: "report", Source: tc.source, Spec: spec}, time.Now())
+		if res.Err != nil || res.Output != tc.want {
+			t.Errorf("a %s job printed %q (%v), want %q", tc.source, res.Output, res.Err, tc.want)
+		}
+	}
+}
