@@ -158,6 +158,11 @@ func analyze(cmd string, e *env, prep func(string) string) (*analysis, bool) {
 		if queue, ok = a.runWritten(); !ok {
 			return nil, false
 		}
+		again, ok := a.reexpand()
+		if !ok {
+			return nil, false
+		}
+		queue = append(queue, again...)
 	}
 	return a, !e.overflow
 }
@@ -195,6 +200,7 @@ func (a *analysis) add(sc *script) ([]*script, bool) {
 		if cmd.stdin != nil {
 			a.texts = append(a.texts, sourced{cmd.stdin.text, src})
 		}
+		c.expandedAt = e.version
 		derived, ok := a.derive(c)
 		if !ok {
 			return nil, false
@@ -204,6 +210,26 @@ func (a *analysis) add(sc *script) ([]*script, bool) {
 	a.sqlTexts = append(a.sqlTexts, sqlTexts(sv)...)
 	e.files.record(e, sv)
 	a.scripts = append(a.scripts, sv)
+	return out, true
+}
+
+// reexpand derives again the payloads of calls whose words hold
+// expansions, when a script taken in after them set more variables: a
+// variable set by eval or source is known only once their payload is
+// read, after the calls that use it.
+func (a *analysis) reexpand() ([]*script, bool) {
+	var out []*script
+	for _, c := range a.calls {
+		if c.expandedAt == a.env.version || !anyExpands(c.cmd.words) {
+			continue
+		}
+		c.expandedAt = a.env.version
+		scs, ok := childrenOf(c, a.payloads(c))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, scs...)
+	}
 	return out, true
 }
 
@@ -229,16 +255,24 @@ func childrenOf(c *call, srcs []string) ([]*script, bool) {
 }
 
 // children parses src as a script run by c: one level deeper, in c's
-// directories. Reading the command as the shell runs it, text that a
-// person would see otherwise (a decoded payload with escape sequences)
-// is read both ways. It reports false past maxDepth.
+// directories. Text with characters a person does not see (a decoded
+// payload with escape sequences) is read both ways, as displayed and as
+// the shell runs it, like the command itself. It reports false past
+// maxDepth.
 func children(c *call, src string) ([]*script, bool) {
 	if c.sc.depth+1 > maxDepth {
 		return nil, false
 	}
+	trimmed := func(prep func(string) string) func(string) string {
+		return func(s string) string { return strings.TrimRight(prep(s), "\n") }
+	}
 	preps := []func(string) string{c.env.prep}
-	if c.env.shellReading && clean(src) != cleanShell(src) {
-		preps = append(preps, func(s string) string { return strings.TrimRight(clean(s), "\n") })
+	if unusual(src) && clean(src) != cleanShell(src) {
+		other := trimmed(clean)
+		if !c.env.shellReading {
+			other = trimmed(cleanShell)
+		}
+		preps = append(preps, other)
 	}
 	var out []*script
 	for _, prep := range preps {

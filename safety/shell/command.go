@@ -36,7 +36,11 @@ type call struct {
 
 	targets     []target // cached by writes
 	targetsDone bool
-	spelled     map[string][]string // cached by spellings
+	spelled     map[string][]string // cached by spellings, at env version spelledAt
+	spelledAt   int
+	// expandedAt is the env version the call's expansions were last read
+	// at (see analysis.reexpand).
+	expandedAt int
 }
 
 // wrapped is one wrapper peeled off a call, with its own options and the

@@ -170,6 +170,9 @@ func union(a, b []string) []string {
 // in when relative, and with the user's and hermes's homes spelled as
 // the path rules compare them.
 func (c *call) spellings(text string) []string {
+	if c.spelledAt != c.env.version {
+		c.spelled, c.spelledAt = nil, c.env.version // a variable has a new value
+	}
 	if out, ok := c.spelled[text]; ok {
 		return out
 	}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -30,6 +31,9 @@ type env struct {
 	// reading of the command as the shell runs it (shellReading).
 	prep         func(string) string
 	shellReading bool
+	// version counts the values set, so that calls expanded before a
+	// later script set a variable (eval X=rm; $X -rf /) are expanded again.
+	version int
 }
 
 // newEnv returns the environment of one input run as o says.
@@ -87,8 +91,9 @@ func (e *env) set(name, value string) {
 	if e.vars == nil {
 		e.vars = make(map[string][]string)
 	}
-	if len(e.vars[name]) < maxVariants {
+	if len(e.vars[name]) < maxVariants && !slices.Contains(e.vars[name], value) {
 		e.vars[name] = append(e.vars[name], value)
+		e.version++
 	}
 }
 

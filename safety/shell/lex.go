@@ -239,7 +239,10 @@ func (p *parser) arrayAssignment(cur *command, last int) bool {
 			p.pos++
 			break
 		}
-		if p.pos >= len(p.src) || isBoundary(p.src[p.pos]) && p.src[p.pos] != '\'' && p.src[p.pos] != '"' && p.src[p.pos] != '`' {
+		if p.pos >= len(p.src) {
+			break
+		}
+		if isBoundary(p.src[p.pos]) && p.src[p.pos] != '\'' && p.src[p.pos] != '"' && p.src[p.pos] != '`' {
 			p.pos++ // an operator cannot stand in a list; skip it
 			continue
 		}

@@ -27,6 +27,9 @@ func TestObfuscationFamilies(t *testing.T) {
 		{`$X rm -rf /`, Hardline, "delete_root"},
 		{"`cat /tmp/c` --now", Dangerous, "dynamic_command"},
 		{`X='eval "$X"'; eval "$X"`, Dangerous, "eval"},
+		{`eval X=rm; $X -rf /`, Hardline, "delete_root"},
+		{`source <(echo D=/etc); rm -rf $D`, Hardline, "delete_system_dir"},
+		{`eval 'D=/etc'; rm -rf $D`, Hardline, "delete_system_dir"},
 		// Binaries found or copied indirectly.
 		{`$(which rm) -rf /`, Hardline, "delete_root"},
 		{"`command -v rm` -rf /", Hardline, "delete_root"},
