@@ -26,6 +26,7 @@ func newPolicy(l *config.Loaded, judge safety.Judge, log *slog.Logger) *safety.P
 		Timeout:        c.Approvals.Timeout,
 		OnAlways:       func(rule string) error { return appendAllowlist(home, rule) },
 		Logger:         log,
+		HermesHome:     home,
 	}
 }
 

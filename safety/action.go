@@ -35,7 +35,7 @@ func (p *Policy) CheckAction(ctx context.Context, sessionID string, a Asker, rul
 			return nil
 		}
 	}
-	return p.decide(ctx, sessionID, a, detail, []shell.Verdict{v}, log, deny)
+	return p.decide(ctx, Request{SessionID: sessionID, Command: detail}, a, []shell.Verdict{v}, log, deny)
 }
 
 // ApproveAction returns nil when the action may go ahead in the session,

@@ -92,10 +92,14 @@ func ParseAnswer(s string) (Answer, error) {
 	return 0, fmt.Errorf("safety: answer %q is not accepted; use one of once, session, always, deny", s)
 }
 
-// Request is what a Prompter or Judge is asked about.
+// Request is what a Prompter or Judge is asked about. A Prompter shows
+// the command through Display, never raw: the command is the model's
+// text, and may hold escape sequences that redraw the prompt.
 type Request struct {
 	SessionID string
 	Command   string
+	// Dir is the directory the command starts in, when known.
+	Dir string
 	// Verdict is the first dangerous rule the command matches that is not
 	// yet allowed; it is what a prompt should show.
 	Verdict shell.Verdict

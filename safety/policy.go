@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -71,6 +72,16 @@ type Policy struct {
 	// stays allowed for the life of the process.
 	OnAlways func(rule string) error
 	Logger   *slog.Logger
+	// HermesHome is hermes's own directory ($HERMES_HOME, with the
+	// profile applied): commands that change files there need approval,
+	// since config.yaml, .env, state.db, memories, skills and tools change
+	// only through the tools made for them. Empty means $HERMES_HOME from
+	// the environment, else ~/.hermes (which is protected whatever this
+	// says).
+	HermesHome string
+	// Home is the user's home directory, which commands know as ~. Empty
+	// means $HOME from the environment.
+	Home string
 
 	mu       sync.Mutex
 	sessions map[string]map[string]bool // session → rules granted for it
@@ -128,6 +139,13 @@ func (a SessionApprover) ApproveCommand(ctx context.Context, command string) err
 	return a.policy.Check(ctx, a.sessionID, a.asker, command)
 }
 
+// ApproveCommandIn is ApproveCommand for a command that starts in dir,
+// the session's current directory: its relative paths are judged as the
+// paths they name there.
+func (a SessionApprover) ApproveCommandIn(ctx context.Context, dir, command string) error {
+	return a.policy.CheckIn(ctx, a.sessionID, a.asker, dir, command)
+}
+
 // EndSession forgets what was granted for a session.
 func (p *Policy) EndSession(sessionID string) {
 	p.mu.Lock()
@@ -138,9 +156,17 @@ func (p *Policy) EndSession(sessionID string) {
 // Check returns nil when command may run in the session, and a
 // *DeniedError saying why not otherwise. It may block while a person
 // (through a) or the judge is asked; cancelling ctx ends the wait with a
-// denial.
+// denial. Relative paths are judged only against the directories the
+// command itself changes into; CheckIn knows where it starts.
 func (p *Policy) Check(ctx context.Context, sessionID string, a Asker, command string) error {
-	r := shell.Inspect(command)
+	return p.CheckIn(ctx, sessionID, a, "", command)
+}
+
+// CheckIn is Check for a command that starts in dir (absolute; "" when
+// unknown): after an earlier cd ~, "rm -rf ./*" deletes the home
+// directory, and is refused as such.
+func (p *Policy) CheckIn(ctx context.Context, sessionID string, a Asker, dir, command string) error {
+	r := p.options(dir).Inspect(command)
 	v := shell.Verdict{Level: shell.Safe}
 	if len(r.Findings) > 0 {
 		v = r.Findings[0]
@@ -164,11 +190,25 @@ func (p *Policy) Check(ctx context.Context, sessionID string, a Asker, command s
 		log.Info("safety: dangerous command allowed by command_allowlist")
 		return nil
 	}
-	return p.decide(ctx, sessionID, a, command, r.Findings, log, deny)
+	return p.decide(ctx, Request{SessionID: sessionID, Command: command, Dir: dir}, a, r.Findings, log, deny)
 }
 
-// decide runs steps 4 to 8 of the Policy for dangerous findings.
-func (p *Policy) decide(ctx context.Context, sessionID string, a Asker, command string, findings []shell.Verdict, log *slog.Logger, deny denyFunc) error {
+// options returns what the analysis needs to know besides the command.
+func (p *Policy) options(dir string) shell.Options {
+	o := shell.Options{Dir: dir, Home: p.Home, HermesHome: p.HermesHome}
+	if o.Home == "" {
+		o.Home = os.Getenv("HOME")
+	}
+	if o.HermesHome == "" {
+		o.HermesHome = os.Getenv("HERMES_HOME")
+	}
+	return o
+}
+
+// decide runs steps 4 to 8 of the Policy for dangerous findings; req
+// says what is asked about, and decide fills in its verdicts.
+func (p *Policy) decide(ctx context.Context, req Request, a Asker, findings []shell.Verdict, log *slog.Logger, deny denyFunc) error {
+	sessionID := req.SessionID
 	pending := p.ungranted(sessionID, findings)
 	switch {
 	case len(pending) == 0:
@@ -178,7 +218,7 @@ func (p *Policy) decide(ctx context.Context, sessionID string, a Asker, command 
 		log.Info("safety: dangerous command allowed by --yolo")
 		return nil
 	}
-	req := Request{SessionID: sessionID, Command: command, Verdict: pending[0], Findings: pending}
+	req.Verdict, req.Findings = pending[0], pending
 	switch mode, err := ParseMode(string(p.Mode)); {
 	case err != nil:
 		return deny(req.Verdict, fmt.Sprintf("the approval policy is misconfigured: approvals.mode %q is not accepted (use manual, smart or off)", p.Mode), err)

@@ -208,7 +208,9 @@ func TestChatToolResultsHideSecrets(t *testing.T) {
 		llmtest.Reply{Text: "done"},
 	)
 	h.env = append(h.env, "OPENAI_API_KEY=sk-from-the-environment-42")
-	_, r := h.chatIn(srv, t.TempDir(), "show me the env file")
+	// Reading a .env file needs approval; --yolo gives it, and what the
+	// command prints is still redacted.
+	_, r := h.chatIn(srv, t.TempDir(), "show me the env file", "--yolo")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -100,9 +101,11 @@ func preview(args string, max int) string {
 	return oneLine(strings.Join(parts, ", "), max)
 }
 
-// oneLine folds s onto one line and cuts it to max characters.
+// oneLine folds s onto one line and cuts it to max characters. Control
+// characters are shown escaped: s may be a model's command, whose escape
+// sequences would otherwise redraw the screen around it.
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = safety.Escape(strings.Join(strings.Fields(s), " "))
 	if r := []rune(s); len(r) > max {
 		return string(r[:max-1]) + "…"
 	}

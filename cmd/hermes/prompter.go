@@ -9,6 +9,11 @@ import (
 	"github.com/hermes-go/hermes/safety"
 )
 
+// promptWidth is how much of a command the approval prompt shows on its
+// line; the part that triggered the rule is shown whole whatever its
+// length (see safety.Request.Display).
+const promptWidth = 300
+
 // consolePrompter asks the person at the terminal, reading the answer from
 // the same line source the chat reads from.
 type consolePrompter struct {
@@ -17,7 +22,14 @@ type consolePrompter struct {
 }
 
 func (p *consolePrompter) Prompt(ctx context.Context, r safety.Request) (safety.Answer, error) {
-	fmt.Fprintf(p.out, "\n  ⚠ %s: %s\n    %s\n", r.Verdict.Description, r.Verdict.Level, oneLine(r.Command, 300))
+	command, match := r.Display(promptWidth)
+	fmt.Fprintf(p.out, "\n  ⚠ %s: %s\n    %s\n", safety.Escape(r.Verdict.Description), r.Verdict.Level, command)
+	if match != "" {
+		fmt.Fprintf(p.out, "    which runs: %s\n", match)
+	}
+	if r.Dir != "" {
+		fmt.Fprintf(p.out, "    in %s\n", safety.Escape(r.Dir))
+	}
 	for {
 		fmt.Fprint(p.out, "    Run it? [o]nce, [s]ession, [a]lways, [d]eny: ")
 		line, err := p.lines.read(ctx)

@@ -29,13 +29,17 @@ func anySpelling(c *call, ws []word, is func(string) bool) bool {
 }
 
 // deleted returns the words naming what a call removes: rm's operands,
-// mv's sources (moving a directory away removes it from where it was) and
+// mv's sources (moving a directory away removes it from where it was),
 // the destination of rsync --delete, which loses whatever the source
-// lacks.
+// lacks, and the starting points of a find -delete that no test narrows.
 func deleted(c *call) []word {
 	switch c.name {
 	case "rm":
 		return rmOperands(c)
+	case "find":
+		if starts, narrowed := findTargets(c); !narrowed && anyWord(c.args, func(s string) bool { return s == "-delete" }) {
+			return starts
+		}
 	case "mv":
 		o := getopt(c.args, "St", "suffix target-directory")
 		if _, ok := o.value("t", "target-directory"); ok || len(o.operands) < 2 {
@@ -63,15 +67,35 @@ func deletes(is func(string) bool) func(*call) bool {
 // system directory or a home directory: whatever the mode, such a change
 // can leave the machine unusable (sudo refuses to run, sshd rejects keys).
 func recursiveOnSystem(c *call) bool {
+	return anySpelling(c, recursiveTargets(c), func(p string) bool { return rootTarget(p) || systemDirTarget(p) || homeTarget(p) })
+}
+
+// recursiveOnRoot fires on chmod, chown or chgrp -R over the whole file
+// system (chmod -R 000 /): nothing on the machine works afterwards, and
+// there is no record of what the modes were.
+func recursiveOnRoot(c *call) bool { return anySpelling(c, recursiveTargets(c), rootTarget) }
+
+// recursiveTargets returns the files a recursive chmod, chown or chgrp
+// changes; none when it is not recursive.
+func recursiveTargets(c *call) []word {
 	o := getopt(c.args, "", "reference from")
 	if !(o.has("R") || o.hasLong("recursive", 3)) || len(o.operands) == 0 {
-		return false
+		return nil
 	}
-	targets := o.operands[1:]
 	if _, ok := o.value("reference"); ok {
-		targets = o.operands
+		return o.operands
 	}
-	return anySpelling(c, targets, func(p string) bool { return rootTarget(p) || systemDirTarget(p) || homeTarget(p) })
+	return o.operands[1:]
+}
+
+// removesSystemFile fires when rm, unlink, shred or mv takes away a file
+// the operating system needs (unlink /bin/sh, mv /usr/bin/sudo x).
+func removesSystemFile(c *call) bool {
+	ws := deleted(c)
+	if c.name == "unlink" || c.name == "shred" || c.name == "rmdir" || c.name == "srm" {
+		ws = getopt(c.args, "ns", "iterations size random-source").operands
+	}
+	return anySpelling(c, ws, systemPath)
 }
 
 // rmRecursive fires on rm -r, -R, --recursive (or an abbreviation),
@@ -166,106 +190,6 @@ func chownRootRecursive(c *call) bool {
 		user, group, _ = strings.Cut(owner, ".")
 	}
 	return user == "root" || user == "0" || group == "root" || group == "0"
-}
-
-// ddOperand returns the value of dd's key= operand.
-func ddOperand(c *call, key string) (string, bool) {
-	for _, a := range c.args {
-		if v, ok := strings.CutPrefix(a.text, key+"="); ok {
-			return v, true
-		}
-	}
-	return "", false
-}
-
-// ddBlockDevice fires when dd writes onto a raw block device.
-func ddBlockDevice(c *call) bool {
-	of, ok := ddOperand(c, "of")
-	if !ok {
-		return false
-	}
-	for _, p := range c.spellings(of) {
-		if blockDevice(p) {
-			return true
-		}
-	}
-	return false
-}
-
-// ddDevice fires when dd reads a device other than the harmless byte
-// sources (a disk image being taken) or writes one other than the sinks.
-func ddDevice(c *call) bool {
-	if in, ok := ddOperand(c, "if"); ok && devicePath(in) {
-		switch in {
-		case "/dev/zero", "/dev/urandom", "/dev/random", "/dev/null", "/dev/full", "/dev/stdin":
-		default:
-			return true
-		}
-	}
-	if of, ok := ddOperand(c, "of"); ok && devicePath(of) {
-		switch of {
-		case "/dev/null", "/dev/stdout", "/dev/stderr":
-		default:
-			return true
-		}
-	}
-	return false
-}
-
-// formatFilesystem fires on mkfs in any spelling (mkfs.ext4, mke2fs …)
-// unless it only prints its version or help, on mkswap and newfs pointed
-// at a raw device (they may also format a plain file), and on diskutil's
-// erase verbs.
-func formatFilesystem(c *call) bool {
-	switch c.name {
-	case "mkswap", "newfs":
-		return anyWord(c.args, blockDevice)
-	case "diskutil":
-		for i, a := range c.args {
-			if i > 1 {
-				break
-			}
-			switch a.text {
-			case "erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "reformat", "partitiondisk":
-				return true
-			}
-		}
-		return false
-	}
-	for _, a := range c.args {
-		switch a.text {
-		case "-v", "--version", "-h", "--help":
-		default:
-			return true
-		}
-	}
-	return len(c.args) == 0
-}
-
-// wipeBlockDevice fires on the wipers that erase a whole disk when
-// pointed at one: wipefs -a (not -n), sgdisk -Z/-z/-o, parted mklabel or
-// rm, sfdisk (except its listings), blkdiscard, shred.
-func wipeBlockDevice(c *call) bool {
-	o := getopt(c.args, "obtOpl", "offset backup-file types output")
-	switch c.name {
-	case "wipefs":
-		if !(o.has("a") || o.hasLong("all", 1)) || o.has("n") || o.hasLong("no-act", 1) {
-			return false
-		}
-	case "sgdisk":
-		if !(o.has("Zzo") || o.hasLong("zap-all", 4) || o.hasLong("clear", 2)) {
-			return false
-		}
-	case "parted":
-		if !anyWord(o.operands, func(s string) bool { return s == "mklabel" || s == "mktable" || s == "rm" }) {
-			return false
-		}
-	case "sfdisk":
-		if o.has("ldVs") || o.hasLong("list", 3) || o.hasLong("dump", 2) || o.hasLong("verify", 2) || o.hasLong("show-size", 2) {
-			return false
-		}
-	}
-	return anyWord(o.operands, blockDevice)
 }
 
 // findDelete fires on find -delete and on find -exec/-execdir/-ok/-okdir

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -9,8 +10,17 @@ import (
 
 // killAllProcesses fires when kill targets pid -1 (every process the user
 // may signal): kill -9 -1, kill -- -1, kill -s KILL -1, and the bare
-// kill -1 that hermes's upstream also refuses.
+// kill -1 that hermes's upstream also refuses; on killall5; and on pkill
+// and killall matching every process, by a pattern that matches any name
+// (pkill -9 ., killall -r '.*', pkill -v nothing-like-this) or by user
+// alone (pkill -u alice, killall -u alice).
 func killAllProcesses(c *call) bool {
+	switch c.name {
+	case "killall5":
+		return true
+	case "pkill", "killall":
+		return killsEveryName(c)
+	}
 	signal, pids := killArgs(c)
 	for _, p := range pids {
 		if p == "-1" {
@@ -20,15 +30,93 @@ func killAllProcesses(c *call) bool {
 	return len(pids) == 0 && signal == "-1"
 }
 
-// killInit fires on SIGKILL to PID 1, which panics the kernel.
+// killInit fires on a fatal signal to PID 1 (init, or a container's only
+// process), which panics the kernel or ends the container: kill 1,
+// kill -9 1, kill -s TERM 1. Signals init treats as requests (HUP, USR1 …)
+// are for signalInit.
 func killInit(c *call) bool {
 	signal, pids := killArgs(c)
-	switch signal {
-	case "-9", "-kill", "-sigkill":
-		for _, p := range pids {
-			if p == "1" {
-				return true
+	return slicesContains(pids, "1") && !harmlessToInit(signal)
+}
+
+// signalInit fires on any other signal to PID 1.
+func signalInit(c *call) bool {
+	signal, pids := killArgs(c)
+	return slicesContains(pids, "1") && harmlessToInit(signal) && signal != "-0"
+}
+
+// harmlessToInit reports whether init survives the signal (given as
+// kill's option, "-hup"; "" is SIGTERM).
+func harmlessToInit(signal string) bool {
+	switch strings.TrimPrefix(strings.TrimPrefix(signal, "-"), "sig") {
+	case "0", "hup", "1", "usr1", "10", "usr2", "12", "cont", "18", "winch", "28", "chld", "17", "urg", "23", "alrm", "14":
+		return true
+	}
+	return false
+}
+
+func slicesContains(s []string, v string) bool { return slices.Contains(s, v) }
+
+// sampleProcesses are process names a pattern must match to match every
+// process: init's, a kernel thread's, a daemon's, a shell's, hermes's.
+func sampleProcesses() [10]string {
+	return [...]string{"systemd", "init", "kthreadd", "kworker/0:1", "sshd", "bash", "sh", "python3", "hermes", "x"}
+}
+
+// isSignalOption reports whether s is a signal given as an option: -9,
+// -KILL, -SIGTERM.
+func isSignalOption(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
+	}
+	rest := s[1:]
+	return isDigits(rest) || len(rest) >= 2 && strings.Trim(rest, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+") == ""
+}
+
+// killsEveryName reports whether a pkill or killall call selects every
+// process (of a user): see killAllProcesses.
+func killsEveryName(c *call) bool {
+	args := c.args
+	if len(args) > 0 && isSignalOption(args[0].raw) {
+		args = args[1:] // pkill -9, pkill -KILL: the signal
+	}
+	o := getopt(args, "uUGgPstcOFnsoyZ", "signal euid uid group pgroup parent session terminal older ns nslist pidfile context younger-than older-than user")
+	if c.name == "killall" {
+		o = getopt(args, "sunyoZ", "signal user ns younger-than older-than context")
+	}
+	narrow := "gPstcOFno"
+	if c.name == "killall" {
+		narrow = "noyZ"
+	}
+	for _, v := range o.values {
+		if strings.ContainsAny(v.name, narrow) && len(v.name) == 1 || oneOf(v.name, "pgroup", "parent", "session", "terminal", "older", "ns", "pidfile", "younger-than", "older-than", "context") {
+			return false
+		}
+	}
+	if o.has("noxI") || o.hasLong("newest", 3) || o.hasLong("oldest", 3) || o.hasLong("exact", 3) || o.hasLong("interactive", 3) {
+		return false
+	}
+	_, byUser := o.value("u", "U", "G", "euid", "uid", "group", "user")
+	if len(o.operands) == 0 {
+		return byUser
+	}
+	if c.name == "killall" && !o.has("r") && !o.hasLong("regexp", 3) {
+		return false // killall NAME matches the name exactly
+	}
+	for _, w := range o.operands {
+		re, err := regexp.Compile(w.raw)
+		if err != nil {
+			return false
+		}
+		all := true
+		for _, name := range sampleProcesses() {
+			if re.MatchString(name) == o.has("v") {
+				all = false
+				break
 			}
+		}
+		if all {
+			return true
 		}
 	}
 	return false
@@ -178,6 +266,40 @@ func networkShell(c *call) bool {
 	case "nc", "ncat", "netcat":
 		o := getopt(c.args, "egIiOpqsTwXx", "exec sh-exec")
 		return o.has("ec") || o.hasLong("exec", 2) || o.hasLong("sh-exec", 2)
+	}
+	return false
+}
+
+// kexecReboot fires when kexec boots into another kernel now: kexec -e,
+// or kexec given a kernel without -l, -p or -u, which loads and boots it
+// at once.
+func kexecReboot(c *call) bool {
+	if c.name != "kexec" {
+		return false
+	}
+	o := getopt(c.args, "tirsc", "type initrd append command-line reuse-cmdline dtb mem-min mem-max")
+	if o.has("e") || o.hasLong("exec", 2) {
+		return true
+	}
+	loadOnly := o.has("lpuSh") || o.hasLong("load", 4) || o.hasLong("unload", 2) || o.hasLong("status", 2) || o.hasLong("help", 1)
+	return !loadOnly && len(o.operands) > 0
+}
+
+// scheduleCommand fires when a command is left to run later, outside
+// hermes's sight: at and batch jobs, a crontab installed from a file or
+// stdin, systemd-run with a timer.
+func scheduleCommand(c *call) bool {
+	switch c.name {
+	case "at", "batch":
+		return !getopt(c.args, "fqtm", "").has("lcdrV")
+	case "crontab":
+		o := getopt(c.args, "u", "user")
+		return !o.has("lr") && (len(o.operands) > 0 || o.has("e"))
+	}
+	for _, w := range c.wraps {
+		if w.name == "systemd-run" && anyWord(w.opts, func(s string) bool { return strings.HasPrefix(s, "--on-") }) {
+			return true
+		}
 	}
 	return false
 }

@@ -132,8 +132,8 @@ func uninstallVerbs(manager string) string {
 // (psql -c, echo … | mysql, sqlite3 db <<EOF, docker exec db psql), and
 // lines that are SQL themselves (DROP TABLE users). SQL in a commit
 // message or a file being written is left alone.
-func sqlTexts(sv *scriptView) []string {
-	var out []string
+func sqlTexts(sv *scriptView) []sourced {
+	var out []sourced
 	start := 0
 	for i, c := range sv.calls {
 		if sep := c.cmd.sep; sep == "|" || sep == "|&" {
@@ -149,9 +149,9 @@ func sqlTexts(sv *scriptView) []string {
 			continue
 		}
 		for _, m := range pipeline {
-			out = append(out, m.line)
+			out = append(out, sourced{m.line, m.source()})
 			if m.cmd.stdin != nil {
-				out = append(out, m.cmd.stdin.text)
+				out = append(out, sourced{m.cmd.stdin.text, m.source()})
 			}
 		}
 	}

@@ -214,9 +214,9 @@ func TestVerdictJSON(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, want string
 	}{
-		{"rm -rf build", `{"verdict":"dangerous","rule":"recursive_delete","description":"recursive delete"}`},
+		{"rm -rf build", `{"verdict":"dangerous","rule":"recursive_delete","description":"recursive delete","match":"rm -rf build"}`},
 		{"ls -la", `{"verdict":"safe"}`},
-		{"reboot", `{"verdict":"hardline","rule":"shutdown","description":"shut down or reboot the machine"}`},
+		{"ls && reboot", `{"verdict":"hardline","rule":"shutdown","description":"shut down or reboot the machine","match":"reboot"}`},
 	} {
 		b, err := json.Marshal(Classify(tc.cmd))
 		if err != nil {

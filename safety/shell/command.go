@@ -23,88 +23,32 @@ type call struct {
 	// line is name and argument texts joined by spaces, for regex rules.
 	line string
 
-	// env holds the variables the input sets; cwd is the directory the
-	// call runs in as far as an earlier cd says ("" when unknown).
-	env *env
-	cwd string
+	// env holds the variables the input sets; dirs are the directories
+	// the call may run in (none when unknown), see dirTracker.
+	env  *env
+	dirs []string
+	// dynamic is set when the program's name is only known when the
+	// command runs: an unknown variable or command substitution.
+	dynamic bool
+	// runsWritten is set when the call runs a file the same input
+	// wrote (see files).
+	runsWritten bool
 
 	targets     []target // cached by writes
 	targetsDone bool
+	spelled     map[string][]string // cached by spellings, at env version spelledAt
+	spelledAt   int
+	// expandedAt is the env version the call's expansions were last read
+	// at (see analysis.reexpand).
+	expandedAt int
 }
 
-// wrapped is one wrapper peeled off a call, with its own options.
+// wrapped is one wrapper peeled off a call, with its own options and the
+// command it runs (the rest of the words).
 type wrapped struct {
 	name string
 	opts []word
-}
-
-// wrapSpec describes how a wrapper command's options are read.
-type wrapSpec struct {
-	// argShort lists the short options that take a value (case matters:
-	// sudo -h takes a host, -H does not).
-	argShort string
-	// argLong lists, space-separated, the long options that take a value.
-	argLong string
-	// query lists short options that make the wrapper not run a command
-	// (command -v, sudo -l), and queryLong their long forms.
-	query     string
-	queryLong string
-	// positional is how many operands come before the command (timeout's
-	// duration, chroot's directory).
-	positional int
-}
-
-// wrapperSpec returns how to read the options of name when it is a
-// command that runs another command given as its arguments. It is a
-// switch rather than a table so that it costs nothing at start-up.
-func wrapperSpec(name string) (wrapSpec, bool) {
-	switch name {
-	case "sudo":
-		return wrapSpec{argShort: "CDghpRrTtUuc", argLong: "close-from chdir group host prompt chroot role command-timeout type other-user user login-class",
-			query: "lVve", queryLong: "list version validate edit help"}, true
-	case "doas":
-		return wrapSpec{argShort: "uC"}, true
-	case "pkexec":
-		return wrapSpec{argLong: "user"}, true
-	case "run0":
-		return wrapSpec{argShort: "u", argLong: "user unit description slice property setenv chdir"}, true
-	case "env":
-		return wrapSpec{argShort: "uCa", argLong: "unset chdir argv0"}, true
-	case "exec":
-		return wrapSpec{argShort: "a"}, true
-	case "time":
-		return wrapSpec{argShort: "fo", argLong: "format output"}, true
-	case "nice":
-		return wrapSpec{argShort: "n", argLong: "adjustment"}, true
-	case "ionice":
-		return wrapSpec{argShort: "cn", argLong: "class classdata", query: "pPu", queryLong: "pid pgid uid"}, true
-	case "chrt", "taskset":
-		return wrapSpec{query: "p", queryLong: "pid", positional: 1}, true
-	case "timeout":
-		return wrapSpec{argShort: "ks", argLong: "kill-after signal", positional: 1}, true
-	case "stdbuf":
-		return wrapSpec{argShort: "ioe", argLong: "input output error"}, true
-	case "command":
-		return wrapSpec{query: "vV"}, true
-	case "caffeinate":
-		return wrapSpec{argShort: "tw"}, true
-	case "chroot":
-		return wrapSpec{argLong: "userspec groups", positional: 1}, true
-	case "strace":
-		return wrapSpec{argShort: "abeEIoOpPsSuUX"}, true
-	case "ltrace":
-		return wrapSpec{argShort: "aeEnopsSuX"}, true
-	case "proxychains":
-		return wrapSpec{argShort: "f"}, true
-	case "torsocks":
-		return wrapSpec{argShort: "uPaw"}, true
-	case "xargs":
-		return wrapSpec{argShort: "aEdILnPs", argLong: "arg-file delimiter eof replace max-lines max-args max-procs max-chars process-slot-var",
-			queryLong: "help version"}, true
-	case "nohup", "setsid", "builtin", "nocorrect", "noglob", "unbuffer", "busybox", "toybox":
-		return wrapSpec{}, true
-	}
-	return wrapSpec{}, false
+	rest []word
 }
 
 // keyword reports whether s is a shell reserved word that may precede a
@@ -173,12 +117,18 @@ func newCall(sc *script, idx int, cmd *command, e *env) *call {
 		}
 		name := programName(e.resolve(w.text))
 		spec, ok := wrapperSpec(name)
+		var opts, rest []word
+		runs := false
+		if ok {
+			opts, rest, runs = spec.split(words[1:])
+			ok = spec.isWrapper(opts)
+		}
 		if !ok {
 			c.exe, c.name, c.args = w, name, words[1:]
+			c.dynamic = e.dynamicWord(w)
 			break
 		}
-		opts, rest, runs := spec.split(words[1:])
-		c.wraps = append(c.wraps, wrapped{name: name, opts: opts})
+		c.wraps = append(c.wraps, wrapped{name: name, opts: opts, rest: rest})
 		if !runs {
 			rest = nil
 		}
@@ -192,46 +142,6 @@ func newCall(sc *script, idx int, cmd *command, e *env) *call {
 	}
 	c.line = b.String()
 	return c
-}
-
-// split separates a wrapper's options from the command it runs; runs is
-// false when an option makes it run none.
-func (s wrapSpec) split(args []word) (opts, rest []word, runs bool) {
-	i, positional := 0, s.positional
-	for i < len(args) {
-		a := args[i].raw
-		switch {
-		case a == "--":
-			return args[:i+1], args[i+1:], true
-		case strings.HasPrefix(a, "--"):
-			name, _, hasValue := strings.Cut(a[2:], "=")
-			if matchLong(name, s.queryLong) != "" {
-				return args, nil, false
-			}
-			if !hasValue && matchLong(name, s.argLong) != "" {
-				i++
-			}
-		case len(a) > 1 && a[0] == '-' && !isDigits(a[1:]):
-			for k := 1; k < len(a); k++ {
-				if strings.IndexByte(s.query, a[k]) >= 0 {
-					return args, nil, false
-				}
-				if strings.IndexByte(s.argShort, a[k]) >= 0 {
-					if k == len(a)-1 {
-						i++
-					}
-					break
-				}
-			}
-		case len(a) > 1 && a[0] == '-': // nice -10, kill-style numbers
-		case positional > 0:
-			positional--
-		default:
-			return args[:i], args[i:], true
-		}
-		i++
-	}
-	return args, nil, true
 }
 
 // hasWrapper reports whether the call was run through the named wrapper.

@@ -21,7 +21,7 @@ func ExampleClassify() {
 	}
 	// Output:
 	// {"verdict":"safe"}
-	// {"verdict":"dangerous","rule":"recursive_delete","description":"recursive delete"}
-	// {"verdict":"hardline","rule":"delete_root","description":"delete of the root filesystem"}
+	// {"verdict":"dangerous","rule":"recursive_delete","description":"recursive delete","match":"rm -rf build"}
+	// {"verdict":"hardline","rule":"delete_root","description":"delete of the root filesystem","match":"r''m -rf /"}
 	// {"verdict":"safe"}
 }

@@ -189,33 +189,62 @@ func inlineLetters(name string) (code, takesArg string) {
 
 // readsCode reports whether the call takes the program it runs from stdin:
 // a shell or interpreter with no -c, no inline code and no script file (or
-// the script "-" or /dev/stdin), PowerShell's iex, source /dev/stdin.
+// the script "-" or /dev/stdin), PowerShell's iex, source /dev/stdin, at
+// and batch (which run their stdin later), and su, sudo -s or sudo -i
+// with no command (a root shell reading stdin).
 func readsCode(c *call) bool {
-	stdinScript := func(w *word) bool { return w == nil || w.text == "-" || w.text == "/dev/stdin" }
 	switch {
 	case isShell(c.name):
 		sh := shellArgs(c)
-		return !sh.hasC && (sh.stdin || stdinScript(sh.script))
+		return !sh.hasC && (sh.stdin || stdinPath(sh.script))
 	case isInterpreter(c.name):
 		if inlineCode(c) {
 			return false
 		}
-		o := getopt(c.args, "WXQIMmxFCdDlrEKc", "require import loader eval")
+		o := interpreterOpts(c)
 		if c.name == "python" && o.has("m") {
 			return false
 		}
-		if len(o.operands) == 0 {
-			return true
-		}
-		return stdinScript(&o.operands[0])
+		return len(o.operands) == 0 || stdinPath(&o.operands[0])
 	case c.name == "iex" || c.name == "invoke-expression":
 		return true
 	case c.name == "powershell":
 		return len(c.args) == 0 || c.args[len(c.args)-1].text == "-"
 	case c.name == "source" || c.name == ".":
-		return len(c.args) > 0 && stdinScript(&c.args[0])
+		return len(c.args) > 0 && stdinPath(&c.args[0])
+	case c.name == "at" || c.name == "batch":
+		o := getopt(c.args, "fqtm", "")
+		_, file := o.value("f")
+		return !file && !o.has("lcdrV")
+	case c.name == "su":
+		_, ok := commandString(c)
+		return !ok
+	case c.name == "" && len(c.wraps) > 0:
+		last := c.wraps[len(c.wraps)-1]
+		return (last.name == "sudo" || last.name == "doas") && anyWord(last.opts, func(s string) bool {
+			return s == "--shell" || s == "--login" || len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s, "si")
+		})
 	}
 	return false
+}
+
+// stdinPath reports whether a script operand names stdin: missing, "-",
+// /dev/stdin or file descriptor 0.
+func stdinPath(w *word) bool {
+	if w == nil {
+		return true
+	}
+	switch w.text {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0":
+		return true
+	}
+	return false
+}
+
+// interpreterOpts reads an interpreter's arguments: its options, and its
+// script and the script's arguments as operands.
+func interpreterOpts(c *call) opts {
+	return getopt(c.args, "WXQIMmxFCdDlrEKc", "require import loader eval")
 }
 
 func joinRaw(ws []word) string {

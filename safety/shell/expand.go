@@ -59,7 +59,8 @@ func isEchoFlag(s string) bool {
 //     yields the word, as if the variable were unset (or set);
 //   - a substitution (${x/a/b}, ${x//a/b}) yields the replacement, so
 //     ${0/x/r}m reads rm;
-//   - a plain ${NAME} stays ${NAME} (so that r${x}m keeps its pieces);
+//   - a plain ${NAME} stays ${NAME} (so that r${x}m keeps its pieces),
+//     and ${NAME:?message} stays ${NAME:?}, a value that is never empty;
 //   - anything else stays as written.
 //
 // code is the part that the shell expands further (the default word),
@@ -83,7 +84,7 @@ func expandParam(expr string) (value, code string) {
 	for _, op := range [...]string{":-", ":=", ":+", ":?", "-", "=", "+", "?"} {
 		if word, ok := strings.CutPrefix(rest, op); ok {
 			if op == ":?" || op == "?" {
-				return "$" + name, ""
+				return "${" + name + op + "}", "" // never empty: the shell stops first
 			}
 			return unquoteSimple(word), word
 		}

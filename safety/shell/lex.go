@@ -24,10 +24,29 @@ type word struct {
 	text string
 	// quoted is set when any part of the word was quoted or escaped.
 	quoted bool
+	// splits is set when an unquoted expansion ($x, ${x}, $(…), `…`) or a
+	// quoted "$@" contributed to the word: the shell splits what it
+	// expands into further words, which raw alone does not show.
+	splits bool
+	// expands is set when any expansion, quoted or not, contributed to
+	// the word; its raw text then holds what the lexer could not expand
+	// ($x, ${x%y}, the source of a substitution) as written.
+	expands bool
 	// subs are the command and process substitutions in the word.
 	subs []*script
+	// pending are the substitutions whose output the lexer could not
+	// know: each stands in raw as its source text, until the analysis
+	// knows the variables it reads.
+	pending []pendingSub
 	// proc is set when the word is a process substitution, <(…) or >(…).
 	proc bool
+}
+
+// pendingSub is a command substitution left in a word's raw text as
+// written.
+type pendingSub struct {
+	source string
+	sc     *script
 }
 
 // redirect is one redirection of a simple command.
@@ -46,6 +65,13 @@ type command struct {
 	// sep is the operator that ended the command: ; & && || | |& ( ) ;;
 	// or a newline, and "" at the end of the input.
 	sep string
+	// src is the command's own text in its script, from its first word or
+	// redirection to its last: what a person is shown as the part of a
+	// command that matched a rule.
+	src string
+	// level is how many subshell parentheses enclose the command; a cd
+	// inside them does not change the directory of what follows.
+	level int
 }
 
 // script is a list of simple commands: the whole input, or the body of a
@@ -54,6 +80,9 @@ type script struct {
 	src   string
 	cmds  []*command
 	depth int
+	// dirs are the directories the script starts in (none when unknown):
+	// a payload runs where the command that runs it does.
+	dirs []string
 }
 
 // maxDepth bounds how deeply substitutions and payloads may nest before
@@ -103,12 +132,24 @@ func (p *parser) list(inSubst bool) *script {
 	cur := &command{}
 	var docs []heredoc
 	parens := 0
+	first, last := -1, 0 // where the current command's text starts and ends
 	end := func(sep string) {
 		if len(cur.words) > 0 || len(cur.redirs) > 0 || cur.stdin != nil {
 			cur.sep = sep
+			if first >= 0 {
+				cur.src = p.src[first:last]
+			}
 			sc.cmds = append(sc.cmds, cur)
 			cur = &command{}
 		}
+		first = -1
+	}
+	// mark records that a word or redirection of cur spans [from, p.pos).
+	mark := func(from int) {
+		if first < 0 {
+			first, cur.level = from, parens
+		}
+		last = p.pos
 	}
 	for p.pos < len(p.src) && !*p.tooDeep {
 		c := p.src[p.pos]
@@ -130,14 +171,18 @@ func (p *parser) list(inSubst bool) *script {
 			op := p.operator(";;&", ";;", ";&", ";")
 			end(op)
 		case c == '&' && p.peek(1) == '>':
+			from := p.pos
 			docs = p.redirect(cur, docs)
+			mark(from)
 		case c == '&' || c == '|':
 			end(p.operator("&&", "||", "|&", "&", "|"))
+		case c == '(' && p.arrayAssignment(cur, last):
+			last = p.pos
 		case c == '(':
 			p.pos++
 			if len(cur.words) == 1 && len(cur.redirs) == 0 && p.skipBlanks() && p.peek(0) == ')' {
 				p.pos++ // name() { … }: a function definition, not a command
-				cur = &command{}
+				cur, first = &command{}, -1
 				continue
 			}
 			parens++
@@ -152,13 +197,18 @@ func (p *parser) list(inSubst bool) *script {
 			parens = max(parens-1, 0)
 			end(")")
 		case (c == '<' || c == '>') && p.peek(1) != '(':
+			from := p.pos
 			docs = p.redirect(cur, docs)
+			mark(from)
 		default:
+			from := p.pos
 			w := p.word()
 			if !w.quoted && len(w.subs) == 0 && isDigits(w.raw) && (p.peek(0) == '<' || p.peek(0) == '>') && p.peek(1) != '(' {
+				mark(from)
 				continue // an io number such as the 2 of 2>&1
 			}
 			cur.words = append(cur.words, w)
+			mark(from)
 		}
 	}
 	end("")
@@ -167,6 +217,44 @@ func (p *parser) list(inSubst bool) *script {
 	}
 	sc.src = p.src[start:p.pos]
 	return sc
+}
+
+// arrayAssignment reads the ( … ) of an array assignment, NAME=(a b c),
+// when the parenthesis follows such a word directly: its elements become
+// the word's value, separated by blanks, which ${NAME[i]} picks apart.
+// It reports false, reading nothing, for any other parenthesis.
+func (p *parser) arrayAssignment(cur *command, last int) bool {
+	n := len(cur.words)
+	if n == 0 || last != p.pos || !strings.HasSuffix(cur.words[n-1].raw, "=") || !isAssignment(cur.words[n-1].raw) {
+		return false
+	}
+	w := &cur.words[n-1]
+	p.pos++
+	var elems []string
+	for p.pos < len(p.src) && !*p.tooDeep {
+		for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t' || p.src[p.pos] == '\n') {
+			p.pos++
+		}
+		if p.peek(0) == ')' {
+			p.pos++
+			break
+		}
+		if p.pos >= len(p.src) {
+			break
+		}
+		if isBoundary(p.src[p.pos]) && p.src[p.pos] != '\'' && p.src[p.pos] != '"' && p.src[p.pos] != '`' {
+			p.pos++ // an operator cannot stand in a list; skip it
+			continue
+		}
+		e := p.word()
+		elems = append(elems, e.raw)
+		w.subs = append(w.subs, e.subs...)
+		w.pending = append(w.pending, e.pending...)
+		w.expands = w.expands || e.expands
+	}
+	w.raw += strings.Join(elems, " ")
+	w.text = foldHomes(strings.ToLower(w.raw))
+	return true
 }
 
 // skipBlanks skips spaces and tabs; it always reports true, for use in

@@ -62,6 +62,31 @@ func clean(s string) string {
 	return replaceIFS(s)
 }
 
+// unusual reports whether cmd holds anything but printable ASCII, tabs
+// and newlines: only then can clean and cleanShell differ.
+func unusual(cmd string) bool {
+	for i := 0; i < len(cmd); i++ {
+		if c := cmd[i]; (c < 0x20 || c >= 0x7f) && c != '\t' && c != '\n' {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanShell performs the steps of clean that the shell itself performs
+// (CRLF, line continuations, $IFS) and drops NULs, which no shell
+// argument can hold, but keeps escape sequences, other control and
+// format characters and the text's own Unicode forms: the command as
+// it runs, not as a person sees it.
+func cleanShell(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.ReplaceAll(s, "\x00", "")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = joinContinuations(s)
+	s = windowsSlashes(s)
+	return replaceIFS(s)
+}
+
 // stripControls removes ANSI escape sequences, C0 and C1 control
 // characters other than tab and newline, DEL, and invisible format
 // characters (zero-width spaces, joiners, BOM, soft hyphen). A person

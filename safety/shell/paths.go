@@ -8,8 +8,8 @@ import (
 // The path classifiers read a word's text: lower case, home folded to "~".
 // Paths are cleaned lexically first, so /tmp/../etc/hosts is /etc/hosts
 // and //. is /. A path under "~" is cleaned as if "~" were a directory of
-// its own; one that climbs out of it (~/..) is reported as the directory
-// above, /home.
+// its own; one that climbs out of it is read as if the home were
+// /home/user, so ~/.. is /home and ~/../.. is /.
 
 // homeMark stands for "~" while a path is cleaned.
 const homeMark = "/\x00home"
@@ -21,7 +21,7 @@ func cleanPath(p string) (string, bool) {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		c := path.Clean(homeMark + p[1:])
 		if c != homeMark && !strings.HasPrefix(c, homeMark+"/") {
-			return "/home", true // climbed out of the home directory
+			return path.Clean("/home/user" + p[1:]), true // climbed out of the home directory
 		}
 		return c, true
 	case strings.HasPrefix(p, "/"):
@@ -105,7 +105,7 @@ func blockDevice(p string) bool {
 	if !ok || dev == "" {
 		return false
 	}
-	for _, prefix := range [...]string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "nbd"} {
+	for _, prefix := range [...]string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "nbd", "mtd"} {
 		if strings.HasPrefix(dev, prefix) && !strings.Contains(dev, "/") {
 			return true
 		}
@@ -157,6 +157,15 @@ func credentialPath(p string) bool {
 		return true
 	}
 	return under(rel, ".aws") || under(rel, ".gnupg") || under(rel, ".config/gh")
+}
+
+// hermesPath reports whether p is in hermes's own home (~/.hermes, or the
+// home Options name, read as it): its configuration, secrets, state.db,
+// memories, skills, tools, persona and jobs change only through the
+// tools made for them.
+func hermesPath(p string) bool {
+	c, abs := cleanPath(p)
+	return abs && under(c, homeMark+"/.hermes")
 }
 
 // hermesConfigPath reports whether p is hermes's own configuration:

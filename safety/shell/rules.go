@@ -2,6 +2,7 @@ package shell
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -86,30 +87,51 @@ var rules = sync.OnceValue(func() *ruleSet {
 })
 
 // match returns a verdict for every rule the analysis matches, in table
-// order.
+// order, each with the text of the first command (or script) it matched.
 func (a *analysis) match(rs *ruleSet) []Verdict {
 	hit := make([]bool, len(rs.rules))
+	var found []Verdict // in the order found; Match holds the text
+	var index []int     // the rule of each
+	add := func(i int, where string) {
+		r := rs.rules[i]
+		hit[i] = true
+		found = append(found, Verdict{Level: r.level, Rule: r.key, Description: r.desc, Match: where})
+		index = append(index, i)
+	}
 	for _, c := range a.calls {
 		for _, group := range [2][]int{rs.byName[c.name], rs.anyCall} {
 			for _, i := range group {
 				if !hit[i] && rs.rules[i].matchesCall(c) {
-					hit[i] = true
+					add(i, c.source())
 				}
 			}
 		}
 	}
 	for _, i := range rs.whole {
-		if !hit[i] && a.matchesWhole(rs.rules[i]) {
-			hit[i] = true
+		if !hit[i] {
+			if where, ok := a.matchesWhole(rs.rules[i]); ok {
+				add(i, where)
+			}
 		}
 	}
-	var out []Verdict
-	for i, r := range rs.rules {
+	if len(found) < 2 {
+		return found
+	}
+	out := make([]Verdict, 0, len(found))
+	for i := range rs.rules { // table order
 		if hit[i] {
-			out = append(out, Verdict{Level: r.level, Rule: r.key, Description: r.desc})
+			out = append(out, found[slices.Index(index, i)])
 		}
 	}
 	return out
+}
+
+// source returns the call's own text, for a match.
+func (c *call) source() string {
+	if c.cmd.src != "" {
+		return c.cmd.src
+	}
+	return c.line
 }
 
 // matchesCall reports whether r's call matchers fire on c.
@@ -123,35 +145,35 @@ func (r *compiledRule) matchesCall(c *call) bool {
 }
 
 // matchesWhole reports whether r's text or script matchers fire anywhere
-// in a.
-func (a *analysis) matchesWhole(r *compiledRule) bool {
+// in a, and the text they fired on.
+func (a *analysis) matchesWhole(r *compiledRule) (string, bool) {
 	if len(r.textRE) > 0 || r.textCheck != nil {
 		texts := a.texts
 		if r.sql {
 			texts = a.sqlTexts
 		}
 		for _, t := range texts {
-			if !containsAny(t, r.hint) {
+			if !containsAny(t.text, r.hint) {
 				continue
 			}
 			for _, re := range r.textRE {
-				if re.MatchString(t) {
-					return true
+				if re.MatchString(t.text) {
+					return t.src, true
 				}
 			}
-			if r.textCheck != nil && r.textCheck(t) {
-				return true
+			if r.textCheck != nil && r.textCheck(t.text) {
+				return t.src, true
 			}
 		}
 	}
 	if r.scan != nil {
 		for _, sv := range a.scripts {
 			if r.scan(sv) {
-				return true
+				return strings.TrimRight(strings.TrimSuffix(sv.sc.src, ")"), " \t\n;"), true
 			}
 		}
 	}
-	return false
+	return "", false
 }
 
 // containsAny reports whether s contains one of words; no words means yes.

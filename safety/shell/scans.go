@@ -1,9 +1,7 @@
 package shell
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 )
 
 // The checks that look at several commands of one script together:
@@ -128,28 +126,6 @@ func gatewayDetached(sv *scriptView) bool {
 					return true
 				}
 			}
-		}
-	}
-	return false
-}
-
-// forkBombRE matches a function that pipes itself into itself in the
-// background, name(){ name|name& }, with the names checked afterwards.
-var forkBombRE = sync.OnceValue(func() *regexp.Regexp {
-	const name = `([^\s(){}|&;<>]+)`
-	return regexp.MustCompile(name + `\s*\(\s*\)\s*\{\s*` + name + `\s*\|\s*` + name + `\s*&\s*;?\s*\}`)
-})
-
-// forkBomb fires on a fork bomb such as :(){ :|:& };: in the script's own
-// text, with quoted text blanked so that printing one is not running one.
-func forkBomb(sv *scriptView) bool {
-	src := sv.sc.src
-	if !strings.Contains(src, "|") || !strings.Contains(src, "&") || !strings.Contains(src, "{") {
-		return false
-	}
-	for _, m := range forkBombRE().FindAllStringSubmatch(maskQuoted(src), -1) {
-		if m[1] == m[2] && m[2] == m[3] {
-			return true
 		}
 	}
 	return false

@@ -9,15 +9,15 @@ func hardlineRules() []rule {
 	return []rule{
 		{
 			key: "delete_root", desc: "delete of the root filesystem", level: Hardline,
-			names: "rm mv rsync", check: deletes(rootTarget),
+			names: "rm mv rsync find", check: deletes(rootTarget),
 		},
 		{
 			key: "delete_system_dir", desc: "delete of a system directory (/etc, /usr, /home …)", level: Hardline,
-			names: "rm mv rsync", check: deletes(systemDirTarget),
+			names: "rm mv rsync find", check: deletes(systemDirTarget),
 		},
 		{
 			key: "delete_home", desc: "delete of a home directory", level: Hardline,
-			names: "rm mv rsync", check: deletes(homeTarget),
+			names: "rm mv rsync find", check: deletes(homeTarget),
 		},
 		{
 			key: "format_filesystem", desc: "format a filesystem (mkfs)", level: Hardline,
@@ -25,7 +25,15 @@ func hardlineRules() []rule {
 		},
 		{
 			key: "wipe_block_device", desc: "wipe a raw block device", level: Hardline,
-			names: "wipefs sgdisk parted sfdisk blkdiscard shred", check: wipeBlockDevice,
+			names: "wipefs sgdisk parted sfdisk blkdiscard shred nvme hdparm sg_format sg_sanitize sg_unmap", check: wipeBlockDevice,
+		},
+		{
+			key: "flash_firmware", desc: "erase or rewrite firmware or a flash chip (flashrom -w)", level: Hardline,
+			names: "flashrom flash_erase flash_eraseall flashcp nandwrite mtd_debug", check: flashFirmware,
+		},
+		{
+			key: "permissions_root", desc: "recursive permission or owner change of the whole filesystem (chmod -R 000 /)", level: Hardline,
+			names: "chmod chown chgrp", check: recursiveOnRoot,
 		},
 		{
 			key: "dd_block_device", desc: "dd onto a raw block device", level: Hardline,
@@ -37,11 +45,11 @@ func hardlineRules() []rule {
 		},
 		{
 			key: "fork_bomb", desc: "fork bomb", level: Hardline,
-			scan: forkBomb,
+			scan: forkBomb, names: interpreterNames, check: codeForkBomb,
 		},
 		{
-			key: "kill_all_processes", desc: "kill every process (kill -1)", level: Hardline,
-			names: "kill", check: killAllProcesses,
+			key: "kill_all_processes", desc: "kill every process (kill -1, killall5, pkill .)", level: Hardline,
+			names: "kill pkill killall killall5", check: killAllProcesses,
 		},
 		{
 			key: "kill_init", desc: "kill init (PID 1), which panics the kernel", level: Hardline,
@@ -53,12 +61,15 @@ func hardlineRules() []rule {
 		},
 		{
 			key: "shutdown", desc: "shut down or reboot the machine", level: Hardline,
-			names: "shutdown reboot halt poweroff init telinit systemctl loginctl",
+			names: "shutdown reboot halt poweroff init telinit systemctl loginctl kexec dbus-send gdbus busctl qdbus",
 			cmd: []string{
 				`^(?:shutdown|reboot|halt|poweroff)(?: |$)`,
-				`^(?:init|telinit) [06](?: |$)`,
-				`^(?:systemctl|loginctl)(?: \S+)* (?:poweroff|reboot|halt|kexec|emergency|rescue)(?: |$)`,
+				`^(?:init|telinit) [016s](?: |$)`,
+				`^(?:systemctl|loginctl)(?: \S+)* (?:poweroff|reboot|halt|kexec|emergency|rescue|soft-reboot)(?: |$)`,
+				`^systemctl(?: \S+)* (?:isolate|start|restart)(?: \S+)* (?:poweroff|reboot|halt|kexec|emergency|rescue|shutdown|soft-reboot)(?:\.target)?(?: |$)`,
+				`^(?:dbus-send|gdbus|busctl|qdbus)(?: \S+)* \S*\b(?:poweroff|reboot|halt|kexec)\b`,
 			},
+			check: kexecReboot,
 		},
 	}
 }
@@ -86,6 +97,10 @@ func fileRules() []rule {
 			names: "rm unlink shred srm", check: rmTargets(func(p string) bool { return sshPath(p) || credentialPath(p) || hermesConfigPath(p) }),
 		},
 		{
+			key: "remove_system_file", desc: "remove or move away a system file (unlink /bin/sh, mv /usr/bin/sudo)", level: Dangerous,
+			names: "rm unlink shred rmdir srm mv", check: removesSystemFile,
+		},
+		{
 			key: "windows_delete", desc: "Windows recursive or forced delete", level: Dangerous,
 			names: "cmd powershell remove-item del erase rd rmdir",
 			cmd: []string{
@@ -110,13 +125,27 @@ func fileRules() []rule {
 		{key: "write_shell_rc", desc: "write to a shell start-up file (~/.bashrc, ~/.profile …)", level: Dangerous, check: writesTo(shellRCPath, anyWrite)},
 		{key: "write_credentials", desc: "write to a credentials file (~/.netrc, ~/.aws …)", level: Dangerous, check: writesTo(credentialPath, anyWrite)},
 		{
-			key: "write_hermes_config", desc: "write to hermes's own config or secrets (~/.hermes/config.yaml, .env)", level: Dangerous,
-			check: writesTo(hermesConfigPath, anyWrite),
+			key: "write_hermes_config", desc: "change hermes's own files (config.yaml, .env, state.db, memories, skills, tools …)", level: Dangerous,
+			check: writesTo(hermesPath, anyChange),
 		},
 		{
 			key: "hermes_config_change", desc: "change hermes's configuration (hermes config set)", level: Dangerous,
 			names: "hermes", cmd: []string{`^hermes{G} config (?:set|unset|edit)(?: |$)`},
 		},
+		{
+			key: "hermes_self_change", desc: "run hermes to change its tools, skills, memory, jobs or services, or to run another agent", level: Dangerous,
+			names: "hermes", check: hermesSelfChange,
+		},
+		{
+			key: "write_git_hooks", desc: "write a git hook or git's configuration (.git/hooks, .git/config, ~/.gitconfig)", level: Dangerous,
+			check: writesTo(gitHookPath, anyChange),
+		},
+		{
+			key: "git_config_change", desc: "change git's global configuration or make git run a command (git config --global, core.hooksPath)", level: Dangerous,
+			names: "git", check: gitConfigChange,
+		},
+		{key: "secret_read", desc: "read a .env file, or a process's environment or memory (/proc/<pid>/environ)", level: Dangerous, check: secretRead},
+		{key: "attach_process", desc: "attach to a running process (gdb -p, strace -p), which reads its memory", level: Dangerous, check: attachProcess},
 		{
 			key: "write_project_config", desc: "overwrite a project .env or config.yaml", level: Dangerous,
 			check: writesTo(projectConfigPath, viaRedirect|viaTee|viaCopy|viaDownload),
@@ -148,6 +177,13 @@ func execRules() []rule {
 		{key: "inline_code", desc: "run inline script code (python -c, perl -e, node -e …)", level: Dangerous, names: interpreterNames, check: inlineCode},
 		{key: "awk_exec", desc: "awk running shell commands (system(), pipes)", level: Dangerous, names: "awk gawk mawk nawk", check: awkExec},
 		{key: "chmod_exec_run", desc: "make a file executable and run it at once", level: Dangerous, scan: chmodExecRun},
+		{key: "run_written_file", desc: "run a file the same command wrote or copied", level: Dangerous, check: func(c *call) bool { return c.runsWritten }},
+		{key: "dynamic_command", desc: "run a command whose name is only known when it runs (a variable or command substitution)", level: Dangerous, check: func(c *call) bool { return c.dynamic }},
+		{
+			key: "exec_option", desc: "run a command given in an option or environment variable (git -c core.pager, tar --checkpoint-action, vim -c '!…', ssh -o ProxyCommand)",
+			level: Dangerous, check: execOption,
+		},
+		{key: "schedule_command", desc: "schedule a command to run later, outside hermes (at, batch, crontab, systemd-run timers)", level: Dangerous, check: scheduleCommand},
 		{key: "network_shell", desc: "shell over a network socket (/dev/tcp, nc -e)", level: Dangerous, check: networkShell},
 		{
 			key: "cloud_metadata", desc: "cloud instance-metadata endpoint (instance credentials)", level: Dangerous,

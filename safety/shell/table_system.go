@@ -50,6 +50,7 @@ func dataRules() []rule {
 func processRules() []rule {
 	return []rule{
 		{key: "kill_hermes", desc: "kill hermes itself or its gateway", level: Dangerous, names: "pkill killall kill", check: killHermes},
+		{key: "signal_init", desc: "signal init (PID 1)", level: Dangerous, names: "kill", check: signalInit},
 		{key: "force_kill", desc: "force-kill processes by name (SIGKILL, killall -r)", level: Dangerous, names: "pkill killall", check: forceKill},
 		{
 			key: "gateway_lifecycle", desc: "stop or restart the hermes gateway (kills running agents)", level: Dangerous,

@@ -27,6 +27,12 @@ type Verdict struct {
 	Rule string `json:"rule,omitempty"`
 	// Description says in a few words what the rule guards against.
 	Description string `json:"description,omitempty"`
+	// Match is the part of the command the rule matched: the simple
+	// command (with its wrappers and redirections), or the script, as
+	// written — or, for a command the input decodes, builds from
+	// variables or writes to a file, as it will run. An approval prompt
+	// shows it whatever else it has to cut. Empty when safe.
+	Match string `json:"match,omitempty"`
 }
 
 // IsSafe reports whether the command may run without approval.

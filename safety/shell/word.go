@@ -49,6 +49,7 @@ func (p *parser) word() word {
 			p.pos++
 			p.quotedText(&b, &w, '"')
 		case '`':
+			w.splits = true
 			p.backtick(&b, &w)
 		case '$':
 			p.dollar(&b, &w, false)
@@ -99,6 +100,7 @@ func (p *parser) dollar(b *strings.Builder, w *word, inQuotes bool) {
 	start := p.pos
 	switch next := p.peek(1); {
 	case next == '(' && p.peek(2) == '(':
+		w.expands = true
 		p.pos += 3
 		for depth := 2; p.pos < len(p.src) && depth > 0; p.pos++ {
 			switch p.src[p.pos] {
@@ -110,14 +112,17 @@ func (p *parser) dollar(b *strings.Builder, w *word, inQuotes bool) {
 		}
 		b.WriteString(p.src[start:p.pos])
 	case next == '(':
+		w.splits, w.expands = w.splits || !inQuotes, true
 		p.pos += 2
 		sc := p.substitution()
 		w.subs = append(w.subs, sc)
-		b.WriteString(literalOutput(sc, p.src[start:p.pos]))
+		p.writeOutput(b, w, sc, p.src[start:p.pos])
 	case next == '{':
 		end := matchBrace(p.src, p.pos+2)
 		expr := p.src[p.pos+2 : end]
 		p.pos = min(end+1, len(p.src))
+		w.splits = w.splits || !inQuotes || expr == "@" || strings.HasSuffix(expr, "[@]")
+		w.expands = true
 		value, code := expandParam(expr)
 		if code != "" { // a default value may hold substitutions of its own
 			child := p.child(code)
@@ -134,6 +139,10 @@ func (p *parser) dollar(b *strings.Builder, w *word, inQuotes bool) {
 		p.pos += 2
 		p.quotedText(b, w, '"')
 	default:
+		if isIdent(next) || next == '@' || next == '*' || next == '#' || next == '?' || next == '$' || next == '!' {
+			w.splits = w.splits || !inQuotes || next == '@'
+			w.expands = true
+		}
 		b.WriteByte('$')
 		p.pos++
 	}
@@ -157,6 +166,7 @@ func (p *parser) substitution() *script {
 // backtick reads a `…` substitution. Inside it a backslash escapes only
 // $, ` and \, which are unescaped before the body is parsed.
 func (p *parser) backtick(b *strings.Builder, w *word) {
+	w.expands = true
 	i := p.pos + 1
 	for i < len(p.src) && p.src[i] != '`' {
 		if p.src[i] == '\\' {
@@ -172,7 +182,17 @@ func (p *parser) backtick(b *strings.Builder, w *word) {
 	c := p.child(body)
 	sc := c.list(false)
 	w.subs = append(w.subs, sc)
-	b.WriteString(literalOutput(sc, source))
+	p.writeOutput(b, w, sc, source)
+}
+
+// writeOutput writes what the substitution sc prints, when that is known
+// text, and else its source, which it notes as pending.
+func (p *parser) writeOutput(b *strings.Builder, w *word, sc *script, source string) {
+	out := staticOutput(sc, source)
+	if out == source {
+		w.pending = append(w.pending, pendingSub{source: source, sc: sc})
+	}
+	b.WriteString(out)
 }
 
 // ansiC decodes the body of $'…' up to its closing quote. The decoded text
@@ -192,23 +212,11 @@ func (p *parser) ansiC() string {
 		}
 		e := p.src[p.pos]
 		p.pos++
+		if ch, ok := letterEscape(e); ok {
+			b.WriteByte(ch)
+			continue
+		}
 		switch e {
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(0x1b)
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
 		case 'x', 'u', 'U', '0', '1', '2', '3', '4', '5', '6', '7':
 			b.WriteRune(p.numericEscape(e))
 		case 'c':

@@ -6,7 +6,7 @@ import (
 )
 
 // writeKind says how a command writes a file.
-type writeKind uint8
+type writeKind uint16
 
 const (
 	viaRedirect writeKind = 1 << iota // > file, >> file, &> file
@@ -16,8 +16,13 @@ const (
 	viaDD                             // dd of=file
 	viaInPlace                        // sed -i, perl -i, ruby -i
 	viaTruncate                       // truncate file
+	viaModify                         // rm, mv's source, chmod, chown, touch, mkdir, ln's link
+	viaExtract                        // tar -x -C dir, unzip -d dir, git clone … dir, sqlite3 db
 
 	anyWrite = viaRedirect | viaTee | viaCopy | viaDownload | viaDD | viaInPlace | viaTruncate
+	// anyChange adds the commands that remove files, change their
+	// metadata or fill a directory: for places no command may touch.
+	anyChange = anyWrite | viaModify | viaExtract
 )
 
 // target is one file a command writes.
@@ -83,6 +88,48 @@ func (c *call) findWrites() []target {
 		for _, w := range getopt(c.args, "sr", "size reference").operands {
 			out = append(out, target{w.text, viaTruncate})
 		}
+	}
+	return append(out, modifyTargets(c)...)
+}
+
+// modifyTargets returns what a call removes, moves away, changes the
+// metadata of, creates or fills without writing a file's content.
+func modifyTargets(c *call) []target {
+	var ws []word
+	kind := viaModify
+	switch c.name {
+	case "rm", "unlink", "shred", "rmdir", "touch", "mkdir", "mkfifo", "mknod", "srm":
+		ws = getopt(c.args, "mrdtZ", "mode reference date time context").operands
+	case "mv":
+		ws = deleted(c)
+	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+		o := getopt(c.args, "mMxX", "reference from modify set-file remove")
+		ws = o.operands
+		if _, ref := o.value("reference"); !ref && len(ws) > 0 && c.name != "setfacl" {
+			ws = ws[1:]
+		}
+	case "tar", "bsdtar", "gtar":
+		if d, ok := getopt(c.args, "CfbHIKLNTVX", "directory file").value("C", "directory"); ok {
+			return []target{{lower(d), viaExtract}}
+		}
+	case "unzip":
+		if d, ok := getopt(c.args, "dxP", "").value("d"); ok {
+			return []target{{lower(d), viaExtract}}
+		}
+	case "git":
+		if sub, rest := subcommand(c.args, "cC", "git-dir work-tree"); sub == "clone" {
+			if o := getopt(rest, "objuc", "origin branch reference upload-pack config depth template separate-git-dir"); len(o.operands) >= 2 {
+				return []target{{o.operands[1].text, viaExtract}}
+			}
+		}
+	case "sqlite3", "litecli":
+		if o := getopt(c.args, "", "cmd"); len(o.operands) > 0 {
+			ws, kind = o.operands[:1], viaExtract
+		}
+	}
+	out := make([]target, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, target{w.text, kind})
 	}
 	return out
 }

@@ -93,7 +93,7 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 	}
 
-	if err := t.approve(ctx, inv, a.Command); err != nil {
+	if err := t.approve(ctx, inv, dir, a.Command); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -176,9 +176,10 @@ func (t *Terminal) checkArgs(a args) (time.Duration, error) {
 }
 
 // approve asks the invocation's Approver, or the Fallback, whether the
-// command may run. With neither there is no one to ask, and the command is
-// denied.
-func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, command string) error {
+// command may run in dir, the directory it starts in ("" when the backend
+// does not know it yet). With neither there is no one to ask, and the
+// command is denied.
+func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, dir, command string) error {
 	ap := inv.Approver
 	if ap == nil {
 		ap = t.opt.Fallback
@@ -186,7 +187,13 @@ func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, command str
 	if ap == nil {
 		return &tool.Error{Code: tool.CodeDenied, Message: "no one can approve shell commands in this session, so none may run"}
 	}
-	if err := ap.ApproveCommand(ctx, command); err != nil {
+	var err error
+	if da, ok := ap.(tool.DirApprover); ok && dir != "" {
+		err = da.ApproveCommandIn(ctx, dir, command)
+	} else {
+		err = ap.ApproveCommand(ctx, command)
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			// The turn was cancelled while someone was being asked.
 			return fmt.Errorf("terminal: interrupted while awaiting approval: %w", ctx.Err())
