@@ -38,7 +38,8 @@ func (in *inputState) startedNote() string {
 }
 
 // check asks the approver about data before it is written, as the
-// terminal asks about a command: for a shell the text it would run, for
+// terminal asks about a command (in the directory the process started in:
+// where a shell has gone since with its own cd is not known here): for a shell the text it would run, for
 // a program that reads code the text piped into that program, for a
 // process whose reader is unknown the text piped into its command line
 // run by a shell. Writes to a process that reads data, and writes of
@@ -55,7 +56,7 @@ func (pt *ProcessTool) checkInput(ctx context.Context, inv tool.Invocation, p *b
 			"here-document) with a newline, or write a script to a file and run the file", p.id, len(text), maxCommandBytes)
 	}
 	for _, cmd := range in.reader.approvals(text, in.command) {
-		err := pt.t.approve(ctx, inv, cmd)
+		err := pt.t.approve(ctx, inv, p.cwd, cmd)
 		if err == nil {
 			continue
 		}
