@@ -119,4 +119,17 @@ func TestToolsListAndSecurityCheck(t *testing.T) {
 			t.Errorf("security check %q = %+v, want %s", command, v, want)
 		}
 	}
+
+	// A relative path is judged from --dir: the same write is harmless in a
+	// project and dangerous in hermes's own home.
+	elsewhere := t.TempDir()
+	for dir, want := range map[string]string{h.dir: "dangerous", elsewhere: "safe"} {
+		var v struct {
+			Verdict string `json:"verdict"`
+		}
+		h.hermes("security", "check", "--dir", dir, "echo x >> memories/MEMORY.md").decode(t, &v)
+		if v.Verdict != want {
+			t.Errorf("security check --dir %s: %+v, want %s", dir, v, want)
+		}
+	}
 }
