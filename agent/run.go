@@ -31,6 +31,12 @@ type run struct {
 	// reportedMsgs messages; the Compactor estimates from it.
 	reported     llm.Usage
 	reportedMsgs int
+	// usage is the last model call's usage until it is recorded with
+	// the reply it paid for.
+	usage *CallUsage
+	// wire keeps the encoding of the conversation between the turn's
+	// model calls, so each call encodes only the messages added since.
+	wire llm.WireCache
 }
 
 // Run performs one turn. history is the conversation so far, without the
@@ -124,6 +130,7 @@ func (r *run) call(ctx context.Context, tools []llm.ToolSpec, choice string) (*l
 		// history with the last: mark them for the providers that cache
 		// only what is marked (Anthropic); the others ignore it.
 		CacheBreakpoints: true,
+		Cache:            &r.wire,
 	}
 	req.Messages = append(append(req.Messages, r.system...), r.msgs...)
 	r.res.Iterations++
@@ -151,15 +158,15 @@ func (r *run) call(ctx context.Context, tools []llm.ToolSpec, choice string) (*l
 		r.reported, r.reportedMsgs = resp.Usage, len(r.msgs)
 		addUsage(&r.res.Usage, resp.Usage)
 		r.sink.Event(Event{Kind: EventUsage, Usage: resp.Usage})
-		if r.cfg.Recorder != nil {
-			model := resp.Model
-			if model == "" {
-				model = r.cfg.Model
-			}
-			if uerr := r.cfg.Recorder.Usage(context.WithoutCancel(ctx), model, resp.Usage); uerr != nil {
-				r.log.Warn("usage not recorded", slog.String("error", uerr.Error()))
-			}
+		model := resp.Model
+		if model == "" {
+			model = r.cfg.Model
 		}
+		// The usage is stored with the reply it paid for (see record);
+		// one left over from a call whose reply was not recorded goes
+		// on its own.
+		r.flushUsage(ctx)
+		r.usage = &CallUsage{Model: model, Usage: resp.Usage}
 	}
 	if r.log.Enabled(ctx, slog.LevelDebug) {
 		tokens := 0
@@ -241,13 +248,29 @@ func (r *run) record(ctx context.Context, msgs ...Recorded) error {
 	if r.cfg.Recorder == nil {
 		return nil
 	}
+	if r.usage != nil && len(msgs) > 0 && msgs[0].Message.Role == llm.RoleAssistant {
+		msgs[0].Usage, r.usage = r.usage, nil
+	}
 	if err := r.cfg.Recorder.Record(ctx, msgs); err != nil {
 		return fmt.Errorf("recording the conversation: %w", err)
 	}
 	return nil
 }
 
+// flushUsage stores the usage of a call whose reply was not recorded.
+func (r *run) flushUsage(ctx context.Context) {
+	u := r.usage
+	if u == nil || r.cfg.Recorder == nil {
+		return
+	}
+	r.usage = nil
+	if err := r.cfg.Recorder.Usage(context.WithoutCancel(ctx), u.Model, u.Usage); err != nil {
+		r.log.Warn("usage not recorded", slog.String("error", err.Error()))
+	}
+}
+
 func (r *run) finish(stop Stop, err error) *Result {
+	r.flushUsage(context.Background())
 	r.res.Stopped = stop
 	r.res.Err = err
 	if err != nil && !errors.Is(err, context.Canceled) {

@@ -50,12 +50,16 @@ func (e Endpoint) Resolved() Endpoint {
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 1 << 20
 
-// Post sends body as JSON to the endpoint's BaseURL+path with the given
+// Post sends body as JSON (an Encoded body as it is) to the endpoint's BaseURL+path with the given
 // headers (added to Endpoint.Headers). A response with status 400 or above
 // is read, closed and returned as a classified *Error; otherwise the caller
 // owns the response and must close its body.
 func (e Endpoint) Post(ctx context.Context, path string, headers map[string]string, body any) (*http.Response, error) {
-	buf, err := json.Marshal(body)
+	buf, ok := body.(Encoded)
+	var err error
+	if !ok {
+		buf, err = json.Marshal(body)
+	}
 	if err != nil {
 		return nil, &Error{Kind: ErrBadRequest, Provider: e.Name, Message: "encode request: " + err.Error(), Err: err}
 	}

@@ -39,6 +39,10 @@ type Request struct {
 	// Extra holds vendor-specific top-level body fields merged into the
 	// request as given (for example OpenRouter's "provider" routing).
 	Extra map[string]any
+	// Cache, when set, keeps the wire encoding of the messages and tools
+	// from one call to the next (see WireCache). The agent loop gives
+	// each turn one; nil encodes everything every time.
+	Cache *WireCache
 }
 
 // Clone returns a copy of r whose slices and map can be changed without

@@ -61,7 +61,12 @@ func (c *Chat) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event]
 			yield(llm.Event{Kind: llm.EventError, Err: &llm.Error{Kind: llm.ErrBadRequest, Provider: c.ep.Name, Message: "chat completions: nil request"}})
 			return
 		}
-		resp, err := c.ep.Post(ctx, "/chat/completions", authHeaders(c.ep.APIKey), c.body(req))
+		body, err := c.body(req)
+		if err != nil {
+			yield(llm.Event{Kind: llm.EventError, Err: &llm.Error{Kind: llm.ErrBadRequest, Provider: c.ep.Name, Message: "encode request: " + err.Error(), Err: err}})
+			return
+		}
+		resp, err := c.ep.Post(ctx, "/chat/completions", authHeaders(c.ep.APIKey), body)
 		if err != nil {
 			yield(llm.Event{Kind: llm.EventError, Err: err})
 			return

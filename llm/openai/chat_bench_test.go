@@ -84,3 +84,44 @@ func BenchmarkChatStream(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChatBody150Rounds encodes the request of the 150th round of a
+// turn (two messages of about 1 KB added per round): afresh, as every
+// round used to, and from the turn's WireCache, which encodes only the
+// two new messages.
+func BenchmarkChatBody150Rounds(b *testing.B) {
+	c := NewChat(llm.Endpoint{BaseURL: "http://127.0.0.1:1/v1", Model: "m"})
+	tools := []llm.ToolSpec{{Name: "read_file", Description: strings.Repeat("Read a file. ", 40),
+		Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}}
+	msgs := []llm.Message{llm.SystemMessage(strings.Repeat("You are hermes. ", 500)), llm.UserMessage("Run the steps.")}
+	for i := range 150 {
+		id := fmt.Sprint("call_", i)
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.TextPart("Step.")},
+			ToolCalls: []llm.ToolCall{{ID: id, Name: "read_file", Arguments: `{"path":"note.txt"}`}}},
+			llm.ToolResultMessage(id, "read_file", strings.Repeat("The quick brown fox jumps over the lazy dog, \"twice\".\n", 20)))
+	}
+	for _, cached := range []bool{false, true} {
+		b.Run(fmt.Sprint("cached=", cached), func(b *testing.B) {
+			var cache *llm.WireCache
+			if cached {
+				cache = new(llm.WireCache)
+				if _, err := c.body(&llm.Request{Messages: msgs[:len(msgs)-2], Tools: tools, Cache: cache}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				// Each iteration is the next round: the cache has every
+				// message but the last two.
+				if cached {
+					if _, err := cache.Messages("chat", msgs[:len(msgs)-2], func(m llm.Message) ([]byte, error) { return json.Marshal(chatWire(m)) }); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := c.body(&llm.Request{Messages: msgs, Tools: tools, Cache: cache}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

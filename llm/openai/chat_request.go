@@ -1,7 +1,9 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/hermes-go/hermes/llm"
 )
@@ -83,10 +85,14 @@ var chatEmptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // body translates a canonical request into the wire body. Extra fields are
 // merged last, at the top level, so a configuration can set or override any
 // field the canonical request has no name for.
-func (c *Chat) body(req *llm.Request) any {
+//
+// The messages and tools come from req.Cache, encoded once per turn, and
+// the body is put together around them with the same bytes json.Marshal
+// gives for the whole chatRequest, so a long turn does not encode its
+// history again on every call.
+func (c *Chat) body(req *llm.Request) (any, error) {
 	w := chatRequest{
 		Model:           req.Model,
-		Messages:        chatMessages(req.Messages),
 		Temperature:     req.Temperature,
 		ReasoningEffort: req.ReasoningEffort,
 		Stream:          !req.NoStream,
@@ -103,20 +109,82 @@ func (c *Chat) body(req *llm.Request) any {
 		w.MaxTokens = req.MaxTokens
 	}
 	if len(req.Tools) > 0 {
-		w.Tools = make([]chatWireTool, len(req.Tools))
-		for i, t := range req.Tools {
-			params := t.Parameters
-			if len(params) == 0 || string(params) == "null" {
-				params = chatEmptySchema
-			}
-			w.Tools[i] = chatWireTool{Type: "function", Function: chatWireToolSpec{Name: t.Name, Description: t.Description, Parameters: params}}
-		}
 		w.ToolChoice = chatToolChoice(req.ToolChoice)
 	}
-	if len(req.Extra) == 0 {
-		return w
+	if len(req.Extra) > 0 {
+		w.Messages = chatMessages(req.Messages)
+		w.Tools = chatTools(req.Tools)
+		return chatMerge(w, req.Extra), nil
 	}
-	return chatMerge(w, req.Extra)
+	msgs, err := req.Cache.Messages("chat", req.Messages, func(m llm.Message) ([]byte, error) {
+		return json.Marshal(chatWire(m))
+	})
+	if err != nil {
+		return nil, err
+	}
+	var tools []byte
+	if len(req.Tools) > 0 {
+		if tools, err = req.Cache.Tools("chat", req.Tools, func(ts []llm.ToolSpec) ([]byte, error) {
+			return json.Marshal(chatTools(ts))
+		}); err != nil {
+			return nil, err
+		}
+	}
+	// The fields after "tools", encoded on their own: "stream" is always
+	// there, so the object is never empty.
+	rest, err := json.Marshal(chatRequest{ToolChoice: w.ToolChoice, MaxTokens: w.MaxTokens,
+		MaxCompletionTokens: w.MaxCompletionTokens, Temperature: w.Temperature,
+		ReasoningEffort: w.ReasoningEffort, Stream: w.Stream, StreamOptions: w.StreamOptions})
+	if err != nil {
+		return nil, err
+	}
+	const lead = `{"messages":null,`
+	if !bytes.HasPrefix(rest, []byte(lead)) {
+		return nil, fmt.Errorf("chat request encoded as %.40s…, not starting with %s", rest, lead)
+	}
+	rest = rest[len(lead):]
+
+	size := len(rest) + len(tools) + len(w.Model) + 64
+	for _, m := range msgs {
+		size += len(m) + 1
+	}
+	buf := make([]byte, 0, size)
+	buf = append(buf, '{')
+	if w.Model != "" {
+		model, err := json.Marshal(w.Model)
+		if err != nil {
+			return nil, err
+		}
+		buf = append(append(append(buf, `"model":`...), model...), ',')
+	}
+	buf = append(buf, `"messages":[`...)
+	for i, m := range msgs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, m...)
+	}
+	buf = append(buf, "],"...)
+	if len(tools) > 0 {
+		buf = append(append(append(buf, `"tools":`...), tools...), ',')
+	}
+	return llm.Encoded(append(buf, rest...)), nil
+}
+
+// chatTools declares the tools.
+func chatTools(tools []llm.ToolSpec) []chatWireTool {
+	if len(tools) == 0 {
+		return nil
+	}
+	out := make([]chatWireTool, len(tools))
+	for i, t := range tools {
+		params := t.Parameters
+		if len(params) == 0 || string(params) == "null" {
+			params = chatEmptySchema
+		}
+		out[i] = chatWireTool{Type: "function", Function: chatWireToolSpec{Name: t.Name, Description: t.Description, Parameters: params}}
+	}
+	return out
 }
 
 // chatToolChoice maps the canonical tool choice to its wire form: the
@@ -154,33 +222,38 @@ func chatMerge(w chatRequest, extra map[string]any) any {
 // chatMessages translates the conversation. Reasoning is not sent back:
 // Chat Completions servers neither need nor accept it.
 func chatMessages(msgs []llm.Message) []chatWireMessage {
-	out := make([]chatWireMessage, 0, len(msgs))
-	for _, m := range msgs {
-		w := chatWireMessage{Role: string(m.Role)}
-		switch m.Role {
-		case llm.RoleUser:
-			w.Content = chatUserContent(m)
-		case llm.RoleAssistant:
-			text := m.Text()
-			if text != "" || len(m.ToolCalls) == 0 {
-				w.Content = text
-			}
-			for _, tc := range m.ToolCalls {
-				args := tc.Arguments
-				if args == "" {
-					args = "{}"
-				}
-				w.ToolCalls = append(w.ToolCalls, chatWireCall{ID: tc.ID, Type: "function", Function: chatWireFunction{Name: tc.Name, Arguments: args}})
-			}
-		case llm.RoleTool:
-			w.ToolCallID = m.ToolCallID
-			w.Content = m.Text()
-		default:
-			w.Content = m.Text()
-		}
-		out = append(out, w)
+	out := make([]chatWireMessage, len(msgs))
+	for i, m := range msgs {
+		out[i] = chatWire(m)
 	}
 	return out
+}
+
+// chatWire translates one message.
+func chatWire(m llm.Message) chatWireMessage {
+	w := chatWireMessage{Role: string(m.Role)}
+	switch m.Role {
+	case llm.RoleUser:
+		w.Content = chatUserContent(m)
+	case llm.RoleAssistant:
+		text := m.Text()
+		if text != "" || len(m.ToolCalls) == 0 {
+			w.Content = text
+		}
+		for _, tc := range m.ToolCalls {
+			args := tc.Arguments
+			if args == "" {
+				args = "{}"
+			}
+			w.ToolCalls = append(w.ToolCalls, chatWireCall{ID: tc.ID, Type: "function", Function: chatWireFunction{Name: tc.Name, Arguments: args}})
+		}
+	case llm.RoleTool:
+		w.ToolCallID = m.ToolCallID
+		w.Content = m.Text()
+	default:
+		w.Content = m.Text()
+	}
+	return w
 }
 
 // chatUserContent is a plain string for text-only content, which every
