@@ -44,6 +44,16 @@ type Recorder interface {
 type Recorded struct {
 	Message      llm.Message
 	FinishReason string
+	// Usage, on a model reply, is what the call that produced it used;
+	// the Recorder stores it with the message, in one write. A call
+	// whose reply is never recorded has its usage given to Usage.
+	Usage *CallUsage
+}
+
+// CallUsage is one model call's usage and the model that reported it.
+type CallUsage struct {
+	Model string
+	Usage llm.Usage
 }
 
 // Config is what one turn needs. Provider, Dispatcher and Resolver are

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -345,5 +346,42 @@ func TestEmptyReplyIsAnError(t *testing.T) {
 				t.Errorf("recorded %+v, want only the question: an empty reply is not an answer", got)
 			}
 		})
+	}
+}
+
+// A reply and the usage of the call that produced it are one write; a
+// call whose reply is not recorded (an empty one) has its usage stored
+// on its own, so no tokens go uncounted.
+func TestUsageIsRecordedWithItsReply(t *testing.T) {
+	h := newHarness(t, &noteTool{name: "read_note"})
+	h.srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "read_note", Arguments: `{"id":1}`}}, Usage: &llm.Usage{InputTokens: 100, OutputTokens: 5}},
+		llmtest.Reply{Text: "done", Usage: &llm.Usage{InputTokens: 130, OutputTokens: 7}},
+	)
+	if res := h.run(t, "hi"); res.Stopped != agent.StopDone {
+		t.Fatalf("stopped %s: %v", res.Stopped, res.Err)
+	}
+	var withUsage []int
+	for _, b := range h.rec.batches {
+		for i, r := range b {
+			if r.Usage != nil {
+				if i != 0 || r.Message.Role != llm.RoleAssistant {
+					t.Errorf("usage rides on %s message %d of its batch, want the reply, first", r.Message.Role, i)
+				}
+				withUsage = append(withUsage, r.Usage.Usage.InputTokens)
+			}
+		}
+	}
+	if !slices.Equal(withUsage, []int{100, 130}) || h.rec.usage.InputTokens != 0 {
+		t.Errorf("usage recorded with replies %v and alone %d, want [100 130] and 0", withUsage, h.rec.usage.InputTokens)
+	}
+
+	h = newHarness(t, &noteTool{name: "read_note"})
+	h.srv.Enqueue(llmtest.Reply{Usage: &llm.Usage{InputTokens: 42}})
+	if res := h.run(t, "hi"); res.Stopped != agent.StopError {
+		t.Fatalf("an empty reply stopped %s", res.Stopped)
+	}
+	if h.rec.usage.InputTokens != 42 {
+		t.Errorf("the usage of an unrecorded empty reply: %d input tokens stored, want 42", h.rec.usage.InputTokens)
 	}
 }

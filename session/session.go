@@ -129,6 +129,9 @@ type Store interface {
 	// message and tool-call counts. Messages appended in one call are
 	// kept all or none, whatever stops the process.
 	Append(ctx context.Context, sessionID string, msgs ...*Message) error
+	// Record is Append that also adds u to the session's totals, in the
+	// same transaction (AddUsage alone when msgs is empty).
+	Record(ctx context.Context, sessionID string, u Usage, msgs ...*Message) error
 	// Messages returns a session's messages in order.
 	Messages(ctx context.Context, sessionID string) ([]Message, error)
 	// Around returns up to n messages before and n after message id in

@@ -24,8 +24,18 @@ const messageCols = `id, session_id, role, content, parts, tool_calls, tool_call
 // SessionID and the stored CreatedAt are written back only once the
 // transaction has committed.
 func (s *Store) Append(ctx context.Context, sessionID string, msgs ...*session.Message) error {
+	return s.Record(ctx, sessionID, session.Usage{}, msgs...)
+}
+
+// Record appends msgs and adds u to the session's totals in one
+// transaction: a model reply and the usage of the call that produced it
+// cost one commit, not two.
+func (s *Store) Record(ctx context.Context, sessionID string, u session.Usage, msgs ...*session.Message) error {
 	if len(msgs) == 0 {
-		return nil
+		if u == (session.Usage{}) {
+			return nil
+		}
+		return s.AddUsage(ctx, sessionID, u)
 	}
 	rows := make([]messageRow, len(msgs))
 	times := make([]time.Time, len(msgs))
@@ -59,7 +69,8 @@ func (s *Store) Append(ctx context.Context, sessionID string, msgs ...*session.M
 
 	ids := make([]int64, len(msgs))
 	err := s.writeTx(ctx, "sqlite: append to session "+sessionID, func(tx *sql.Tx) error {
-		res, err := tx.StmtContext(ctx, s.stmts.bumpCounts).ExecContext(ctx, len(msgs), calls, sessionID)
+		res, err := tx.StmtContext(ctx, s.stmts.bumpCounts).ExecContext(ctx, len(msgs), calls,
+			u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.ReasoningTokens, u.CostUSD, sessionID)
 		if err != nil {
 			return fmt.Errorf("update counts: %w", err)
 		}
@@ -229,7 +240,10 @@ func prepare(ctx context.Context, db *sql.DB) (*statements, error) {
 	st := &statements{db: db, inserts: map[int]*sql.Stmt{}}
 	var err error
 	if st.bumpCounts, err = db.PrepareContext(ctx, `
-UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ?
+UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ?,
+	input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+	cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
+	reasoning_tokens = reasoning_tokens + ?, estimated_cost_usd = estimated_cost_usd + ?
 WHERE id = ?`); err != nil {
 		return nil, fmt.Errorf("prepare count update: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -134,11 +135,23 @@ func testUsageTitleEnd(t *testing.T, s session.Store) {
 	sess := create(t, s, session.Session{Source: "cli"})
 	u := session.Usage{InputTokens: 1000, OutputTokens: 200, CacheReadTokens: 800,
 		CacheWriteTokens: 100, ReasoningTokens: 50, CostUSD: 0.0125}
-	for range 3 {
-		if err := s.AddUsage(ctx(t), sess.ID, u); err != nil {
-			t.Fatalf("AddUsage: %v", err)
-		}
+	// The three ways to add usage: alone, with the reply it paid for (one
+	// transaction), and through Record with no messages.
+	if err := s.AddUsage(ctx(t), sess.ID, u); err != nil {
+		t.Fatalf("AddUsage: %v", err)
 	}
+	reply := &session.Message{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.TextPart("done")},
+		ToolCalls: []llm.ToolCall{{ID: "c1", Name: "terminal", Arguments: "{}"}}}}
+	if err := s.Record(ctx(t), sess.ID, u, reply); err != nil {
+		t.Fatalf("Record: %v", err)
+	}
+	if reply.ID == 0 {
+		t.Errorf("Record did not write the message's ID back")
+	}
+	if err := s.Record(ctx(t), sess.ID, u); err != nil {
+		t.Fatalf("Record without messages: %v", err)
+	}
+	wantNotFound(t, "Record", s.Record(ctx(t), "no-such-session", u, &session.Message{Message: llm.UserMessage("x")}))
 	if err := s.SetTitle(ctx(t), sess.ID, "数据库迁移 plan"); err != nil {
 		t.Fatalf("SetTitle: %v", err)
 	}
@@ -159,7 +172,10 @@ func testUsageTitleEnd(t *testing.T, s session.Store) {
 	got := get(t, s, sess.ID)
 	if got.InputTokens != 3000 || got.OutputTokens != 600 || got.CacheReadTokens != 2400 ||
 		got.CacheWriteTokens != 300 || got.ReasoningTokens != 150 || math.Abs(got.CostUSD-0.0375) > 1e-9 {
-		t.Errorf("usage after 3 AddUsage = %+v", got)
+		t.Errorf("usage after AddUsage and two Records = %+v", got)
+	}
+	if got.MessageCount != 1 || got.ToolCallCount != 1 {
+		t.Errorf("after Record of one reply with one call: %d messages, %d tool calls", got.MessageCount, got.ToolCallCount)
 	}
 	if got.Title != "数据库迁移 plan" {
 		t.Errorf("Title = %q", got.Title)
