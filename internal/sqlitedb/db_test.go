@@ -157,3 +157,47 @@ func TestWriteTxCountsForCheckpoints(t *testing.T) {
 		t.Errorf("%d writes counted, want %d", n, checkpointEvery+1)
 	}
 }
+
+// TestTrigramIndexFollowsTheCJKFlag: a message enters the trigram index
+// when its writer flags it as CJK, and, written without the flag (NULL),
+// when its text holds CJK characters, as before the flag existed.
+func TestTrigramIndexFollowsTheCJKFlag(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := t.Context()
+	rows := []struct {
+		content string
+		cjk     any
+		indexed bool
+	}{
+		{"数据库迁移 flagged", 1, true},
+		{"数据库迁移 not flagged", 0, false}, // the flag is trusted: no scan
+		{"数据库迁移 unknown", nil, true},
+		{"plain unknown", nil, false},
+		{"plain flagged", 1, true},
+	}
+	err := db.WriteTx(ctx, "test", func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`INSERT INTO sessions (id, source, started_at) VALUES ('s', 'cli', 0)`); err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if _, err := tx.Exec(`INSERT INTO messages (session_id, role, content, timestamp, cjk) VALUES ('s', 'user', ?, 0, ?)`, r.content, r.cjk); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		var n int
+		// The whole content as one phrase: only its own row can match.
+		if err := db.Reader().QueryRow(`SELECT count(*) FROM (SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH ?)`,
+			`"`+r.content+`"`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if (n == 1) != r.indexed {
+			t.Errorf("%q with cjk=%v: in the trigram index %d times, want indexed=%v", r.content, r.cjk, n, r.indexed)
+		}
+	}
+}

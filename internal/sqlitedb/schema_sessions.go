@@ -148,6 +148,23 @@ CREATE TABLE session_leases (
 	expires_at INTEGER NOT NULL
 );
 `,
+	// 5: whether a message holds CJK text is worked out by the writer,
+	// which has the text in hand, and stored in cjk; the trigger reads
+	// the flag instead of scanning the text with GLOB, which cost about
+	// a quarter of every append. A row written without the flag (NULL)
+	// is still judged by GLOB. The flag must agree with the GLOB, which
+	// the trigram view and the delete and update triggers still use:
+	// session/sqlite's hasCJK covers the same ranges (and is fuzzed
+	// against them).
+	`
+ALTER TABLE messages ADD COLUMN cjk INTEGER;
+DROP TRIGGER messages_fts_trigram_insert;
+CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages
+WHEN CASE WHEN new.cjk IS NULL THEN ` + cjkCond("new") + ` ELSE new.cjk END BEGIN
+	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+	VALUES (new.id, new.content || '  ', new.tool_name, new.tool_calls || '  ');
+END;
+`,
 }
 
 // cjkGlob matches text holding at least one CJK character: Han

@@ -28,6 +28,9 @@ type messageRow struct {
 	reasoningBlocks sql.NullString
 	tokens          int64
 	timestamp       int64
+	// cjk says whether content or tool calls hold CJK text, which puts
+	// the message in the trigram index too.
+	cjk bool
 }
 
 // encodeMessage turns m into its columns, with at as its timestamp.
@@ -64,6 +67,7 @@ func encodeMessage(m *session.Message, at time.Time) (messageRow, error) {
 			return r, fmt.Errorf("encode reasoning blocks: %w", err)
 		}
 	}
+	r.cjk = hasCJK(r.content.String) || hasCJK(r.toolCalls.String)
 	return r, nil
 }
 

@@ -100,11 +100,11 @@ func (s *Store) Record(ctx context.Context, sessionID string, u session.Usage, m
 // insertRows inserts rows with stmt, an insert of len(rows) messages,
 // and stores their ids, in order, in ids.
 func insertRows(ctx context.Context, stmt *sql.Stmt, sessionID string, rows []messageRow, ids []int64) error {
-	args := make([]any, 0, 12*len(rows))
+	args := make([]any, 0, 13*len(rows))
 	for i := range rows {
 		r := &rows[i]
 		args = append(args, sessionID, r.role, r.content, r.parts, r.toolCalls, r.toolCallID,
-			r.toolName, r.finishReason, r.reasoning, r.reasoningBlocks, r.tokens, r.timestamp)
+			r.toolName, r.finishReason, r.reasoning, r.reasoningBlocks, r.tokens, r.timestamp, r.cjk)
 	}
 	res, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
@@ -222,7 +222,7 @@ const maxInsertRows = 64
 
 // messageInsertCols are the columns an insert sets, in argument order.
 const messageInsertCols = `session_id, role, content, parts, tool_calls, tool_call_id, tool_name,
-	finish_reason, reasoning, reasoning_blocks, token_count, timestamp`
+	finish_reason, reasoning, reasoning_blocks, token_count, timestamp, cjk`
 
 // statements are the writer's hot statements, prepared once: preparing
 // the message insert compiles the index triggers into it, which costs

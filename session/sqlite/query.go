@@ -168,9 +168,19 @@ func hasWordChar(s string) bool {
 }
 
 // hasCJK reports whether s has a CJK character (the ranges of the
-// trigram index's cjkGlob, in internal/sqlitedb/schema_sessions.go).
+// trigram index's cjkGlob, in internal/sqlitedb/schema_sessions.go). It
+// runs on every message stored, so it skips what cannot start one: every
+// CJK character takes three bytes in UTF-8, led by 0xE3 to 0xEF.
 func hasCJK(s string) bool {
-	return strings.IndexFunc(s, isCJK) >= 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0xE3 || s[i] > 0xEF {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(s[i:]); isCJK(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func isCJK(r rune) bool {
