@@ -69,7 +69,12 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Even
 			yield(llm.Event{Kind: llm.EventError, Err: err})
 			return
 		}
-		resp, err := c.ep.Post(ctx, c.prefix+"/messages", c.headers(), body)
+		payload, err := c.body(req, body)
+		if err != nil {
+			yield(llm.Event{Kind: llm.EventError, Err: &llm.Error{Kind: llm.ErrBadRequest, Provider: c.ep.Name, Message: "encode request: " + err.Error(), Err: err}})
+			return
+		}
+		resp, err := c.ep.Post(ctx, c.prefix+"/messages", c.headers(), payload)
 		if err != nil {
 			yield(llm.Event{Kind: llm.EventError, Err: llm.ReadError(ctx, c.ep.Name, err)})
 			return

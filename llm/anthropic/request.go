@@ -104,7 +104,9 @@ func (r *messageRequest) MarshalJSON() ([]byte, error) {
 // API requires an input_schema object.
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// buildRequest translates a canonical request into the Messages body.
+// buildRequest translates a canonical request into the Messages body
+// without its system blocks, turns and tools, which fill or the cached
+// encoding (body) add.
 func (c *Client) buildRequest(req *llm.Request) (*messageRequest, error) {
 	r := &messageRequest{
 		Model:     req.Model,
@@ -133,14 +135,6 @@ func (c *Client) buildRequest(req *llm.Request) (*messageRequest, error) {
 		// it is only sent when thinking is off.
 		r.Temperature = req.Temperature
 	}
-	r.System, r.Messages = mapMessages(req.Messages)
-	for _, t := range req.Tools {
-		schema := t.Parameters
-		if len(bytes.TrimSpace(schema)) == 0 || string(bytes.TrimSpace(schema)) == "null" {
-			schema = emptySchema
-		}
-		r.Tools = append(r.Tools, &tool{Name: t.Name, Description: t.Description, InputSchema: schema})
-	}
 	switch req.ToolChoice {
 	case "":
 	case "auto", "none":
@@ -150,10 +144,30 @@ func (c *Client) buildRequest(req *llm.Request) (*messageRequest, error) {
 	default:
 		r.ToolChoice = &toolChoice{Type: "tool", Name: req.ToolChoice}
 	}
+	return r, nil
+}
+
+// fill sets the system blocks, the turns and the tools of r from req, and
+// marks the cache breakpoints req asks for.
+func (c *Client) fill(r *messageRequest, req *llm.Request) {
+	r.System, r.Messages = mapMessages(req.Messages)
+	r.Tools = toolsOf(req.Tools)
 	if req.CacheBreakpoints {
 		markCacheBreakpoints(r, c.ep.CacheTTL)
 	}
-	return r, nil
+}
+
+// toolsOf declares the tools.
+func toolsOf(tools []llm.ToolSpec) []*tool {
+	var out []*tool
+	for _, t := range tools {
+		schema := t.Parameters
+		if len(bytes.TrimSpace(schema)) == 0 || string(bytes.TrimSpace(schema)) == "null" {
+			schema = emptySchema
+		}
+		out = append(out, &tool{Name: t.Name, Description: t.Description, InputSchema: schema})
+	}
+	return out
 }
 
 // mapMessages splits canonical messages into the system blocks and the
@@ -164,22 +178,10 @@ func (c *Client) buildRequest(req *llm.Request) (*messageRequest, error) {
 // API rejects empty content.
 func mapMessages(msgs []llm.Message) (system []*block, turns []*turn) {
 	for _, m := range msgs {
-		var role string
-		var blocks []*block
-		switch m.Role {
-		case llm.RoleSystem:
-			for _, p := range m.Content {
-				if p.Type == llm.PartText && p.Text != "" {
-					system = append(system, &block{Type: "text", Text: p.Text})
-				}
-			}
+		role, blocks := messageBlocks(m)
+		if role == "system" {
+			system = append(system, blocks...)
 			continue
-		case llm.RoleAssistant:
-			role, blocks = "assistant", assistantBlocks(m)
-		case llm.RoleTool:
-			role, blocks = "user", []*block{toolResultBlock(m)}
-		default:
-			role, blocks = "user", partBlocks(m.Content)
 		}
 		if len(blocks) == 0 {
 			continue
@@ -191,6 +193,26 @@ func mapMessages(msgs []llm.Message) (system []*block, turns []*turn) {
 		turns = append(turns, &turn{Role: role, Content: blocks})
 	}
 	return system, turns
+}
+
+// messageBlocks returns the blocks a message sends and the role of the
+// turn they go in: "system" for the system prompt's text blocks.
+func messageBlocks(m llm.Message) (role string, blocks []*block) {
+	switch m.Role {
+	case llm.RoleSystem:
+		for _, p := range m.Content {
+			if p.Type == llm.PartText && p.Text != "" {
+				blocks = append(blocks, &block{Type: "text", Text: p.Text})
+			}
+		}
+		return "system", blocks
+	case llm.RoleAssistant:
+		return "assistant", assistantBlocks(m)
+	case llm.RoleTool:
+		return "user", []*block{toolResultBlock(m)}
+	default:
+		return "user", partBlocks(m.Content)
+	}
 }
 
 // assistantBlocks orders an assistant message as the API returned it:
