@@ -1,7 +1,9 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/hermes-go/hermes/llm"
@@ -140,10 +142,67 @@ func (r *Responses) requestBody(req *llm.Request) (any, error) {
 		body.Reasoning = &responsesReasoning{Effort: req.ReasoningEffort, Summary: "auto"}
 		body.Include = []string{"reasoning.encrypted_content"}
 	}
-	if len(req.Extra) == 0 {
+	if len(req.Extra) > 0 {
+		return responsesMergeExtra(r.ep.Name, body, req.Extra)
+	}
+	if req.Cache == nil {
 		return body, nil
 	}
-	return responsesMergeExtra(r.ep.Name, body, req.Extra)
+	return responsesEncoded(req, body)
+}
+
+// responsesEncoded returns body with its input items and tools taken from
+// the turn's cache (see llm.WireCache): each message's items are encoded
+// once, and the body is the bytes json.Marshal gives for it whole.
+func responsesEncoded(req *llm.Request, body responsesRequest) (any, error) {
+	items, err := req.Cache.Messages("responses", req.Messages, func(m llm.Message) ([]byte, error) {
+		if m.Role == llm.RoleSystem {
+			return []byte("[]"), nil // sent as instructions
+		}
+		return json.Marshal(responsesAppendInput(nil, m))
+	})
+	if err != nil {
+		return nil, err
+	}
+	var tools []byte
+	if len(body.Tools) > 0 {
+		if tools, err = req.Cache.Tools("responses", req.Tools, func([]llm.ToolSpec) ([]byte, error) {
+			return json.Marshal(body.Tools)
+		}); err != nil {
+			return nil, err
+		}
+	}
+	body.Input, body.Tools = nil, nil
+	top, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	const hole = `"input":null`
+	at := bytes.Index(top, []byte(hole))
+	if at < 0 {
+		return nil, fmt.Errorf("responses request encoded as %.60s…, without %s", top, hole)
+	}
+	n := len(top) + len(tools) + 16
+	for _, it := range items {
+		n += len(it)
+	}
+	buf := make([]byte, 0, n)
+	buf = append(append(buf, top[:at]...), `"input":[`...)
+	first := true
+	for _, it := range items {
+		if len(it) <= 2 || it[0] != '[' { // [] or null: no items
+			continue
+		}
+		if !first {
+			buf = append(buf, ',')
+		}
+		buf, first = append(buf, it[1:len(it)-1]...), false
+	}
+	buf = append(buf, ']')
+	if len(tools) > 0 {
+		buf = append(append(buf, `,"tools":`...), tools...)
+	}
+	return llm.Encoded(append(buf, top[at+len(hole):]...)), nil
 }
 
 // responsesAppendInput appends the input items of one non-system message.
