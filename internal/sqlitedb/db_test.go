@@ -158,24 +158,50 @@ func TestWriteTxCountsForCheckpoints(t *testing.T) {
 	}
 }
 
-// TestTrigramIndexFollowsTheCJKFlag: a message enters the trigram index
-// when its writer flags it as CJK, and, written without the flag (NULL),
-// when its text holds CJK characters, as before the flag existed.
-func TestTrigramIndexFollowsTheCJKFlag(t *testing.T) {
+// TestIndexMessages: stored messages enter the full-text indexes when
+// IndexMessages runs, each once; the trigram index takes those the writer
+// flagged as CJK or, unflagged, whose text holds CJK. Deleting and
+// changing messages, indexed or not yet, keeps both indexes consistent.
+func TestIndexMessages(t *testing.T) {
 	db, _ := openTemp(t)
 	ctx := t.Context()
 	rows := []struct {
 		content string
 		cjk     any
-		indexed bool
+		trigram bool
 	}{
 		{"数据库迁移 flagged", 1, true},
-		{"数据库迁移 not flagged", 0, false}, // the flag is trusted: no scan
-		{"数据库迁移 unknown", nil, true},
-		{"plain unknown", nil, false},
-		{"plain flagged", 1, true},
+		{"数据库迁移 unflagged", nil, true},
+		{"plain unflagged", nil, false},
+		{"plain flagged", 0, false},
 	}
-	err := db.WriteTx(ctx, "test", func(tx *sql.Tx) error {
+	found := func(table, phrase string) int {
+		t.Helper()
+		var n int
+		// Only rowids: the external content is not read.
+		if err := db.Reader().QueryRow(`SELECT count(*) FROM (SELECT rowid FROM `+table+` WHERE `+table+` MATCH ?)`,
+			`"`+phrase+`"`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	write := func(fn func(tx *sql.Tx) error) {
+		t.Helper()
+		if err := db.WriteTx(ctx, "test", fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index := func(want int64) {
+		t.Helper()
+		write(func(tx *sql.Tx) error {
+			n, err := IndexMessages(ctx, tx)
+			if err == nil && n != want {
+				err = fmt.Errorf("IndexMessages indexed %d messages, want %d", n, want)
+			}
+			return err
+		})
+	}
+	write(func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`INSERT INTO sessions (id, source, started_at) VALUES ('s', 'cli', 0)`); err != nil {
 			return err
 		}
@@ -186,18 +212,42 @@ func TestTrigramIndexFollowsTheCJKFlag(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
+	if n := found("messages_fts", "flagged"); n != 0 {
+		t.Errorf("before IndexMessages, %d messages are in the index", n)
 	}
+	index(int64(len(rows)))
+	index(0)
 	for _, r := range rows {
-		var n int
-		// The whole content as one phrase: only its own row can match.
-		if err := db.Reader().QueryRow(`SELECT count(*) FROM (SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH ?)`,
-			`"`+r.content+`"`).Scan(&n); err != nil {
-			t.Fatal(err)
+		if n := found("messages_fts", r.content); n != 1 {
+			t.Errorf("%q: %d times in messages_fts, want once", r.content, n)
 		}
-		if (n == 1) != r.indexed {
-			t.Errorf("%q with cjk=%v: in the trigram index %d times, want indexed=%v", r.content, r.cjk, n, r.indexed)
+		if n := found("messages_fts_trigram", r.content); (n == 1) != r.trigram || n > 1 {
+			t.Errorf("%q with cjk=%v: %d times in the trigram index, want it there: %v", r.content, r.cjk, n, r.trigram)
+		}
+	}
+
+	write(func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM messages WHERE content = '数据库迁移 flagged'`,                                              // indexed
+			`UPDATE messages SET content = '数据库 changed' WHERE content = '数据库迁移 unflagged'`,                     // indexed
+			`INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s', 'user', '新的 pending', 0)`, // not yet
+			`UPDATE messages SET content = '新的 pending too' WHERE content = '新的 pending'`,
+			`INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s', 'user', '删除 pending', 0)`,
+			`DELETE FROM messages WHERE content = '删除 pending'`,
+		} {
+			if _, err := tx.Exec(q); err != nil {
+				return fmt.Errorf("%s: %w", q, err)
+			}
+		}
+		return nil
+	})
+	index(1) // the one pending message left; the deleted one is skipped
+	if found("messages_fts_trigram", "新的 pending too") != 1 || found("messages_fts_trigram", "数据库 changed") != 1 || found("messages_fts", "数据库迁移 flagged") != 0 {
+		t.Error("the indexes do not follow the deletes and updates")
+	}
+	for _, table := range []string{"messages_fts", "messages_fts_trigram"} {
+		if _, err := db.Writer().ExecContext(ctx, `INSERT INTO `+table+`(`+table+`) VALUES ('integrity-check')`); err != nil {
+			t.Errorf("%s integrity-check: %v", table, err)
 		}
 	}
 }

@@ -165,7 +165,53 @@ WHEN CASE WHEN new.cjk IS NULL THEN ` + cjkCond("new") + ` ELSE new.cjk END BEGI
 	VALUES (new.id, new.content || '  ', new.tool_name, new.tool_calls || '  ');
 END;
 `,
+	// 6: messages are indexed in batches (IndexMessages), not one commit
+	// at a time: indexing was four fifths of what storing a message cost,
+	// most of it FTS5 flushing a new segment at every commit. Every
+	// message up to state_meta's fts_indexed_upto is indexed, none after
+	// it, so the delete and update triggers touch the indexes only for
+	// rows at or below it. (Message ids only grow: AUTOINCREMENT.)
+	`
+DROP TRIGGER messages_fts_insert;
+DROP TRIGGER messages_fts_trigram_insert;
+DROP TRIGGER messages_fts_delete;
+DROP TRIGGER messages_fts_update;
+DROP TRIGGER messages_fts_trigram_delete;
+DROP TRIGGER messages_fts_trigram_update;
+INSERT OR REPLACE INTO state_meta (key, value)
+SELECT 'fts_indexed_upto', coalesce(max(id), 0) FROM messages;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
+WHEN old.id <= ` + indexedUpto + ` BEGIN
+	INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+	VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_calls ON messages
+WHEN old.id <= ` + indexedUpto + ` BEGIN
+	INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+	VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+	INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+	VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages
+WHEN old.id <= ` + indexedUpto + ` AND ` + cjkCond("old") + ` BEGIN
+	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+	VALUES ('delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  ');
+END;
+CREATE TRIGGER messages_fts_trigram_update AFTER UPDATE OF content, tool_name, tool_calls ON messages
+WHEN old.id <= ` + indexedUpto + ` BEGIN
+	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
+	SELECT 'delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  '
+	WHERE ` + cjkCond("old") + `;
+	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
+	SELECT new.id, new.content || '  ', new.tool_name, new.tool_calls || '  '
+	WHERE ` + cjkCond("new") + `;
+END;
+`,
 }
+
+// indexedUpto is, in SQL, the id of the last message in the full-text
+// indexes (see IndexMessages).
+const indexedUpto = `(SELECT CAST(value AS INTEGER) FROM state_meta WHERE key = 'fts_indexed_upto')`
 
 // cjkGlob matches text holding at least one CJK character: Han
 // ideographs (with extension A and compatibility ideographs), kana, Hangul

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -68,6 +69,7 @@ func (s *Store) Record(ctx context.Context, sessionID string, u session.Usage, m
 	}
 
 	ids := make([]int64, len(msgs))
+	indexing := false
 	err := s.writeTx(ctx, "sqlite: append to session "+sessionID, func(tx *sql.Tx) error {
 		res, err := tx.StmtContext(ctx, s.stmts.bumpCounts).ExecContext(ctx, len(msgs), calls,
 			u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.ReasoningTokens, u.CostUSD, sessionID)
@@ -86,11 +88,18 @@ func (s *Store) Record(ctx context.Context, sessionID string, u session.Usage, m
 				return fmt.Errorf("insert messages %d-%d: %w", at, at+len(chunk)-1, err)
 			}
 		}
+		indexing = s.batchDue(len(msgs))
+		if indexing {
+			if _, err := sqlitedb.IndexMessages(ctx, tx); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	s.appended(len(msgs), indexing)
 	for i, m := range msgs {
 		m.ID, m.SessionID, m.CreatedAt = ids[i], sessionID, times[i]
 	}

@@ -52,6 +52,9 @@ func (s *Store) Search(ctx context.Context, query string, opt session.SearchOpti
 	if limit <= 0 {
 		limit = 20
 	}
+	if err := s.indexPending(ctx); err != nil {
+		return nil, err
+	}
 	cands, mode, err := s.candidates(ctx, pq, opt, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: search %q: %w", query, err)

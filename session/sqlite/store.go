@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
@@ -39,6 +40,11 @@ type Store struct {
 	now   func() time.Time
 	newID func() string
 	stmts *statements
+
+	mu sync.Mutex
+	// unindexed counts the messages this store appended that are not yet
+	// in the full-text indexes (see indexBatch).
+	unindexed int
 
 	// scanShortTerms lets trigram.go scan for a 1–2 character CJK term
 	// when that is cheaper than the index; tests turn it off to send
@@ -88,7 +94,14 @@ func Open(path string, opt Options) (*Store, error) {
 // Close releases the store's prepared statements and, for a store made
 // by Open, closes its database (sqlitedb.DB.Close).
 func (s *Store) Close() error {
-	errs := []error{s.stmts.close()}
+	var errs []error
+	s.mu.Lock()
+	pending := s.unindexed > 0
+	s.mu.Unlock()
+	if pending {
+		errs = append(errs, s.indexPending(context.Background()))
+	}
+	errs = append(errs, s.stmts.close())
 	if s.owned {
 		errs = append(errs, s.db.Close())
 	}
