@@ -10,8 +10,12 @@
 // holds the lock (sqlitedb.DB.WriteTx). The tables and their migrations
 // are internal/sqlitedb's (schema_sessions.go), which opens state.db once
 // for every store in it. Append inserts all its messages with one
-// statement: FTS5 writes a new index segment at every statement that
-// fires its triggers, so ten single-row inserts built ten segments.
+// statement and does not index them: FTS5 writes a new index segment at
+// every commit that indexes anything, which made indexing most of what an
+// append cost. Messages are indexed in batches (index.go): by the append
+// that completes a batch of 64, before every search, and at Close; a
+// message is stored for good when its append commits, and searchable no
+// later than the next search.
 //
 // # Searching
 //
