@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/anthropic"
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/llm/openai"
 	"github.com/hermes-go/hermes/tool"
@@ -383,5 +384,34 @@ func TestUsageIsRecordedWithItsReply(t *testing.T) {
 	}
 	if h.rec.usage.InputTokens != 42 {
 		t.Errorf("the usage of an unrecorded empty reply: %d input tokens stored, want 42", h.rec.usage.InputTokens)
+	}
+}
+
+// Every model call of a turn goes over the same connection: a client that
+// closes a reply's body before reading its end cannot reuse it, and would
+// pay a new TCP (and, with a real provider, TLS) handshake every round.
+func TestModelCallsReuseTheConnection(t *testing.T) {
+	for _, api := range []string{"chat_completions", "anthropic_messages", "codex_responses"} {
+		t.Run(api, func(t *testing.T) {
+			h := newHarness(t, &noteTool{name: "read_note"})
+			ep := llm.Endpoint{Name: "test", BaseURL: h.srv.URL() + "/v1", APIKey: "k", Model: "m"}
+			switch api {
+			case "anthropic_messages":
+				ep.BaseURL = h.srv.URL()
+				h.cfg.Provider = anthropic.New(ep)
+			case "codex_responses":
+				h.cfg.Provider = openai.NewResponses(ep)
+			}
+			for i := range 5 {
+				h.srv.Enqueue(llmtest.Reply{Text: "more", ToolCalls: []llm.ToolCall{{Name: "read_note", Arguments: fmt.Sprintf(`{"id":%d}`, i)}}})
+			}
+			h.srv.Enqueue(llmtest.Reply{Text: "done"})
+			if res := h.run(t, "hi"); res.Stopped != agent.StopDone {
+				t.Fatalf("stopped %s: %v", res.Stopped, res.Err)
+			}
+			if n := h.srv.Connections(); n != 1 {
+				t.Errorf("6 model calls opened %d connections, want 1", n)
+			}
+		})
 	}
 }

@@ -126,6 +126,9 @@ func once(bin, base, tool string, n int) (result, error) {
 	if len(errs) > 0 {
 		return result{}, errs[0]
 	}
+	if c := srv.Connections(); c > 1 {
+		fmt.Fprintf(os.Stderr, "loop: hermes opened %d connections for %d model calls\n", c, n+1)
+	}
 	total := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return result{ownNS: last - first, totalNS: total.Nanoseconds(), wallNS: wall.Nanoseconds(), rssKB: hwmKB}, nil
 }

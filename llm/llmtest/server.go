@@ -44,6 +44,7 @@
 package llmtest
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -93,6 +94,8 @@ type Server struct {
 	// served, when set, is called each time a request has been answered,
 	// so that tests can tell that a handler returned.
 	served func()
+	// conns counts the TCP connections clients opened.
+	conns int
 }
 
 // New starts a server whose lifetime is the test's: when the test ends the
@@ -117,8 +120,25 @@ func New(tb testing.TB) *Server {
 // nothing by itself; read Violations. Most tests want New instead.
 func NewServer() *Server {
 	s := &Server{quit: make(chan struct{}), models: []string{DefaultModel}}
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.ts.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			s.mu.Lock()
+			s.conns++
+			s.mu.Unlock()
+		}
+	}
+	s.ts.Start()
 	return s
+}
+
+// Connections returns how many TCP connections clients have opened to the
+// server: a client that reuses its connection, as it should, opens one
+// for any number of requests made one after another.
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
 }
 
 // URL returns the server's root, "http://127.0.0.1:port", which is an

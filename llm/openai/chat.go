@@ -71,7 +71,7 @@ func (c *Chat) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event]
 			yield(llm.Event{Kind: llm.EventError, Err: err})
 			return
 		}
-		defer resp.Body.Close()
+		defer llm.Release(ctx, resp.Body)
 		ct := strings.ToLower(resp.Header.Get("Content-Type"))
 		streamed := !req.NoStream
 		switch {
