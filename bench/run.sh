@@ -23,8 +23,8 @@ echo "== cron scheduler on the real clock: lateness of an @every 1s job, idle go
 go test -run '^$' -bench 'RealClock' -benchtime "${CRON_FIRES:-5}x" ./cron | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
-echo "== a 1,000-iteration turn of the real binary (go run ./bench/session)"
-go run ./bench/session -iterations "${ITERATIONS:-1000}"
+echo "== tool rounds of the real binary: hermes's own CPU per round, wall, peak RSS (go run ./bench/loop)"
+go run ./bench/loop -rounds "${ROUNDS:-30,150}" -reps "${LOOP_REPS:-5}"
 
 echo
 echo "== session store: appends and search latency (go run ./bench/store; STORE_MESSAGES=1000000 for the 1M figure)"
