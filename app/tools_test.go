@@ -1,9 +1,11 @@
 package app
 
 import (
+	"context"
 	"testing"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/tool"
 )
 
 // Only terminal.backend ssh makes a backend and a remote filesystem; the
@@ -30,6 +32,32 @@ func TestHermesRootAboveProfiles(t *testing.T) {
 		}
 		if got := hermesRoot(l); got != want {
 			t.Errorf("profile %q: hermesRoot = %s, want %s", profile, got, want)
+		}
+	}
+}
+
+// The registry compiles a tool's schema on its first call, so a built-in
+// tool with a schema that does not compile would only fail when a model
+// called it; every one is compiled here instead.
+func TestBuiltinSchemasCompile(t *testing.T) {
+	home := t.TempDir()
+	l, err := config.Load(loadOptions(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(context.Background(), Options{Config: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	tools := a.Tools.Registry.All()
+	if len(tools) < 20 {
+		t.Fatalf("only %d tools registered; the test lost track of the built-ins", len(tools))
+	}
+	for _, tl := range tools {
+		s := tl.Spec()
+		if _, err := tool.CompileSchema(s.Name, s.Parameters); err != nil {
+			t.Error(err)
 		}
 	}
 }

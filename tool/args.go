@@ -39,14 +39,18 @@ func (s *Schema) Prepare(raw string) (json.RawMessage, *Error) {
 		return nil, Errorf(CodeInvalidArguments,
 			"the arguments of %s must be one JSON object such as {\"name\": value}, got %s", s.tool, jsonKind(v))
 	}
-	if s.root.Validate(v) == nil {
+	root, err := s.compiled()
+	if err != nil {
+		return nil, Errorf(CodeInternal, "%s cannot be called: %s", s.tool, shortError(err))
+	}
+	if root.Validate(v) == nil {
 		if !changed {
 			return json.RawMessage(text), nil
 		}
 		return s.encode(v)
 	}
-	v, _ = coerce(s.root, v, 0)
-	if err := s.root.Validate(v); err != nil {
+	v, _ = coerce(root, v, 0)
+	if err := root.Validate(v); err != nil {
 		return nil, invalidArguments(s.tool, err)
 	}
 	return s.encode(v)

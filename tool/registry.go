@@ -59,9 +59,12 @@ func NewRegistry() *Registry {
 // Register adds a tool. Its Spec is read once, here, so a tool's spec must
 // not change afterwards. Register refuses a name that is empty, too long or
 // has characters the model APIs reject, a name already taken, a parameters
-// schema that does not compile or does not describe an object, a PathArg
-// the schema does not declare, and negative limits; the error names the
-// tool and the problem.
+// schema that is not JSON or does not describe an object, a PathArg the
+// schema does not declare, and negative limits; the error names the tool
+// and the problem. The schema is compiled when the tool is first called
+// (see Schema): a schema that does not compile makes every call fail with
+// CodeInternal, so a tool from outside hermes is checked with
+// CompileSchema where it is loaded.
 func (r *Registry) Register(t Tool) error {
 	return r.Swap(nil, []Tool{t})
 }
@@ -151,12 +154,12 @@ func newEntry(t Tool) (*entry, error) {
 	if err := checkLimits(spec); err != nil {
 		return nil, err
 	}
-	schema, err := CompileSchema(spec.Name, spec.Parameters)
+	schema, err := parseSchema(spec.Name, spec.Parameters)
 	if err != nil {
 		return nil, err
 	}
 	if spec.PathArg != "" {
-		if _, ok := schema.root.Properties[spec.PathArg]; !ok {
+		if _, ok := schema.props[spec.PathArg]; !ok {
 			return nil, fmt.Errorf("tool %q: PathArg %q is not a property of its parameters schema", spec.Name, spec.PathArg)
 		}
 	}
@@ -220,7 +223,7 @@ func (r *Registry) Specs() []llm.ToolSpec {
 }
 
 // Prepare parses, coerces and validates raw arguments for the named tool
-// with the schema compiled at registration (see Schema.Prepare).
+// with its schema, compiled on first use (see Schema.Prepare).
 func (r *Registry) Prepare(name, raw string) (json.RawMessage, *Error) {
 	r.tab.mu.RLock()
 	e, ok := r.tab.entries[name]

@@ -25,8 +25,6 @@ func TestRegisterRejects(t *testing.T) {
 		{"not JSON", simple("a", "x", `{"type":`), `tool "a": parameters schema is not valid JSON`},
 		{"not an object schema", simple("b", "x", `{"type":"array"}`), `top-level "type" is "array"`},
 		{"schema is a list", simple("c", "x", `[]`), "want a JSON object"},
-		{"invalid keyword", simple("d", "x", `{"type":"object","properties":{"n":{"type":"integr"}}}`), `tool "d": parameters schema is not a valid JSON Schema`},
-		{"external ref", simple("e", "x", `{"type":"object","properties":{"n":{"$ref":"file:///etc/passwd"}}}`), "self-contained"},
 		{"path arg not declared", &fakeTool{spec: Spec{Name: "f", PathArg: "file", Parameters: json.RawMessage(objSchema)}}, `PathArg "file"`},
 		{"negative timeout", &fakeTool{spec: Spec{Name: "g", Timeout: -time.Second}}, "Timeout"},
 		{"negative attempts", &fakeTool{spec: Spec{Name: "h", Retry: Retry{Attempts: -1}}}, "Retry.Attempts"},
@@ -42,6 +40,26 @@ func TestRegisterRejects(t *testing.T) {
 	}
 	if got := len(r.All()); got != 1 {
 		t.Errorf("after rejected registrations All() has %d tools, want 1", got)
+	}
+}
+
+// A schema that parses but does not compile is refused by CompileSchema,
+// which loaders of outside tools call; registered anyway, its tool is
+// compiled on first call and never runs.
+func TestSchemaThatDoesNotCompile(t *testing.T) {
+	for _, tt := range []struct{ name, schema, want string }{
+		{"invalid keyword", `{"type":"object","properties":{"n":{"type":"integr"}}}`, `parameters schema is not a valid JSON Schema`},
+		{"external ref", `{"type":"object","properties":{"n":{"$ref":"file:///etc/passwd"}}}`, "self-contained"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := CompileSchema("d", json.RawMessage(tt.schema)); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("CompileSchema: %v, want an error containing %q", err, tt.want)
+			}
+			r := newRegistry(t, simple("d", "x", tt.schema))
+			if _, err := r.Prepare("d", `{"n":1}`); err == nil || err.Code != CodeInternal || !strings.Contains(err.Message, tt.want) {
+				t.Errorf("a call: %v, want %s naming %q", err, CodeInternal, tt.want)
+			}
+		})
 	}
 }
 

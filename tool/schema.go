@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -17,12 +18,26 @@ const maxNameLen = 64
 // parameters: some providers reject a function without a schema.
 var emptyParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// Schema is a tool's parameters schema compiled once, at registration, so
-// each call pays only for validation. It prepares raw model arguments for
-// the tool: parse, coerce leniently, validate.
+// Schema is a tool's parameters schema, compiled once, so each call pays
+// only for validation. It prepares raw model arguments for the tool:
+// parse, coerce leniently, validate.
+//
+// A registry compiles a schema when its tool is first called, not when it
+// is registered: compiling the thirty-odd built-in schemas (and, before
+// the first, JSON Schema's own drafts) was a quarter of the CPU of a
+// `hermes chat -q`, most of it for tools the turn never called. What
+// registration still checks (valid JSON, an object at the top, PathArg)
+// is cheap; tools from configuration or other servers are compiled when
+// they are loaded (CompileSchema), so a broken one is refused there.
 type Schema struct {
-	tool string
+	tool   string
+	params json.RawMessage
+	// props are the top-level properties the schema declares.
+	props map[string]any
+
+	once sync.Once
 	root *jsonschema.Schema
+	err  error
 }
 
 // CompileSchema compiles the JSON Schema of a tool's arguments. An empty
@@ -30,6 +45,19 @@ type Schema struct {
 // point inside the document only, so registering a tool never reads files
 // or the network. The error names the tool and what is wrong.
 func CompileSchema(toolName string, params json.RawMessage) (*Schema, error) {
+	s, err := parseSchema(toolName, params)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.compiled(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parseSchema checks what can be checked of a schema without compiling
+// it, and returns it to be compiled on first use.
+func parseSchema(toolName string, params json.RawMessage) (*Schema, error) {
 	if len(bytes.TrimSpace(params)) == 0 {
 		params = emptyParameters
 	}
@@ -40,19 +68,32 @@ func CompileSchema(toolName string, params json.RawMessage) (*Schema, error) {
 	if err := checkTopLevel(doc); err != nil {
 		return nil, fmt.Errorf("tool %q: parameters schema: %v", toolName, err)
 	}
-	url := "mem://tool/" + toolName + ".json"
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	c.UseLoader(noLoader{})
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %q: parameters schema: %v", toolName, err)
-	}
-	root, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: parameters schema is not a valid JSON Schema (draft 2020-12 unless $schema says otherwise): %s",
-			toolName, shortError(err))
-	}
-	return &Schema{tool: toolName, root: root}, nil
+	props, _ := doc.(map[string]any)["properties"].(map[string]any)
+	return &Schema{tool: toolName, params: params, props: props}, nil
+}
+
+// compiled returns the compiled schema, compiling it the first time.
+func (s *Schema) compiled() (*jsonschema.Schema, error) {
+	s.once.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.params))
+		if err != nil {
+			s.err = fmt.Errorf("tool %q: parameters schema is not valid JSON: %v", s.tool, err)
+			return
+		}
+		url := "mem://tool/" + s.tool + ".json"
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		c.UseLoader(noLoader{})
+		if err := c.AddResource(url, doc); err != nil {
+			s.err = fmt.Errorf("tool %q: parameters schema: %v", s.tool, err)
+			return
+		}
+		if s.root, err = c.Compile(url); err != nil {
+			s.err = fmt.Errorf("tool %q: parameters schema is not a valid JSON Schema (draft 2020-12 unless $schema says otherwise): %s",
+				s.tool, shortError(err))
+		}
+	})
+	return s.root, s.err
 }
 
 // checkTopLevel rejects schemas whose arguments could not be an object:
