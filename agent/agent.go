@@ -65,6 +65,10 @@ type Config struct {
 	Dispatcher Dispatcher
 	Resolver   Resolver
 	Recorder   Recorder
+	// Wire, when set, keeps the wire encoding of the conversation and
+	// tools between this turn's model calls and the session's later
+	// turns (see llm.WireCache); nil keeps it for this turn only.
+	Wire *llm.WireCache
 	// Compactor, when set, keeps the conversation inside the context
 	// window (see Compactor).
 	Compactor Compactor

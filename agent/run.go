@@ -36,7 +36,7 @@ type run struct {
 	usage *CallUsage
 	// wire keeps the encoding of the conversation between the turn's
 	// model calls, so each call encodes only the messages added since.
-	wire llm.WireCache
+	wire *llm.WireCache
 }
 
 // Run performs one turn. history is the conversation so far, without the
@@ -52,7 +52,10 @@ func Run(ctx context.Context, cfg Config, history []llm.Message, input llm.Messa
 	if cfg.MaxTurns <= 0 {
 		cfg.MaxTurns = DefaultMaxTurns
 	}
-	r := &run{cfg: cfg, sink: sink, log: cfg.Logger}
+	r := &run{cfg: cfg, sink: sink, log: cfg.Logger, wire: cfg.Wire}
+	if r.wire == nil {
+		r.wire = new(llm.WireCache)
+	}
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
 	}
@@ -130,7 +133,7 @@ func (r *run) call(ctx context.Context, tools []llm.ToolSpec, choice string) (*l
 		// history with the last: mark them for the providers that cache
 		// only what is marked (Anthropic); the others ignore it.
 		CacheBreakpoints: true,
-		Cache:            &r.wire,
+		Cache:            r.wire,
 	}
 	req.Messages = append(append(req.Messages, r.system...), r.msgs...)
 	r.res.Iterations++

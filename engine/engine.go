@@ -91,6 +91,10 @@ type Engine struct {
 	prompts map[string]string
 	// boxes caches the toolboxes of the selections turns asked for.
 	boxes map[string]*Toolbox
+	// wires keeps each session's wire encoding from one turn to the
+	// next (llm.WireCache), so a turn's first call does not encode the
+	// whole history and the tools again; bounded by maxWires.
+	wires map[string]*llm.WireCache
 	// rev tracks background reviews; facts tracks extractions.
 	rev   reviews
 	facts extractions
@@ -117,6 +121,10 @@ type turnLock struct {
 // When one is full it starts over; a session whose prompt was dropped gets
 // it read back from the store.
 const maxPrompts = 4096
+
+// maxWires bounds the sessions whose wire encoding is kept between turns:
+// each holds about the size of its history. When full it starts over.
+const maxWires = 16
 
 // New returns an Engine.
 func New(opt Options) *Engine {
@@ -285,6 +293,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		Source:     s.Source,
 		Workdir:    workdir,
 		Logger:     e.opt.Logger,
+		Wire:       e.wire(s.ID),
 	}
 	switch {
 	case in.Approver != nil:
@@ -341,6 +350,21 @@ func (e *Engine) session(ctx context.Context, id string, in Input, model string)
 }
 
 // lock waits until no other turn runs in the session.
+// wire returns the wire cache of session id.
+func (e *Engine) wire(id string) *llm.WireCache {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if w, ok := e.wires[id]; ok {
+		return w
+	}
+	if e.wires == nil || len(e.wires) >= maxWires {
+		e.wires = make(map[string]*llm.WireCache)
+	}
+	w := new(llm.WireCache)
+	e.wires[id] = w
+	return w
+}
+
 func (e *Engine) lock(ctx context.Context, id string) (func(), error) {
 	e.mu.Lock()
 	l, ok := e.locks[id]
