@@ -16,11 +16,11 @@ import (
 // ${NAME:-default} uses the default when NAME is unset or empty; an unset
 // NAME without a default becomes "" and a warning; $${ writes a literal ${.
 
-// lateExpanded are the top-level keys whose ${VAR} references are
+// lateExpanded reports the top-level keys whose ${VAR} references are
 // resolved when they are used (a declared tool's call, a database
 // connection) rather than at load, so the secrets in them never sit in the
 // loaded configuration or reach hermes config show.
-var lateExpanded = map[string]bool{"tools": true, "connections": true}
+func lateExpanded(key string) bool { return key == "tools" || key == "connections" }
 
 // lateScript reports whether key is a job's script (schedules.NAME.script):
 // it is expanded when the job runs (Loaded.Expand), so a secret it refers
@@ -58,7 +58,7 @@ func (d *decoder) substitute(n *yaml.Node, key string, env Lookup, depth int) {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			if key == "" && lateExpanded[k] || lateScript(key, k) {
+			if key == "" && lateExpanded(k) || lateScript(key, k) {
 				continue
 			}
 			d.substitute(n.Content[i+1], appendKey(key, k), env, depth+1)

@@ -2,9 +2,10 @@ package cron
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // Session types: a fresh conversation per run, or one conversation that
@@ -67,12 +68,12 @@ type Job struct {
 }
 
 // namePattern keeps job names usable as CLI arguments and in file names.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+var namePattern = lazy.Regexp{Expr: `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`}
 
 // normalize fills defaults and checks every field, naming the job, the
 // field, the value and what is accepted. It returns the parsed schedule.
 func (j *Job) normalize(defaultZone string, now time.Time) (Schedule, error) {
-	if !namePattern.MatchString(j.Name) {
+	if !namePattern.Get().MatchString(j.Name) {
 		return nil, fmt.Errorf("job %q: name must be 1-64 letters, digits, '-', '_' or '.', starting with a letter or digit", j.Name)
 	}
 	if j.SessionType == "" {

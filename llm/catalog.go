@@ -12,112 +12,126 @@ const DefaultContextWindow = 128_000
 // "meta-llama/Llama-3.3-70B", "qwen2.5:7b"), and the longest matching
 // fragment wins, so "gpt-4o-mini" beats "gpt-4" and "o1-mini" beats "o1".
 // Numbers were read from the vendors' model pages in 2025.
-var contextWindows = map[string]int{
+var contextWindows = []fragment[int]{
 	// OpenAI, platform.openai.com/docs/models.
-	"gpt-3.5-turbo": 16_385,
-	"gpt-4":         8_192,
-	"gpt-4-turbo":   128_000,
-	"gpt-4o":        128_000,
-	"gpt-4.1":       1_047_576,
-	"gpt-5":         400_000,
-	"gpt-5-chat":    128_000,
-	"gpt-oss":       131_072,
-	"o1":            200_000,
-	"o1-mini":       128_000,
-	"o1-preview":    128_000,
-	"o3":            200_000,
-	"o4-mini":       200_000,
+	{"gpt-3.5-turbo", 16_385},
+	{"gpt-4", 8_192},
+	{"gpt-4-turbo", 128_000},
+	{"gpt-4o", 128_000},
+	{"gpt-4.1", 1_047_576},
+	{"gpt-5", 400_000},
+	{"gpt-5-chat", 128_000},
+	{"gpt-oss", 131_072},
+	{"o1", 200_000},
+	{"o1-mini", 128_000},
+	{"o1-preview", 128_000},
+	{"o3", 200_000},
+	{"o4-mini", 200_000},
 
 	// Anthropic, docs.anthropic.com/en/docs/about-claude/models: every
 	// Claude 3, 3.5, 3.7 and 4.x model has 200K (Sonnet 4's 1M is a beta
 	// that must be asked for by header).
-	"claude":          200_000,
-	"claude-3":        200_000,
-	"claude-sonnet-4": 200_000,
-	"claude-opus-4":   200_000,
-	"claude-haiku-4":  200_000,
+	{"claude", 200_000},
+	{"claude-3", 200_000},
+	{"claude-sonnet-4", 200_000},
+	{"claude-opus-4", 200_000},
+	{"claude-haiku-4", 200_000},
 
 	// Google, ai.google.dev/gemini-api/docs/models.
-	"gemini":         1_048_576,
-	"gemini-1.5":     1_048_576,
-	"gemini-1.5-pro": 2_097_152,
-	"gemini-2":       1_048_576,
+	{"gemini", 1_048_576},
+	{"gemini-1.5", 1_048_576},
+	{"gemini-1.5-pro", 2_097_152},
+	{"gemini-2", 1_048_576},
 
 	// DeepSeek, api-docs.deepseek.com/quick_start/pricing: 128K for both.
-	"deepseek-chat":     128_000,
-	"deepseek-reasoner": 128_000,
+	{"deepseek-chat", 128_000},
+	{"deepseek-reasoner", 128_000},
 
 	// Qwen: Alibaba Model Studio model list for the hosted models; the
 	// Qwen2.5 and Qwen3 model cards for open weights (native length,
 	// without YaRN scaling).
-	"qwen":        32_768,
-	"qwen2.5":     32_768,
-	"qwen3":       32_768,
-	"qwen3-coder": 262_144,
-	"qwen3-max":   262_144,
-	"qwen-max":    32_768,
-	"qwen-plus":   131_072,
-	"qwen-turbo":  1_000_000,
+	{"qwen", 32_768},
+	{"qwen2.5", 32_768},
+	{"qwen3", 32_768},
+	{"qwen3-coder", 262_144},
+	{"qwen3-max", 262_144},
+	{"qwen-max", 32_768},
+	{"qwen-plus", 131_072},
+	{"qwen-turbo", 1_000_000},
 
 	// Meta Llama model cards: Llama 3 has 8K, 3.1 to 3.3 have 128K.
-	"llama-3":   8_192,
-	"llama3":    8_192,
-	"llama-3.1": 131_072,
-	"llama3.1":  131_072,
-	"llama-3.2": 131_072,
-	"llama3.2":  131_072,
-	"llama-3.3": 131_072,
-	"llama3.3":  131_072,
+	{"llama-3", 8_192},
+	{"llama3", 8_192},
+	{"llama-3.1", 131_072},
+	{"llama3.1", 131_072},
+	{"llama-3.2", 131_072},
+	{"llama3.2", 131_072},
+	{"llama-3.3", 131_072},
+	{"llama3.3", 131_072},
 
 	// Mistral, docs.mistral.ai/getting-started/models.
-	"mistral":        32_768,
-	"mistral-large":  131_072,
-	"mistral-medium": 131_072,
-	"mistral-small":  131_072,
-	"mistral-nemo":   131_072,
-	"mixtral":        32_768,
-	"mixtral-8x22b":  65_536,
-	"codestral":      256_000,
+	{"mistral", 32_768},
+	{"mistral-large", 131_072},
+	{"mistral-medium", 131_072},
+	{"mistral-small", 131_072},
+	{"mistral-nemo", 131_072},
+	{"mixtral", 32_768},
+	{"mixtral-8x22b", 65_536},
+	{"codestral", 256_000},
 
 	// Moonshot, platform.moonshot.ai/docs: the v1 models carry their window
 	// in the name; Kimi K2 has 128K, its 0905 release 256K.
-	"moonshot":         131_072,
-	"moonshot-v1-8k":   8_192,
-	"moonshot-v1-32k":  32_768,
-	"moonshot-v1-128k": 131_072,
-	"kimi":             131_072,
-	"kimi-k2-0905":     262_144,
+	{"moonshot", 131_072},
+	{"moonshot-v1-8k", 8_192},
+	{"moonshot-v1-32k", 32_768},
+	{"moonshot-v1-128k", 131_072},
+	{"kimi", 131_072},
+	{"kimi-k2-0905", 262_144},
 
 	// Zhipu, docs.z.ai: GLM-4 and 4.5 have 128K, GLM-4.6 200K.
-	"glm":     128_000,
-	"glm-4.5": 131_072,
-	"glm-4.6": 200_000,
+	{"glm", 128_000},
+	{"glm-4.5", 131_072},
+	{"glm-4.6", 200_000},
 }
 
 // ContextWindow returns the documented context window of model from the
 // built-in table, and whether the model was found there. An unknown model
 // gets DefaultContextWindow and false.
 func ContextWindow(model string) (tokens int, known bool) {
-	if frag := longestMatch(model, contextWindows); frag != "" {
-		return contextWindows[frag], true
+	if n, ok := longestMatch(model, contextWindows); ok {
+		return n, true
 	}
 	return DefaultContextWindow, false
 }
 
-// longestMatch returns the longest key of table that occurs in model
-// (compared in lower case) at the start or right after a character that is
-// not a letter or digit, or "" when none does. Ties go to the key first in
-// byte order, so the answer never depends on map iteration order.
-func longestMatch[V any](model string, table map[string]V) string {
+// fragment is one entry of a table keyed by model name: a lower-case name
+// fragment and its value. The built-in tables are slices of fragments
+// rather than maps, which the compiler lays out, so that they cost
+// nothing at start-up; every lookup reads the whole table anyway.
+type fragment[V any] struct {
+	frag string
+	v    V
+}
+
+// longestMatch returns the value of the longest fragment of table that
+// occurs in model (compared in lower case) at the start or right after a
+// character that is not a letter or digit, and false when none does. Ties
+// go to the fragment first in byte order, so the answer never depends on
+// the order of the table.
+func longestMatch[V any](model string, table []fragment[V]) (V, bool) {
 	name := strings.ToLower(strings.TrimSpace(model))
-	best := ""
-	for frag := range table {
-		longer := len(frag) > len(best) || len(frag) == len(best) && frag < best
-		if longer && containsAtBoundary(name, frag) {
-			best = frag
+	best := -1
+	for i, e := range table {
+		longer := best < 0 || len(e.frag) > len(table[best].frag) || len(e.frag) == len(table[best].frag) && e.frag < table[best].frag
+		if longer && containsAtBoundary(name, e.frag) {
+			best = i
 		}
 	}
-	return best
+	if best < 0 {
+		var zero V
+		return zero, false
+	}
+	return table[best].v, true
 }
 
 // containsAtBoundary reports whether frag occurs in s at the start or after

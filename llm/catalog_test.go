@@ -2,8 +2,36 @@ package llm
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
+
+// TestFragmentTablesHaveDistinctLowerCaseKeys checks what a map literal
+// checked at compile time: each fragment appears once; and what matching
+// needs: fragments are lower case.
+func TestFragmentTablesHaveDistinctLowerCaseKeys(t *testing.T) {
+	check := func(name string, frags []string) {
+		seen := map[string]bool{}
+		for _, f := range frags {
+			if seen[f] {
+				t.Errorf("%s lists %q twice", name, f)
+			}
+			if f == "" || f != strings.ToLower(f) {
+				t.Errorf("%s fragment %q is not a non-empty lower-case name", name, f)
+			}
+			seen[f] = true
+		}
+	}
+	var windows, priced []string
+	for _, e := range contextWindows {
+		windows = append(windows, e.frag)
+	}
+	for _, e := range prices {
+		priced = append(priced, e.frag)
+	}
+	check("contextWindows", windows)
+	check("prices", priced)
+}
 
 func TestContextWindow(t *testing.T) {
 	tests := []struct {

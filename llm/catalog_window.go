@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // MinContextWindow is the floor StepDown never goes below: a window smaller
@@ -100,31 +102,33 @@ func (w *Window) Probe(ctx context.Context, ep Endpoint, client *http.Client) er
 }
 
 // overflowLimits find the window size in context_overflow messages. Each
-// pattern's last group is the limit.
-var overflowLimits = []*regexp.Regexp{
-	// OpenAI, vLLM, DeepSeek, Groq, OpenRouter: "This model's maximum
-	// context length is 8192 tokens. However, you requested 9000 tokens".
-	regexp.MustCompile(`(?i)maximum context length is\s+(\d[\d,]*)`),
-	// Anthropic: "prompt is too long: 210000 tokens > 200000 maximum".
-	regexp.MustCompile(`(?i)(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)\s*maximum`),
-	// Mistral: "too large for model with 32768 maximum context length".
-	regexp.MustCompile(`(?i)(\d[\d,]*)\s+maximum context length`),
-	// Gemini: "exceeds the maximum number of tokens allowed (1048576)".
-	regexp.MustCompile(`(?i)maximum number of tokens allowed\s*\((\d[\d,]*)\)`),
-	// llama.cpp server: "exceeds the available context size (4096 tokens)".
-	regexp.MustCompile(`(?i)available context size\s*\((\d[\d,]*)`),
-	// LM Studio: "loaded with context length of only 4096 tokens"; others:
-	// "context window of 8192 tokens".
-	regexp.MustCompile(`(?i)context (?:length|window|size) of (?:only\s+)?(\d[\d,]*)`),
-	// Hugging Face TGI (Together): "`inputs` tokens + `max_new_tokens`
-	// must be <= 8193".
-	regexp.MustCompile("(?i)max_new_tokens`?\\s+must be <=\\s*(\\d[\\d,]*)"),
-}
+// pattern's last group is the limit. They are compiled on first use.
+var overflowLimits = lazy.Value[[]*regexp.Regexp]{New: func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// OpenAI, vLLM, DeepSeek, Groq, OpenRouter: "This model's maximum
+		// context length is 8192 tokens. However, you requested 9000 tokens".
+		regexp.MustCompile(`(?i)maximum context length is\s+(\d[\d,]*)`),
+		// Anthropic: "prompt is too long: 210000 tokens > 200000 maximum".
+		regexp.MustCompile(`(?i)(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)\s*maximum`),
+		// Mistral: "too large for model with 32768 maximum context length".
+		regexp.MustCompile(`(?i)(\d[\d,]*)\s+maximum context length`),
+		// Gemini: "exceeds the maximum number of tokens allowed (1048576)".
+		regexp.MustCompile(`(?i)maximum number of tokens allowed\s*\((\d[\d,]*)\)`),
+		// llama.cpp server: "exceeds the available context size (4096 tokens)".
+		regexp.MustCompile(`(?i)available context size\s*\((\d[\d,]*)`),
+		// LM Studio: "loaded with context length of only 4096 tokens"; others:
+		// "context window of 8192 tokens".
+		regexp.MustCompile(`(?i)context (?:length|window|size) of (?:only\s+)?(\d[\d,]*)`),
+		// Hugging Face TGI (Together): "`inputs` tokens + `max_new_tokens`
+		// must be <= 8193".
+		regexp.MustCompile("(?i)max_new_tokens`?\\s+must be <=\\s*(\\d[\\d,]*)"),
+	}
+}}
 
 // OverflowLimit extracts the context window a context_overflow message
 // states, or reports false when it states none.
 func OverflowLimit(msg string) (int, bool) {
-	for _, re := range overflowLimits {
+	for _, re := range overflowLimits.Get() {
 		m := re.FindStringSubmatch(msg)
 		if m == nil {
 			continue

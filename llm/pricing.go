@@ -23,46 +23,46 @@ type Price struct {
 // under 200K tokens is used. OpenAI, Google, DeepSeek and Qwen do not charge
 // for cache writes apart, so those entries leave CacheWritePerM zero;
 // Anthropic's is the 5-minute cache write.
-var prices = map[string]Price{
-	"gpt-4o":       {InputPerM: 2.50, OutputPerM: 10.00, CacheReadPerM: 1.25},
-	"gpt-4o-mini":  {InputPerM: 0.15, OutputPerM: 0.60, CacheReadPerM: 0.075},
-	"gpt-4.1":      {InputPerM: 2.00, OutputPerM: 8.00, CacheReadPerM: 0.50},
-	"gpt-4.1-mini": {InputPerM: 0.40, OutputPerM: 1.60, CacheReadPerM: 0.10},
-	"gpt-4.1-nano": {InputPerM: 0.10, OutputPerM: 0.40, CacheReadPerM: 0.025},
-	"gpt-5":        {InputPerM: 1.25, OutputPerM: 10.00, CacheReadPerM: 0.125},
-	"gpt-5-mini":   {InputPerM: 0.25, OutputPerM: 2.00, CacheReadPerM: 0.025},
-	"gpt-5-nano":   {InputPerM: 0.05, OutputPerM: 0.40, CacheReadPerM: 0.005},
-	"o3":           {InputPerM: 2.00, OutputPerM: 8.00, CacheReadPerM: 0.50},
-	"o3-mini":      {InputPerM: 1.10, OutputPerM: 4.40, CacheReadPerM: 0.55},
-	"o3-pro":       {InputPerM: 20.00, OutputPerM: 80.00},
-	"o4-mini":      {InputPerM: 1.10, OutputPerM: 4.40, CacheReadPerM: 0.275},
+var prices = []fragment[Price]{
+	{"gpt-4o", Price{InputPerM: 2.50, OutputPerM: 10.00, CacheReadPerM: 1.25}},
+	{"gpt-4o-mini", Price{InputPerM: 0.15, OutputPerM: 0.60, CacheReadPerM: 0.075}},
+	{"gpt-4.1", Price{InputPerM: 2.00, OutputPerM: 8.00, CacheReadPerM: 0.50}},
+	{"gpt-4.1-mini", Price{InputPerM: 0.40, OutputPerM: 1.60, CacheReadPerM: 0.10}},
+	{"gpt-4.1-nano", Price{InputPerM: 0.10, OutputPerM: 0.40, CacheReadPerM: 0.025}},
+	{"gpt-5", Price{InputPerM: 1.25, OutputPerM: 10.00, CacheReadPerM: 0.125}},
+	{"gpt-5-mini", Price{InputPerM: 0.25, OutputPerM: 2.00, CacheReadPerM: 0.025}},
+	{"gpt-5-nano", Price{InputPerM: 0.05, OutputPerM: 0.40, CacheReadPerM: 0.005}},
+	{"o3", Price{InputPerM: 2.00, OutputPerM: 8.00, CacheReadPerM: 0.50}},
+	{"o3-mini", Price{InputPerM: 1.10, OutputPerM: 4.40, CacheReadPerM: 0.55}},
+	{"o3-pro", Price{InputPerM: 20.00, OutputPerM: 80.00}},
+	{"o4-mini", Price{InputPerM: 1.10, OutputPerM: 4.40, CacheReadPerM: 0.275}},
 
-	"claude-sonnet-4":   {InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75},
-	"claude-3-7-sonnet": {InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75},
-	"claude-3-5-sonnet": {InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75},
-	"claude-3.7-sonnet": {InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75},
-	"claude-3.5-sonnet": {InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75},
-	"claude-opus-4":     {InputPerM: 15.00, OutputPerM: 75.00, CacheReadPerM: 1.50, CacheWritePerM: 18.75},
-	"claude-opus-4-5":   {InputPerM: 5.00, OutputPerM: 25.00, CacheReadPerM: 0.50, CacheWritePerM: 6.25},
-	"claude-opus-4.5":   {InputPerM: 5.00, OutputPerM: 25.00, CacheReadPerM: 0.50, CacheWritePerM: 6.25},
-	"claude-3-5-haiku":  {InputPerM: 0.80, OutputPerM: 4.00, CacheReadPerM: 0.08, CacheWritePerM: 1.00},
-	"claude-3.5-haiku":  {InputPerM: 0.80, OutputPerM: 4.00, CacheReadPerM: 0.08, CacheWritePerM: 1.00},
-	"claude-haiku-4":    {InputPerM: 1.00, OutputPerM: 5.00, CacheReadPerM: 0.10, CacheWritePerM: 1.25},
+	{"claude-sonnet-4", Price{InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75}},
+	{"claude-3-7-sonnet", Price{InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75}},
+	{"claude-3-5-sonnet", Price{InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75}},
+	{"claude-3.7-sonnet", Price{InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75}},
+	{"claude-3.5-sonnet", Price{InputPerM: 3.00, OutputPerM: 15.00, CacheReadPerM: 0.30, CacheWritePerM: 3.75}},
+	{"claude-opus-4", Price{InputPerM: 15.00, OutputPerM: 75.00, CacheReadPerM: 1.50, CacheWritePerM: 18.75}},
+	{"claude-opus-4-5", Price{InputPerM: 5.00, OutputPerM: 25.00, CacheReadPerM: 0.50, CacheWritePerM: 6.25}},
+	{"claude-opus-4.5", Price{InputPerM: 5.00, OutputPerM: 25.00, CacheReadPerM: 0.50, CacheWritePerM: 6.25}},
+	{"claude-3-5-haiku", Price{InputPerM: 0.80, OutputPerM: 4.00, CacheReadPerM: 0.08, CacheWritePerM: 1.00}},
+	{"claude-3.5-haiku", Price{InputPerM: 0.80, OutputPerM: 4.00, CacheReadPerM: 0.08, CacheWritePerM: 1.00}},
+	{"claude-haiku-4", Price{InputPerM: 1.00, OutputPerM: 5.00, CacheReadPerM: 0.10, CacheWritePerM: 1.25}},
 
-	"gemini-2.5-pro":        {InputPerM: 1.25, OutputPerM: 10.00, CacheReadPerM: 0.31},
-	"gemini-2.5-flash":      {InputPerM: 0.30, OutputPerM: 2.50, CacheReadPerM: 0.075},
-	"gemini-2.5-flash-lite": {InputPerM: 0.10, OutputPerM: 0.40, CacheReadPerM: 0.025},
-	"gemini-2.0-flash":      {InputPerM: 0.10, OutputPerM: 0.40, CacheReadPerM: 0.025},
+	{"gemini-2.5-pro", Price{InputPerM: 1.25, OutputPerM: 10.00, CacheReadPerM: 0.31}},
+	{"gemini-2.5-flash", Price{InputPerM: 0.30, OutputPerM: 2.50, CacheReadPerM: 0.075}},
+	{"gemini-2.5-flash-lite", Price{InputPerM: 0.10, OutputPerM: 0.40, CacheReadPerM: 0.025}},
+	{"gemini-2.0-flash", Price{InputPerM: 0.10, OutputPerM: 0.40, CacheReadPerM: 0.025}},
 
 	// DeepSeek V3.2 prices, the same for both modes since 2025-09-29; the
 	// cache-miss price is the input price.
-	"deepseek-chat":     {InputPerM: 0.28, OutputPerM: 0.42, CacheReadPerM: 0.028},
-	"deepseek-reasoner": {InputPerM: 0.28, OutputPerM: 0.42, CacheReadPerM: 0.028},
+	{"deepseek-chat", Price{InputPerM: 0.28, OutputPerM: 0.42, CacheReadPerM: 0.028}},
+	{"deepseek-reasoner", Price{InputPerM: 0.28, OutputPerM: 0.42, CacheReadPerM: 0.028}},
 
 	// Qwen bills implicit cache hits at 20% of the input price.
-	"qwen-max":   {InputPerM: 1.60, OutputPerM: 6.40, CacheReadPerM: 0.32},
-	"qwen-plus":  {InputPerM: 0.40, OutputPerM: 1.20, CacheReadPerM: 0.08},
-	"qwen-turbo": {InputPerM: 0.05, OutputPerM: 0.20, CacheReadPerM: 0.01},
+	{"qwen-max", Price{InputPerM: 1.60, OutputPerM: 6.40, CacheReadPerM: 0.32}},
+	{"qwen-plus", Price{InputPerM: 0.40, OutputPerM: 1.20, CacheReadPerM: 0.08}},
+	{"qwen-turbo", Price{InputPerM: 0.05, OutputPerM: 0.20, CacheReadPerM: 0.01}},
 }
 
 // PriceOf returns the price of model and whether one is known. overrides
@@ -71,18 +71,15 @@ var prices = map[string]Price{
 // built-in table.
 func PriceOf(model string, overrides map[string]Price) (Price, bool) {
 	if len(overrides) > 0 {
-		lower := make(map[string]Price, len(overrides))
+		lower := make([]fragment[Price], 0, len(overrides))
 		for k, p := range overrides {
-			lower[strings.ToLower(k)] = p
+			lower = append(lower, fragment[Price]{strings.ToLower(k), p})
 		}
-		if frag := longestMatch(model, lower); frag != "" {
-			return lower[frag], true
+		if p, ok := longestMatch(model, lower); ok {
+			return p, true
 		}
 	}
-	if frag := longestMatch(model, prices); frag != "" {
-		return prices[frag], true
-	}
-	return Price{}, false
+	return longestMatch(model, prices)
 }
 
 // Cost returns the US dollars a call with usage u cost at price p.

@@ -1,11 +1,11 @@
 package memory
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -15,14 +15,14 @@ import (
 const Delimiter = "\n§\n"
 
 // crlf matches a line end written with one or more carriage returns.
-var crlf = regexp.MustCompile(`\r+\n`)
+var crlf = lazy.Regexp{Expr: `\r+\n`}
 
 // unixLines turns every CRLF (and CR CR LF) line end into LF.
 func unixLines(s string) string {
 	if !strings.Contains(s, "\r") {
 		return s
 	}
-	return crlf.ReplaceAllString(s, "\n")
+	return crlf.Get().ReplaceAllString(s, "\n")
 }
 
 // parse splits a file's text into its entries. Any line holding only "§"

@@ -113,7 +113,7 @@ func tokenize(text string) []string {
 	flush := func() {
 		if len(cur) > 0 {
 			w := string(cur)
-			if !stopWords[w] {
+			if !stopWord(w) {
 				out = append(out, stem(w))
 			}
 			cur = cur[:0]
@@ -155,12 +155,16 @@ func uniq(ts []string) []string {
 	return out
 }
 
-var stopWords = map[string]bool{
-	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true,
-	"be": true, "by": true, "for": true, "from": true, "how": true, "i": true,
-	"in": true, "is": true, "it": true, "of": true, "on": true, "or": true,
-	"that": true, "the": true, "this": true, "to": true, "when": true,
-	"with": true, "you": true, "your": true, "use": true, "do": true,
+// stopWord reports the words too common to rank skills by. A switch
+// rather than a map, so that nothing is built at start-up.
+func stopWord(w string) bool {
+	switch w {
+	case "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "i",
+		"in", "is", "it", "of", "on", "or", "that", "the", "this", "to", "when",
+		"with", "you", "your", "use", "do":
+		return true
+	}
+	return false
 }
 
 // Search returns up to limit skills for this platform ranked by BM25 over

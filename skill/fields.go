@@ -2,14 +2,15 @@ package skill
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // nameRE is what a skill (and category) name may look like: lowercase, so
 // it is also a safe directory name and slash command on every platform.
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+var nameRE = lazy.Regexp{Expr: `^[a-z0-9][a-z0-9._-]*$`}
 
 // Platforms are the values platforms: accepts.
 var knownPlatforms = []string{"linux", "macos", "windows"}
@@ -128,7 +129,7 @@ func CheckName(name string) error {
 		return fmt.Errorf("want a name of lowercase letters, digits, '.', '_' and '-' equal to the skill's directory name")
 	case utf8.RuneCountInString(name) > MaxNameChars:
 		return fmt.Errorf("want at most %d characters", MaxNameChars)
-	case !nameRE.MatchString(name):
+	case !nameRE.Get().MatchString(name):
 		return fmt.Errorf("want lowercase letters, digits, '.', '_' and '-', starting with a letter or digit (like \"deploy-checklist\")")
 	}
 	return nil
@@ -137,7 +138,7 @@ func CheckName(name string) error {
 // validCategory accepts one or more name-like segments joined by '/'.
 func validCategory(c string) bool {
 	for _, seg := range strings.Split(c, "/") {
-		if !nameRE.MatchString(seg) || len(seg) > MaxNameChars {
+		if !nameRE.Get().MatchString(seg) || len(seg) > MaxNameChars {
 			return false
 		}
 	}

@@ -1,9 +1,12 @@
 // Command startup measures what a person feels when they run hermes: the
 // size of the stripped binary, and the wall time and peak memory of
 // `hermes version` beside a hello-world Go program built the same way and
-// run interleaved with it, so that drift on a shared machine hits both.
+// run interleaved with it, so that drift on a shared machine hits both;
+// then what package initialization costs before main, from the runtime's
+// own trace, split into hermes's packages, the standard library's and
+// third parties'.
 //
-//	go run ./bench/startup [-runs 41]
+//	go run ./bench/startup [-runs 41] [-traces 21]
 package main
 
 import (
@@ -28,15 +31,16 @@ func main() { fmt.Println("hello") }
 
 func main() {
 	runs := flag.Int("runs", 41, "runs of each binary (interleaved); the median is reported")
+	traces := flag.Int("traces", 21, "runs of hermes version with GODEBUG=inittrace=1; the median is reported")
 	keep := flag.String("out", "", "directory to keep the built binaries in (default: a temporary one)")
 	flag.Parse()
-	if err := run(*runs, *keep); err != nil {
+	if err := run(*runs, *traces, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "startup:", err)
 		os.Exit(1)
 	}
 }
 
-func run(runs int, dir string) error {
+func run(runs, traces int, dir string) error {
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "hermes-bench-")
 		if err != nil {
@@ -105,6 +109,9 @@ func run(runs int, dir string) error {
 	mh, mf, mw := median(wall[0]), median(wall[1]), median(wall[2])
 	fmt.Printf("ratio hermes/hello wall time: %.2fx (budget 1.5x); deps floor/hello: %.2fx; hermes/floor: %.2fx\n", mh/mw, mf/mw, mh/mf)
 	fmt.Printf("max RSS budget 15 MB\n")
+	if traces > 0 {
+		return reportInit(home, hermes, traces)
+	}
 	return nil
 }
 

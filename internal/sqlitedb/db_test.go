@@ -251,3 +251,13 @@ func TestIndexMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestCJKConstantsAreCJKCond keeps the constants the migrations use equal
+// to the condition the code builds at run time.
+func TestCJKConstantsAreCJKCond(t *testing.T) {
+	for row, c := range map[string]string{"messages": cjkMessages, "new": cjkNew, "old": cjkOld} {
+		if c != cjkCond(row) {
+			t.Errorf("the constant for %s is %q, cjkCond(%q) is %q", row, c, row, cjkCond(row))
+		}
+	}
+}

@@ -71,9 +71,9 @@ CREATE TABLE state_meta (
 	// per index.
 	//
 	// The trigram index holds only rows with CJK text
-	// (session/sqlite/search.go says why); cjkCond decides, on insert and
-	// delete alike, so the two always agree. (The SQL is as released, so
-	// its comments name files of session/sqlite.)
+	// (session/sqlite/search.go says why); the cjk conditions decide, on
+	// insert and delete alike, so the two always agree. (The SQL is as
+	// released, so its comments name files of session/sqlite.)
 	`
 CREATE VIRTUAL TABLE messages_fts USING fts5(
 	content, tool_name, tool_calls,
@@ -88,7 +88,7 @@ CREATE VIRTUAL TABLE messages_fts USING fts5(
 -- 'integrity-check' agree with them.
 CREATE VIEW messages_trigram_source AS
 SELECT id, content || '  ' AS content, tool_name, tool_calls || '  ' AS tool_calls
-FROM messages WHERE ` + cjkCond("messages") + `;
+FROM messages WHERE ` + cjkMessages + `;
 CREATE VIRTUAL TABLE messages_fts_trigram USING fts5(
 	content, tool_name, tool_calls,
 	content='messages_trigram_source', content_rowid='id',
@@ -111,12 +111,12 @@ CREATE TRIGGER messages_fts_update AFTER UPDATE OF content, tool_name, tool_call
 END;
 
 CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages
-WHEN ` + cjkCond("new") + ` BEGIN
+WHEN ` + cjkNew + ` BEGIN
 	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
 	VALUES (new.id, new.content || '  ', new.tool_name, new.tool_calls || '  ');
 END;
 CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages
-WHEN ` + cjkCond("old") + ` BEGIN
+WHEN ` + cjkOld + ` BEGIN
 	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
 	VALUES ('delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  ');
 END;
@@ -124,10 +124,10 @@ END;
 CREATE TRIGGER messages_fts_trigram_update AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN
 	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
 	SELECT 'delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  '
-	WHERE ` + cjkCond("old") + `;
+	WHERE ` + cjkOld + `;
 	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
 	SELECT new.id, new.content || '  ', new.tool_name, new.tool_calls || '  '
-	WHERE ` + cjkCond("new") + `;
+	WHERE ` + cjkNew + `;
 END;
 
 -- The trigram index's terms, to expand 1–2 character terms.
@@ -160,7 +160,7 @@ CREATE TABLE session_leases (
 ALTER TABLE messages ADD COLUMN cjk INTEGER;
 DROP TRIGGER messages_fts_trigram_insert;
 CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages
-WHEN CASE WHEN new.cjk IS NULL THEN ` + cjkCond("new") + ` ELSE new.cjk END BEGIN
+WHEN CASE WHEN new.cjk IS NULL THEN ` + cjkNew + ` ELSE new.cjk END BEGIN
 	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
 	VALUES (new.id, new.content || '  ', new.tool_name, new.tool_calls || '  ');
 END;
@@ -193,7 +193,7 @@ WHEN old.id <= ` + indexedUpto + ` BEGIN
 	VALUES (new.id, new.content, new.tool_name, new.tool_calls);
 END;
 CREATE TRIGGER messages_fts_trigram_delete AFTER DELETE ON messages
-WHEN old.id <= ` + indexedUpto + ` AND ` + cjkCond("old") + ` BEGIN
+WHEN old.id <= ` + indexedUpto + ` AND ` + cjkOld + ` BEGIN
 	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
 	VALUES ('delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  ');
 END;
@@ -201,10 +201,10 @@ CREATE TRIGGER messages_fts_trigram_update AFTER UPDATE OF content, tool_name, t
 WHEN old.id <= ` + indexedUpto + ` BEGIN
 	INSERT INTO messages_fts_trigram(messages_fts_trigram, rowid, content, tool_name, tool_calls)
 	SELECT 'delete', old.id, old.content || '  ', old.tool_name, old.tool_calls || '  '
-	WHERE ` + cjkCond("old") + `;
+	WHERE ` + cjkOld + `;
 	INSERT INTO messages_fts_trigram(rowid, content, tool_name, tool_calls)
 	SELECT new.id, new.content || '  ', new.tool_name, new.tool_calls || '  '
-	WHERE ` + cjkCond("new") + `;
+	WHERE ` + cjkNew + `;
 END;
 `,
 }
@@ -227,8 +227,18 @@ const cjkGlob = `'*[` +
 	"\uff00-\uffef" + // full-width forms
 	`]*'`
 
-// cjkCond is the trigger condition for a row (new or old) to be in the
-// trigram index.
+// cjkCond is the condition for a row (new, old, or a table's) to be in
+// the trigram index.
 func cjkCond(row string) string {
 	return "(" + row + ".content GLOB " + cjkGlob + " OR " + row + ".tool_calls GLOB " + cjkGlob + ")"
 }
+
+// cjkMessages, cjkNew and cjkOld are cjkCond of messages, new and old as
+// constants, for the migrations: a migration built from constants is
+// itself one, which the compiler lays out, where a call to cjkCond in it
+// would run at every start of every hermes command.
+const (
+	cjkMessages = "(messages.content GLOB " + cjkGlob + " OR messages.tool_calls GLOB " + cjkGlob + ")"
+	cjkNew      = "(new.content GLOB " + cjkGlob + " OR new.tool_calls GLOB " + cjkGlob + ")"
+	cjkOld      = "(old.content GLOB " + cjkGlob + " OR old.tool_calls GLOB " + cjkGlob + ")"
+)

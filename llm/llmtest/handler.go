@@ -29,7 +29,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveModels(w, r)
 		return
 	}
-	api, ok := paths[r.URL.Path]
+	api, ok := apiAt(r.URL.Path)
 	if !ok {
 		s.violate(fmt.Sprintf("%s %s: unknown path", r.Method, r.URL.Path))
 		writeHTTPError(w, protocolFor(guessAPI(r)), http.StatusNotFound, ErrorReply{Message: "Unknown request URL: " + r.Method + " " + r.URL.Path}, "")

@@ -70,11 +70,19 @@ const DefaultModel = "llmtest-model"
 // maxBody bounds how much of a request body is read.
 const maxBody = 32 << 20
 
-// paths maps each endpoint to the protocol it speaks.
-var paths = map[string]API{
-	"/v1/chat/completions": ChatCompletions,
-	"/v1/responses":        Responses,
-	"/v1/messages":         AnthropicMessages,
+// apiAt returns the protocol an endpoint speaks, and false for a path
+// that is no endpoint. A switch rather than a map, so that nothing is
+// built at start-up.
+func apiAt(path string) (API, bool) {
+	switch path {
+	case "/v1/chat/completions":
+		return ChatCompletions, true
+	case "/v1/responses":
+		return Responses, true
+	case "/v1/messages":
+		return AnthropicMessages, true
+	}
+	return "", false
 }
 
 // Server is a running scripted model server. Its methods are safe for

@@ -3,6 +3,8 @@ package facts
 import (
 	"strings"
 	"unicode"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // A query is never handed to FTS5 as typed: quotes, "*", "-", "NEAR(",
@@ -74,7 +76,7 @@ func parseTerms(q string, minCJK int) []term {
 // wordTerm makes w a term, or reports false for a word too short or too
 // common to tell facts apart.
 func wordTerm(w string) (term, bool) {
-	if len([]rune(w)) < 2 || stopWords[w] {
+	if len([]rune(w)) < 2 || stopWords.Get()[w] {
 		return term{}, false
 	}
 	stem := w
@@ -122,8 +124,9 @@ func isCJK(r rune) bool {
 
 // stopWords are English words too common to say what a message is about,
 // plus the words every fact uses ("user", "prefers"), which would
-// otherwise tie any message that has them to every fact.
-var stopWords = func() map[string]bool {
+// otherwise tie any message that has them to every fact. The set is
+// built on first use.
+var stopWords = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`
 a about above after again all also am an and any are as at be because been
@@ -139,4 +142,4 @@ thing things something anything way ok okay yes hi hello thanks thank`) {
 		m[w] = true
 	}
 	return m
-}()
+}}

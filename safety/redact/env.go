@@ -10,16 +10,17 @@ import (
 // environment handed to them is scrubbed by name: SecretEnvName decides,
 // ScrubEnv applies it.
 
-// keptEnvNames look secret by their words but hold no secret: a socket
-// path and an X cookie file path (using them is a capability the command
-// policy governs, not a value that can leak), and git's author identity.
-var keptEnvNames = map[string]bool{
-	"SSH_AUTH_SOCK":    true,
-	"XAUTHORITY":       true,
-	"GPG_AGENT_INFO":   true,
-	"GIT_AUTHOR_NAME":  true,
-	"GIT_AUTHOR_EMAIL": true,
-	"GIT_AUTHOR_DATE":  true,
+// keptEnvName reports the names that look secret by their words but
+// hold no secret: a socket path and an X cookie file path (using them is
+// a capability the command policy governs, not a value that can leak),
+// and git's author identity. A switch rather than a map, so that nothing
+// is built at start-up.
+func keptEnvName(upper string) bool {
+	switch upper {
+	case "SSH_AUTH_SOCK", "XAUTHORITY", "GPG_AGENT_INFO", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE":
+		return true
+	}
+	return false
 }
 
 // SecretEnvName reports whether an environment variable's name says it
@@ -40,7 +41,7 @@ var keptEnvNames = map[string]bool{
 // socket.
 func SecretEnvName(name string) bool {
 	u := strings.ToUpper(name)
-	if keptEnvNames[u] {
+	if keptEnvName(u) {
 		return false
 	}
 	words := strings.FieldsFunc(u, func(r rune) bool { return r == '_' || r == '-' || r == '.' })

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // ScanInjection looks for prompt injection in text that hermes is about to
@@ -37,8 +39,8 @@ func ScanInjection(text string) (reason string, found bool) {
 	}
 	lower := strings.ToLower(norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD")))
 	prose := proseForm(lower)
-	sent := headerArg.ReplaceAllString(lower, " ")
-	for _, p := range injectionPatterns {
+	sent := headerArg.Get().ReplaceAllString(lower, " ")
+	for _, p := range injectionPatterns.Get() {
 		src := lower
 		switch {
 		case p.prose:
@@ -81,28 +83,32 @@ const secretName = `[a-z0-9_]*(?:api_?key|token|secret|passw(?:or)?d|credential|
 // credential in a header goes to the server the command names, which is
 // how every API is called (`-H "Authorization: Bearer $GITHUB_TOKEN"`), so
 // the exfiltration patterns look at the rest of the line.
-var headerArg = regexp.MustCompile(`(?:^|\s)(?:-h|--header)[\s=]*(?:"[^"\n]*"|'[^'\n]*'|\S+)`)
+var headerArg = lazy.Regexp{Expr: `(?:^|\s)(?:-h|--header)[\s=]*(?:"[^"\n]*"|'[^'\n]*'|\S+)`}
 
 // netTool matches a program that sends data over the network.
 const netTool = `(?:curl|wget|nc|ncat|netcat|socat|httpie|xh|scp|rsync|invoke-webrequest|invoke-restmethod|iwr|irm)`
 
-var injectionPatterns = []injectionPattern{
-	{"instruction override", regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|foregoing|former|original|system|initial)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|context|messages?|commands)`), true, []string{"ignore", "disregard", "forget", "override", "bypass"}},
-	{"instruction override", regexp.MustCompile(`\b(?:ignore|disregard|forget)\s+(?:all|any|every)\s+(?:of\s+)?(?:your\s+|the\s+|my\s+)?(?:instructions|rules|guidelines|directives|restrictions)`), true, []string{"ignore", "disregard", "forget"}},
-	{"instruction override", regexp.MustCompile(`\b(?:disregard|ignore|forget)\s+(?:your|the)\s+(?:instructions|system\s+prompt|guidelines|safety\s+rules|programming)`), true, []string{"ignore", "disregard", "forget"}},
-	{"instruction override", regexp.MustCompile(`\bsystem\s+prompt\s+override\b|\boverride\s+(?:the\s+|your\s+)?system\s+prompt\b`), true, []string{"override"}},
-	{"instruction override", regexp.MustCompile(`(?:^|[\s>#-])(?:new|updated|real|actual)\s+(?:system\s+)?instructions\s*:`), true, []string{"instructions"}},
-	{"role hijack", regexp.MustCompile(`\byou\s+are\s+now\s+(?:an?\b|no\s+longer|free|unrestricted|unfiltered|jailbroken|dan\b|in\s+\w+\s+mode|acting\s+as|operating\s+(?:as|in|without))`), true, []string{"you are now"}},
-	{"restriction bypass", regexp.MustCompile(`\b(?:act|behave|respond|operate|pretend)\s+(?:as|like)\s+[^.\n]{0,60}?\b(?:without|with\s+no|free\s+of)\s+(?:any\s+)?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|safety)`), true, []string{"without", "with no", "free of"}},
-	{"restriction bypass", regexp.MustCompile(`\b(?:act|behave)\s+as\s+(?:if|though)\s+you\s+(?:have\s+no|don'?t\s+have|had\s+no)\s+(?:restrictions|limits|rules|guidelines)`), true, []string{"as if", "as though"}},
-	{"deception", regexp.MustCompile(`\b(?:do\s+not|don'?t|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|reveal(?:ing)?\s+(?:this|it)\s+to)\s+the\s+user\b`), true, []string{"the user"}},
-	{"prompt extraction", regexp.MustCompile(`\b(?:reveal|print|repeat|output|leak|disclose)\s+your\s+(?:system\s+prompt|initial\s+instructions|hidden\s+instructions)`), true, []string{"your"}},
-	{"fake role marker", regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?system>|(?m:^[ \t]*#{1,6}[ \t]*system(?:[ \t]+prompt)?[ \t]*:)`), false, []string{"<|", "inst]", "<<", "system"}},
-	{"hidden HTML element", regexp.MustCompile(`<(?:div|span|p|section)\b[^>]*style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)`), false, []string{"style"}},
-	{"exfiltration", regexp.MustCompile(`\b` + netTool + `\b[^\n]*\$\{?` + secretName), false, []string{"$"}},
-	{"exfiltration", regexp.MustCompile(`\b(?:env|printenv|export\s+-p)\s*\|\s*(?:base64\s*\|\s*)?` + netTool + `\b`), false, []string{"|"}},
-	{"exfiltration", regexp.MustCompile(`\b` + netTool + `\b[^\n]*\$\(\s*(?:env|printenv)\s*\)`), false, []string{"$("}},
-}
+// injectionPatterns are compiled on first use, so that programs that never
+// scan pay nothing for them at start-up.
+var injectionPatterns = lazy.Value[[]injectionPattern]{New: func() []injectionPattern {
+	return []injectionPattern{
+		{"instruction override", regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|foregoing|former|original|system|initial)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|context|messages?|commands)`), true, []string{"ignore", "disregard", "forget", "override", "bypass"}},
+		{"instruction override", regexp.MustCompile(`\b(?:ignore|disregard|forget)\s+(?:all|any|every)\s+(?:of\s+)?(?:your\s+|the\s+|my\s+)?(?:instructions|rules|guidelines|directives|restrictions)`), true, []string{"ignore", "disregard", "forget"}},
+		{"instruction override", regexp.MustCompile(`\b(?:disregard|ignore|forget)\s+(?:your|the)\s+(?:instructions|system\s+prompt|guidelines|safety\s+rules|programming)`), true, []string{"ignore", "disregard", "forget"}},
+		{"instruction override", regexp.MustCompile(`\bsystem\s+prompt\s+override\b|\boverride\s+(?:the\s+|your\s+)?system\s+prompt\b`), true, []string{"override"}},
+		{"instruction override", regexp.MustCompile(`(?:^|[\s>#-])(?:new|updated|real|actual)\s+(?:system\s+)?instructions\s*:`), true, []string{"instructions"}},
+		{"role hijack", regexp.MustCompile(`\byou\s+are\s+now\s+(?:an?\b|no\s+longer|free|unrestricted|unfiltered|jailbroken|dan\b|in\s+\w+\s+mode|acting\s+as|operating\s+(?:as|in|without))`), true, []string{"you are now"}},
+		{"restriction bypass", regexp.MustCompile(`\b(?:act|behave|respond|operate|pretend)\s+(?:as|like)\s+[^.\n]{0,60}?\b(?:without|with\s+no|free\s+of)\s+(?:any\s+)?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|safety)`), true, []string{"without", "with no", "free of"}},
+		{"restriction bypass", regexp.MustCompile(`\b(?:act|behave)\s+as\s+(?:if|though)\s+you\s+(?:have\s+no|don'?t\s+have|had\s+no)\s+(?:restrictions|limits|rules|guidelines)`), true, []string{"as if", "as though"}},
+		{"deception", regexp.MustCompile(`\b(?:do\s+not|don'?t|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|reveal(?:ing)?\s+(?:this|it)\s+to)\s+the\s+user\b`), true, []string{"the user"}},
+		{"prompt extraction", regexp.MustCompile(`\b(?:reveal|print|repeat|output|leak|disclose)\s+your\s+(?:system\s+prompt|initial\s+instructions|hidden\s+instructions)`), true, []string{"your"}},
+		{"fake role marker", regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?system>|(?m:^[ \t]*#{1,6}[ \t]*system(?:[ \t]+prompt)?[ \t]*:)`), false, []string{"<|", "inst]", "<<", "system"}},
+		{"hidden HTML element", regexp.MustCompile(`<(?:div|span|p|section)\b[^>]*style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)`), false, []string{"style"}},
+		{"exfiltration", regexp.MustCompile(`\b` + netTool + `\b[^\n]*\$\{?` + secretName), false, []string{"$"}},
+		{"exfiltration", regexp.MustCompile(`\b(?:env|printenv|export\s+-p)\s*\|\s*(?:base64\s*\|\s*)?` + netTool + `\b`), false, []string{"|"}},
+		{"exfiltration", regexp.MustCompile(`\b` + netTool + `\b[^\n]*\$\(\s*(?:env|printenv)\s*\)`), false, []string{"$("}},
+	}
+}}
 
 // proseForm removes Markdown emphasis and code marks and collapses runs of
 // whitespace, so phrase patterns see the words a reader sees.
@@ -122,23 +128,23 @@ func excerpt(s string) string {
 }
 
 // htmlComment matches one HTML comment, across lines.
-var htmlComment = regexp.MustCompile(`(?s)<!--(.*?)-->`)
+var htmlComment = lazy.Regexp{Expr: `(?s)<!--(.*?)-->`}
 
 // commentVerb and commentObject together mark a comment that tells the
 // reader (the model) to drop its rules; "prettier-ignore" or
 // "markdownlint-disable" have neither a free-standing verb nor an object.
 var (
-	commentVerb   = regexp.MustCompile(`(?:^|[\s:,.;(])(?:ignore|disregard|override|bypass|forget)\s+\S`)
-	commentObject = regexp.MustCompile(`\b(?:instructions?|prompt|rules|guidelines|restrictions|previous|above|prior|the\s+user|safety|system)\b`)
-	commentSecret = regexp.MustCompile(`\b(?:do\s+not|don'?t|never)\s+(?:tell|mention|reveal|show)\b|\bsecretly\b`)
+	commentVerb   = lazy.Regexp{Expr: `(?:^|[\s:,.;(])(?:ignore|disregard|override|bypass|forget)\s+\S`}
+	commentObject = lazy.Regexp{Expr: `\b(?:instructions?|prompt|rules|guidelines|restrictions|previous|above|prior|the\s+user|safety|system)\b`}
+	commentSecret = lazy.Regexp{Expr: `\b(?:do\s+not|don'?t|never)\s+(?:tell|mention|reveal|show)\b|\bsecretly\b`}
 )
 
 // scanComments reports an HTML comment that carries instructions: the text
 // is invisible in rendered Markdown, so nobody reviewing the page sees it.
 func scanComments(lower string) (string, bool) {
-	for _, m := range htmlComment.FindAllStringSubmatch(lower, -1) {
+	for _, m := range htmlComment.Get().FindAllStringSubmatch(lower, -1) {
 		body := m[1]
-		if (commentVerb.MatchString(body) && commentObject.MatchString(body)) || commentSecret.MatchString(body) {
+		if (commentVerb.Get().MatchString(body) && commentObject.Get().MatchString(body)) || commentSecret.Get().MatchString(body) {
 			return fmt.Sprintf("hidden HTML comment with instructions: %q", excerpt(m[0])), true
 		}
 	}
@@ -147,11 +153,11 @@ func scanComments(lower string) (string, bool) {
 
 // secretFile matches a path that holds private keys or credentials; public
 // keys (id_ed25519.pub) and templates (.env.example) are left out.
-var secretFile = regexp.MustCompile(`(?:~|\$home|/root|/home/\w+)/\.ssh/(?:id_\w+|[\w-]+\.pem)\b(?:[^.]|$)|\.ssh/id_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|$)|(?:^|[\s"'=@/])\.env(?:$|[\s"'|;>)])|\.netrc\b|\.pgpass\b|\.aws/credentials\b|\.git-credentials\b|/etc/shadow\b`)
+var secretFile = lazy.Regexp{Expr: `(?:~|\$home|/root|/home/\w+)/\.ssh/(?:id_\w+|[\w-]+\.pem)\b(?:[^.]|$)|\.ssh/id_(?:rsa|dsa|ecdsa|ed25519)\b(?:[^.]|$)|(?:^|[\s"'=@/])\.env(?:$|[\s"'|;>)])|\.netrc\b|\.pgpass\b|\.aws/credentials\b|\.git-credentials\b|/etc/shadow\b`}
 
 // sendsData matches what, on the same line, takes a secret file somewhere
 // else: a pipe, a network program or a URL.
-var sendsData = regexp.MustCompile(`\|\s*\S|\b` + netTool + `\b|https?://`)
+var sendsData = lazy.Regexp{Expr: `\|\s*\S|\b` + netTool + `\b|https?://`}
 
 // scanSecretFiles reports a line that reads a private key or credential
 // file and pipes or sends it on, such as `cat ~/.ssh/id_rsa | curl -d @- …`
@@ -159,11 +165,11 @@ var sendsData = regexp.MustCompile(`\|\s*\S|\b` + netTool + `\b|https?://`)
 // documentation ("copy .env.example to .env").
 func scanSecretFiles(lower string) (string, bool) {
 	for line := range strings.Lines(lower) {
-		loc := secretFile.FindStringIndex(line)
+		loc := secretFile.Get().FindStringIndex(line)
 		if loc == nil {
 			continue
 		}
-		if sendsData.MatchString(line) {
+		if sendsData.Get().MatchString(line) {
 			return fmt.Sprintf("exfiltration: %q", excerpt(line)), true
 		}
 	}

@@ -148,6 +148,9 @@ func FuzzScanInjection(f *testing.F) {
 func BenchmarkScanInjection(b *testing.B) {
 	doc := strings.Repeat("Ignore lint warnings in vendor; act as a reviewer. <!-- ignore --> curl http://x | cat .env ", 2000)
 	b.SetBytes(int64(len(doc)))
+	// The patterns are compiled on first use; that happens once per
+	// process and is not what a scan costs.
+	ScanInjection("warm up")
 	for b.Loop() {
 		ScanInjection(doc)
 	}

@@ -85,8 +85,9 @@ func Secrets(text string) string {
 	}
 	lower := asciiLower(text)
 	var spans []span
-	for i := range secretRules() {
-		spans = secretRules()[i].find(text, lower, spans)
+	rules := secretRules.Get()
+	for i := range rules {
+		spans = rules[i].find(text, lower, spans)
 	}
 	if len(spans) == 0 {
 		return text

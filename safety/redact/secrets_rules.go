@@ -3,12 +3,13 @@ package redact
 import (
 	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // secretRules is compiled on first use, so programs that never redact
 // pay nothing at start-up.
-var secretRules = sync.OnceValue(func() []secretRule {
+var secretRules = lazy.Value[[]secretRule]{New: func() []secretRule {
 	rules := []secretRule{
 		// Key blocks first: their base64 body could otherwise match
 		// shorter formats piecemeal. A block cut off before its END line
@@ -80,7 +81,7 @@ var secretRules = sync.OnceValue(func() []secretRule {
 			`(?i)((?:api[_\-]?key|token|secret|password|passwd|passphrase|credentials?|private[_\-]?key|access[_\-]?key|_key)[A-Za-z0-9_]*)\\?["']?[ \t]*[:=][ \t]*\\?["']?([^\s"'\\<>\[\]{}(),;&]+)`),
 	}
 	return rules
-})
+}}
 
 // acceptAssignment vets NAME=value matches. Token counts and limits
 // (max_tokens, "prompt_tokens": 12, token_limit), file paths, and

@@ -80,7 +80,7 @@ func (o Options) report(cmd string, parts bool) Report {
 	if !ok {
 		return Report{Findings: []Verdict{tooComplex()}, Parts: []string{Normalize(cmd)}}
 	}
-	r := Report{Findings: a.match(rules())}
+	r := Report{Findings: a.match(rules.Get())}
 	if !parts {
 		return r
 	}

@@ -1,9 +1,9 @@
 package shell
 
 import (
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // Interpreters run shell commands too: python -c 'import os;
@@ -73,14 +73,12 @@ func isAwk(name string) bool {
 
 // shellCallRE finds the start of a call that runs a shell command, up to
 // its first argument.
-var shellCallRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:(?:\b(?:os\.(?:system|popen|popen2|popen3|execl|execlp|execv|execvp|spawnl|spawnlp|posix_spawn|posix_spawnp)|` +
-		`subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|` +
-		`Open3\.\w+|IO\.popen|Kernel\.(?:system|exec|spawn)|os\.execute|io\.popen|` +
-		`system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|execSync|spawnSync)\b|` +
-		`\.(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\b)\s*\(?\s*)|` +
-		`(?:\|\s*getline)|(?:\bqx\s*[({/!|])|(?:%x\s*[({])`)
-})
+var shellCallRE = lazy.Regexp{Expr: `(?:(?:\b(?:os\.(?:system|popen|popen2|popen3|execl|execlp|execv|execvp|spawnl|spawnlp|posix_spawn|posix_spawnp)|` +
+	`subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|` +
+	`Open3\.\w+|IO\.popen|Kernel\.(?:system|exec|spawn)|os\.execute|io\.popen|` +
+	`system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|execSync|spawnSync)\b|` +
+	`\.(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\b)\s*\(?\s*)|` +
+	`(?:\|\s*getline)|(?:\bqx\s*[({/!|])|(?:%x\s*[({])`}
 
 // codeCommands returns the literal shell commands program code in lang
 // passes to shell-running calls.
@@ -91,7 +89,7 @@ func codeCommands(lang, code string) []string {
 	}
 	var locs [][]int
 	if mayCallShell(code) {
-		locs = shellCallRE().FindAllStringIndex(code, -1)
+		locs = shellCallRE.Get().FindAllStringIndex(code, -1)
 	}
 	for _, loc := range locs {
 		rest := code[loc[1]:]

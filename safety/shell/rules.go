@@ -4,7 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // rule is one entry of the detection table. A rule fires when any of its
@@ -57,9 +58,9 @@ type ruleSet struct {
 	whole   []int            // text and scan rules
 }
 
-// rules returns the compiled rule table. It is built on first use, not at
+// rules is the compiled rule table. It is built on first use, not at
 // start-up, and never changes afterwards.
-var rules = sync.OnceValue(func() *ruleSet {
+var rules = lazy.Value[*ruleSet]{New: func() *ruleSet {
 	table := append(hardlineRules(), dangerousRules()...)
 	rs := &ruleSet{byName: make(map[string][]int)}
 	for i, r := range table {
@@ -84,7 +85,7 @@ var rules = sync.OnceValue(func() *ruleSet {
 		}
 	}
 	return rs
-})
+}}
 
 // match returns a verdict for every rule the analysis matches, in table
 // order, each with the text of the first command (or script) it matched.
@@ -189,7 +190,7 @@ func containsAny(s string, words []string) bool {
 // Rules lists every rule hermes applies, hardline ones first, as verdicts:
 // the keys and descriptions a configuration may name in command_allowlist.
 func Rules() []Verdict {
-	table := rules().rules
+	table := rules.Get().rules
 	out := make([]Verdict, len(table))
 	for i, r := range table {
 		out[i] = Verdict{Level: r.level, Rule: r.key, Description: r.desc}
@@ -202,7 +203,7 @@ func Rules() []Verdict {
 // either way (Hermes's own command_allowlist stores descriptions).
 func LookupRule(name string) (Verdict, bool) {
 	e := strings.ToLower(strings.TrimSpace(name))
-	for _, r := range rules().rules {
+	for _, r := range rules.Get().rules {
 		if e == r.key || e == strings.ToLower(r.desc) {
 			return Verdict{Level: r.level, Rule: r.key, Description: r.desc}, true
 		}

@@ -14,21 +14,28 @@ import (
 // instructions) or through the user.
 const hermesRule = "it is hermes's own state ($HERMES_HOME), which the file tools never change"
 
-// hermesHints say, by the first part of a path under $HERMES_HOME, what
-// to do instead of writing it.
-var hermesHints = map[string]string{
-	"memories":    "Save what should be remembered with the memory tool (add, replace or remove an entry of MEMORY.md or USER.md)",
-	"skills":      "Create or change skills with the skill_manage tool (create, patch, edit, write_file for a skill's own files)",
-	"cron":        "Create, change or remove scheduled jobs with the cronjob tool",
-	"config.yaml": "Tell the user which setting to change; they can run hermes config set KEY VALUE or edit the file themselves",
-	".env":        "hermes already has the secrets it needs; if one is missing or wrong, tell the user which variable to set and let them edit the file themselves",
-	"tools":       "Declared tools are the user's to write: show the user the YAML and let them save it under $HERMES_HOME/tools themselves (or run hermes tools import-openapi)",
-	"SOUL.md":     "The persona is the user's to write: tell the user what to change and let them edit the file themselves",
+// hermesHint says, by the first part of a path under $HERMES_HOME, what
+// to do instead of writing it. The default covers the rest: state.db and
+// its -wal and -shm, deliveries, profiles, caches.
+func hermesHint(first string) string {
+	switch first {
+	case "memories":
+		return "Save what should be remembered with the memory tool (add, replace or remove an entry of MEMORY.md or USER.md)"
+	case "skills":
+		return "Create or change skills with the skill_manage tool (create, patch, edit, write_file for a skill's own files)"
+	case "cron":
+		return "Create, change or remove scheduled jobs with the cronjob tool"
+	case "config.yaml":
+		return "Tell the user which setting to change; they can run hermes config set KEY VALUE or edit the file themselves"
+	case ".env":
+		return "hermes already has the secrets it needs; if one is missing or wrong, tell the user which variable to set and let them edit the file themselves"
+	case "tools":
+		return "Declared tools are the user's to write: show the user the YAML and let them save it under $HERMES_HOME/tools themselves (or run hermes tools import-openapi)"
+	case "SOUL.md":
+		return "The persona is the user's to write: tell the user what to change and let them edit the file themselves"
+	}
+	return "hermes changes these files itself; use the tool made for the change (memory, skill_manage, cronjob), or tell the user what to change and let them do it"
 }
-
-// defaultHermesHint covers the rest: state.db and its -wal and -shm,
-// deliveries, profiles, caches.
-const defaultHermesHint = "hermes changes these files itself; use the tool made for the change (memory, skill_manage, cronjob), or tell the user what to change and let them do it"
 
 // hermesRoots are the directories of hermes's own files: HermesHome and
 // Home/.hermes, each as given and resolved.
@@ -59,11 +66,7 @@ func (g Guard) hermesDeny(p string) *DeniedError {
 // hermesDenial is the refusal of a path whose first part under
 // $HERMES_HOME is first ("" when unknown).
 func hermesDenial(first string) *DeniedError {
-	hint, ok := hermesHints[first]
-	if !ok {
-		hint = defaultHermesHint
-	}
-	return &DeniedError{Rule: hermesRule, Hint: hint}
+	return &DeniedError{Rule: hermesRule, Hint: hermesHint(first)}
 }
 
 // inHermesHome reports whether p, or its deepest existing ancestor, is

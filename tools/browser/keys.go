@@ -7,12 +7,13 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 )
 
 // namedKeys maps lower-cased DOM key names ("enter", "arrowdown") to the
-// runes chromedp's keyboard encodes them from.
-var namedKeys = func() map[string]rune {
+// runes chromedp's keyboard encodes them from. It is built on first use.
+var namedKeys = lazy.Value[map[string]rune]{New: func() map[string]rune {
 	m := map[string]rune{}
 	for r, k := range kb.Keys {
 		if utf8.RuneCountInString(k.Key) > 1 {
@@ -29,14 +30,22 @@ var namedKeys = func() map[string]rune {
 		}
 	}
 	return m
-}()
+}}
 
-// modifierNames maps the prefixes of a key combination to modifiers.
-var modifierNames = map[string]chromedp.Modifier{
-	"control": chromedp.ModifierCtrl, "ctrl": chromedp.ModifierCtrl,
-	"shift": chromedp.ModifierShift,
-	"alt":   chromedp.ModifierAlt, "option": chromedp.ModifierAlt,
-	"meta": chromedp.ModifierMeta, "cmd": chromedp.ModifierMeta, "command": chromedp.ModifierMeta,
+// modifierName returns the modifier a prefix of a key combination names,
+// given in lower case.
+func modifierName(name string) (chromedp.Modifier, bool) {
+	switch name {
+	case "control", "ctrl":
+		return chromedp.ModifierCtrl, true
+	case "shift":
+		return chromedp.ModifierShift, true
+	case "alt", "option":
+		return chromedp.ModifierAlt, true
+	case "meta", "cmd", "command":
+		return chromedp.ModifierMeta, true
+	}
+	return 0, false
 }
 
 // parseKey reads "Enter", "a", or a combination such as "Control+a" or
@@ -52,7 +61,7 @@ func parseKey(s string) (rune, []chromedp.Modifier, error) {
 	}
 	var mods []chromedp.Modifier
 	for _, p := range parts[:len(parts)-1] {
-		mod, ok := modifierNames[strings.ToLower(strings.TrimSpace(p))]
+		mod, ok := modifierName(strings.ToLower(strings.TrimSpace(p)))
 		if !ok {
 			return 0, nil, tool.Errorf(tool.CodeInvalidArguments, "unknown modifier %q in %q; use Control, Shift, Alt or Meta", p, s)
 		}
@@ -63,7 +72,7 @@ func parseKey(s string) (rune, []chromedp.Modifier, error) {
 		r, _ := utf8.DecodeRuneInString(name)
 		return r, mods, nil
 	}
-	if r, ok := namedKeys[strings.ToLower(strings.TrimSpace(name))]; ok {
+	if r, ok := namedKeys.Get()[strings.ToLower(strings.TrimSpace(name))]; ok {
 		return r, mods, nil
 	}
 	return 0, nil, tool.Errorf(tool.CodeInvalidArguments, "unknown key %q; use a key name such as Enter, Tab, Escape, Backspace, ArrowDown, PageDown, Home, or a single character", name)

@@ -9,11 +9,11 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -38,7 +38,7 @@ type Screenshot struct {
 }
 
 // unsafeName matches characters kept out of screenshot file names.
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var unsafeName = lazy.Regexp{Expr: `[^A-Za-z0-9_-]+`}
 
 // screenshotDir returns the directory screenshots go to, creating it.
 func (m *Manager) screenshotDir() (string, error) {
@@ -74,7 +74,7 @@ func screenshot(ctx context.Context, m *Manager, t *tab, raw json.RawMessage) (a
 	if err != nil {
 		return nil, tool.Errorf(tool.CodeInternal, "cannot create the screenshot directory: %v", err)
 	}
-	session := unsafeName.ReplaceAllString(tool.InvocationFrom(ctx).SessionID, "_")
+	session := unsafeName.Get().ReplaceAllString(tool.InvocationFrom(ctx).SessionID, "_")
 	if session == "" {
 		session = "default"
 	}

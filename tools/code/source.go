@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -112,8 +113,11 @@ func settled(v goja.Value) error {
 	return nil
 }
 
-// framePos finds positions in goja stack traces.
-var framePos = regexp.MustCompile(regexp.QuoteMeta(fileName) + `:(\d+):(\d+)`)
+// framePos finds positions in goja stack traces. It is compiled on first
+// use.
+var framePos = lazy.Value[*regexp.Regexp]{New: func() *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(fileName) + `:(\d+):(\d+)`)
+}}
 
 // describe turns a failed run into the message for the model: the
 // exception and where in the program it was thrown.
@@ -147,7 +151,7 @@ func describe(err error) string {
 // where returns " (at line L:C)" for the first program position in a goja
 // stack trace, or "" when it names none.
 func where(stack string) string {
-	m := framePos.FindStringSubmatch(stack)
+	m := framePos.Get().FindStringSubmatch(stack)
 	if m == nil {
 		return ""
 	}

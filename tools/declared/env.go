@@ -3,18 +3,18 @@ package declared
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/tool"
 )
 
 // envRefPattern matches an environment reference in a template:
 // ${NAME} or ${NAME:-default}.
-var envRefPattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+var envRefPattern = lazy.Regexp{Expr: `\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`}
 
 // minMaskLen is the shortest secret value that is masked: replacing one
 // or two characters everywhere in a result would garble it and hide
@@ -38,8 +38,8 @@ type envRef struct {
 // never escaped and never parsed as template text.
 func rewriteEnv(src string) (string, []envRef) {
 	var refs []envRef
-	out := envRefPattern.ReplaceAllStringFunc(src, func(m string) string {
-		sub := envRefPattern.FindStringSubmatch(m)
+	out := envRefPattern.Get().ReplaceAllStringFunc(src, func(m string) string {
+		sub := envRefPattern.Get().FindStringSubmatch(m)
 		r := envRef{Name: sub[1], Default: sub[3], HasDefault: sub[2] != ""}
 		refs = append(refs, r)
 		return fmt.Sprintf("{{%s %s %s %t}}", envFunc, strconv.Quote(r.Name), strconv.Quote(r.Default), r.HasDefault)
@@ -121,7 +121,7 @@ func urlCredentials(src string) func(i int) bool {
 		}
 		spans = append(spans, [2]int{q, e})
 	}
-	matches := envRefPattern.FindAllStringIndex(src, -1)
+	matches := envRefPattern.Get().FindAllStringIndex(src, -1)
 	return func(i int) bool {
 		if i >= len(matches) {
 			return false

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tools/declared/sqlexec"
 )
 
@@ -44,7 +44,7 @@ type parsedConn struct {
 }
 
 // yamlLine finds the line number yaml.v3 puts in its error messages.
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazy.Regexp{Expr: `line (\d+)`}
 
 // parseFile parses one tools file. display names it in problems; dir is
 // its directory, against which command.dir and sqlite paths resolve.
@@ -54,7 +54,7 @@ func parseFile(display, dir string, data []byte, b builder) parsedFile {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		p := Problem{File: display}
-		if m := yamlLine.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]+": ") {
+		if m := yamlLine.Get().FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]+": ") {
 			p.Line, _ = strconv.Atoi(m[1])
 			msg = strings.TrimPrefix(msg, m[0]+": ")
 		}

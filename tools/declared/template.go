@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // Names of the functions this package adds to every template for its own
@@ -38,7 +39,7 @@ const (
 
 // wholeField matches a template that is exactly one argument,
 // "{{.name}}", which body mappings and sql args insert with its JSON type.
-var wholeField = regexp.MustCompile(`^\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$`)
+var wholeField = lazy.Regexp{Expr: `^\{\{-?\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*-?\}\}$`}
 
 // tmpl is one compiled template of a tool.
 type tmpl struct {
@@ -53,7 +54,7 @@ type tmpl struct {
 // of _env and an escaper appended to every action that prints a value.
 func compileTemplate(name, src string, esc escaping) (*tmpl, error) {
 	out := &tmpl{src: src}
-	if m := wholeField.FindStringSubmatch(strings.TrimSpace(src)); m != nil {
+	if m := wholeField.Get().FindStringSubmatch(strings.TrimSpace(src)); m != nil {
 		out.whole = m[1]
 	}
 	text, refs := rewriteEnv(src)

@@ -6,22 +6,22 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/declared/sqlexec"
 )
 
 // namePattern is tool.Registry's rule for names, checked here too so the
 // error points at the file and line.
-var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var namePattern = lazy.Regexp{Expr: `^[a-zA-Z0-9_-]{1,64}$`}
 
 // envNamePattern is what command.env accepts as a variable name.
-var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNamePattern = lazy.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_]*$`}
 
 // httpMethods are the methods an http tool may use.
 var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}
@@ -120,7 +120,7 @@ func (b builder) compile(display, dir string, s Spec) (*Tool, []fieldErr) {
 	add := func(field string, format string, args ...any) {
 		errs = append(errs, fieldErr{field, fmt.Errorf(format, args...)})
 	}
-	if !namePattern.MatchString(s.Name) {
+	if !namePattern.Get().MatchString(s.Name) {
 		add("name", "%q is not a valid tool name; use 1 to 64 letters, digits, _ or -", s.Name)
 	}
 	if strings.TrimSpace(s.Description) == "" {
@@ -303,7 +303,7 @@ func (c compiler) command(dir string, cmd *Command) *cmdPlan {
 	}
 	p.fileDir = dir
 	for _, k := range sortedKeys(cmd.Env) {
-		if !envNamePattern.MatchString(k) {
+		if !envNamePattern.Get().MatchString(k) {
 			c.fail("command.env."+k, "%q is not a valid variable name; use letters, digits and _", k)
 		}
 		p.env = append(p.env, namedTmpl{k, c.template("command.env."+k, cmd.Env[k], escNone)})

@@ -1,15 +1,15 @@
 package files
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 )
 
 // lineNumberPrefix matches read_file's "N|" prefix, which models sometimes
 // copy into old_string.
-var lineNumberPrefix = regexp.MustCompile(`^\s*\d+\|`)
+var lineNumberPrefix = lazy.Regexp{Expr: `^\s*\d+\|`}
 
 // replaceLoose finds old in content line by line, comparing lines with
 // leading and trailing whitespace removed, so a wrong indentation, tabs
@@ -135,7 +135,7 @@ func notMatched(oldLines []string) error {
 	hint := "read the file again with read_file and copy the text exactly"
 	prefixed := 0
 	for _, l := range oldLines {
-		if lineNumberPrefix.MatchString(l) {
+		if lineNumberPrefix.Get().MatchString(l) {
 			prefixed++
 		}
 	}

@@ -36,13 +36,14 @@ const DefaultQuestion = "Describe this image in detail."
 // (most accept around 20 MB), and base64 makes the request a third larger.
 const MaxImageBytes = 20 << 20
 
-// accepted lists the image types every vision provider takes, keyed by
-// the type http.DetectContentType reports.
-var accepted = map[string]bool{
-	"image/png":  true,
-	"image/jpeg": true,
-	"image/gif":  true,
-	"image/webp": true,
+// accepted reports the image types every vision provider takes, named
+// as http.DetectContentType reports them.
+func accepted(mime string) bool {
+	switch mime {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return true
+	}
+	return false
 }
 
 // Options configure the tool.
@@ -229,7 +230,7 @@ func readImage(path string) ([]byte, string, error) {
 		return nil, "", tool.Errorf(tool.CodeInvalidArguments, "%s is empty", path)
 	}
 	mime := http.DetectContentType(data)
-	if !accepted[mime] {
+	if !accepted(mime) {
 		return nil, "", tool.Errorf(tool.CodeInvalidArguments, "%s is not a PNG, JPEG, GIF or WebP image (its content looks like %s)", path, mime)
 	}
 	return data, mime, nil

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -18,6 +17,8 @@ import (
 	"github.com/ledongthuc/pdf"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // convert turns a fetched body into a title and readable text by its media
@@ -95,7 +96,7 @@ func decodeText(f *fetched) string {
 	return strings.ToValidUTF8(string(f.body), "\uFFFD")
 }
 
-var blankLines = regexp.MustCompile(`\n{3,}`)
+var blankLines = lazy.Regexp{Expr: `\n{3,}`}
 
 // tidyMarkdown drops runs of blank lines and trailing spaces left where
 // removed elements were; they cost characters of the cap and say nothing.
@@ -104,7 +105,7 @@ func tidyMarkdown(s string) string {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
-	return strings.TrimSpace(blankLines.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+	return strings.TrimSpace(blankLines.Get().ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
 // prettyJSON re-indents JSON one space per level: readable for the model

@@ -10,10 +10,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -254,12 +254,12 @@ func (s *Search) do(req *http.Request, backend, key string, v any) error {
 	return nil
 }
 
-var tagRE = regexp.MustCompile(`<[^>]*>`)
+var tagRE = lazy.Regexp{Expr: `<[^>]*>`}
 
 // cleanText turns a backend's title or snippet into plain text on one
 // line: Brave marks matches with <strong>, and entities are common.
 func cleanText(s string, n int) string {
-	s = html.UnescapeString(tagRE.ReplaceAllString(s, ""))
+	s = html.UnescapeString(tagRE.Get().ReplaceAllString(s, ""))
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > n {
 		s = string(r[:n]) + "…"

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/declared"
 )
@@ -35,7 +35,7 @@ type Options struct {
 var readOnlyMethods = []string{"get", "head", "options"}
 
 // serverVar matches {name} in a server URL.
-var serverVar = regexp.MustCompile(`\{([^{}]+)\}`)
+var serverVar = lazy.Regexp{Expr: `\{([^{}]+)\}`}
 
 // Import builds one declared http tool per selected operation. The
 // warnings say what a person should know before using the file: variables
@@ -44,7 +44,7 @@ func Import(doc *Document, opts Options) (*declared.File, []string, error) {
 	if doc == nil {
 		return nil, nil, errors.New("openapi: Import: document is nil")
 	}
-	if opts.BaseURLEnv != "" && !envName.MatchString(opts.BaseURLEnv) {
+	if opts.BaseURLEnv != "" && !envName.Get().MatchString(opts.BaseURLEnv) {
 		return nil, nil, fmt.Errorf("openapi: base URL variable %q is not a valid environment variable name (letters, digits, _; not starting with a digit)", opts.BaseURLEnv)
 	}
 	all, warnings := doc.operations()
@@ -198,7 +198,7 @@ func serverURL(v any) string {
 	s, _ := list[0].(map[string]any)
 	u := str(s["url"])
 	vars, _ := s["variables"].(map[string]any)
-	return serverVar.ReplaceAllStringFunc(u, func(m string) string {
+	return serverVar.Get().ReplaceAllStringFunc(u, func(m string) string {
 		name := m[1 : len(m)-1]
 		if vm, ok := vars[name].(map[string]any); ok {
 			if d, ok := scalarString(vm["default"]); ok {

@@ -3,12 +3,12 @@ package openapi
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/tools/declared"
 )
 
@@ -28,11 +28,11 @@ func HeaderFor(d *Document, source string) Header {
 }
 
 // envRef matches ${NAME} references to the environment.
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envRef = lazy.Regexp{Expr: `\$\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
 // hostPart matches the part of a URL before its path: a scheme and host,
 // or a ${VAR} standing for them.
-var hostPart = regexp.MustCompile(`^(\$\{[A-Za-z_][A-Za-z0-9_]*\}|[a-z][a-z0-9+.-]*://[^/]*)`)
+var hostPart = lazy.Regexp{Expr: `^(\$\{[A-Za-z_][A-Za-z0-9_]*\}|[a-z][a-z0-9+.-]*://[^/]*)`}
 
 // Marshal writes f as YAML a person can read and edit, with a header
 // comment listing the tools and the environment variables to set.
@@ -90,10 +90,10 @@ func headerComment(f *declared.File, h Header) string {
 			if method == "" {
 				method = "GET"
 			}
-			path := hostPart.ReplaceAllString(t.HTTP.URL, "")
+			path := hostPart.Get().ReplaceAllString(t.HTTP.URL, "")
 			line = fmt.Sprintf("%-*s  %s %s", width, t.Name, method, templatesToBraces(path))
 			for _, s := range httpStrings(t.HTTP) {
-				for _, m := range envRef.FindAllStringSubmatch(s, -1) {
+				for _, m := range envRef.Get().FindAllStringSubmatch(s, -1) {
 					if !slices.Contains(env, m[1]) {
 						env = append(env, m[1])
 					}
@@ -129,11 +129,11 @@ func httpStrings(h *declared.HTTP) []string {
 // templatesToBraces shows {{.petId}} as {petId}, the way the document
 // wrote the path.
 func templatesToBraces(p string) string {
-	return argTemplate.ReplaceAllString(p, "{$1}")
+	return argTemplate.Get().ReplaceAllString(p, "{$1}")
 }
 
 // argTemplate matches an argument inserted into a URL: {{.petId}}.
-var argTemplate = regexp.MustCompile(`\{\{\.([A-Za-z0-9_]+)\}\}`)
+var argTemplate = lazy.Regexp{Expr: `\{\{\.([A-Za-z0-9_]+)\}\}`}
 
 // keywordRank orders JSON Schema keywords for reading: what a value is,
 // what it means, its constraints, then its parts.

@@ -2,19 +2,20 @@ package openapi
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // maxToolName is the longest tool name the model APIs accept.
 const maxToolName = 64
 
 // identifier matches argument names a template can use as {{.name}}.
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var identifier = lazy.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_]*$`}
 
 // envName matches environment variable names usable as ${NAME}.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazy.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_]*$`}
 
 // snake converts an operationId or path to snake_case: listPets becomes
 // list_pets, get-user.byId becomes get_user_by_id, HTTPServer becomes
@@ -122,7 +123,7 @@ func cut(s string, max int) string {
 // name itself when a template can address it as {{.name}}, else its
 // snake_case form (X-Request-ID becomes x_request_id).
 func argName(name string) string {
-	if identifier.MatchString(name) {
+	if identifier.Get().MatchString(name) {
 		return name
 	}
 	s := snake(name)

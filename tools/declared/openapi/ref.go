@@ -26,8 +26,16 @@ func (e *ExternalRefError) Error() string {
 		"bundle the document into one file first (for example `npx @redocly/cli bundle`)", e.Ref)
 }
 
-// errTooLarge stops the expansion of a document whose refs multiply.
-var errTooLarge = fmt.Errorf("openapi: resolving $refs produced more than %d nodes; the document shares schemas too heavily to inline", maxNodes)
+// errTooLarge stops the expansion of a document whose refs multiply. It
+// is a type rather than a fmt.Errorf value, so that it costs nothing at
+// start-up.
+var errTooLarge = tooLargeError{}
+
+type tooLargeError struct{}
+
+func (tooLargeError) Error() string {
+	return fmt.Sprintf("openapi: resolving $refs produced more than %d nodes; the document shares schemas too heavily to inline", maxNodes)
+}
 
 // resolver expands local $refs into copies of their targets. A ref met
 // again while its own expansion is in progress is a cycle (a Category

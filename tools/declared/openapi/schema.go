@@ -8,13 +8,17 @@ import (
 	"strings"
 )
 
-// dropped are Schema Object keys that are OpenAPI's, not JSON Schema's,
-// or that would change how a tool's schema is compiled ($id moves the base
-// URI; $schema switches the dialect).
-var dropped = map[string]bool{
-	"discriminator": true, "xml": true, "externalDocs": true,
-	"$id": true, "$schema": true, "$anchor": true, "$dynamicAnchor": true,
-	"$dynamicRef": true, "$comment": true, "$defs": true, "definitions": true,
+// dropped reports the Schema Object keys that are OpenAPI's, not JSON
+// Schema's, or that would change how a tool's schema is compiled ($id
+// moves the base URI; $schema switches the dialect).
+func dropped(key string) bool {
+	switch key {
+	case "discriminator", "xml", "externalDocs",
+		"$id", "$schema", "$anchor", "$dynamicAnchor",
+		"$dynamicRef", "$comment", "$defs", "definitions":
+		return true
+	}
+	return false
 }
 
 // schemaMaps are keywords whose value is a mapping of names to schemas.
@@ -46,7 +50,7 @@ func (c converter) convert(s any) any {
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		switch {
-		case dropped[k], strings.HasPrefix(k, "x-"):
+		case dropped(k), strings.HasPrefix(k, "x-"):
 		case slices.Contains(schemaMaps, k):
 			out[k] = c.convertMap(k, v)
 		case slices.Contains(schemaLists, k):

@@ -113,31 +113,40 @@ func placeholders(code, driver string) (int, error) {
 	return most, nil
 }
 
-// Keywords a read_only statement may start with, by driver.
-var (
-	readKeywords = []string{"SELECT", "WITH", "VALUES", "EXPLAIN"}
-	// readPragmas are the SQLite pragmas that only report; a pragma
-	// that sets something (query_only = 0 among them) is refused.
-	readPragmas = map[string]bool{
-		"TABLE_INFO": true, "TABLE_XINFO": true, "TABLE_LIST": true,
-		"INDEX_LIST": true, "INDEX_INFO": true, "INDEX_XINFO": true,
-		"FOREIGN_KEY_LIST": true, "FOREIGN_KEY_CHECK": true,
-		"INTEGRITY_CHECK": true, "QUICK_CHECK": true,
-		"DATABASE_LIST": true, "COLLATION_LIST": true, "FUNCTION_LIST": true,
-		"MODULE_LIST": true, "PRAGMA_LIST": true, "COMPILE_OPTIONS": true,
-		"PAGE_COUNT": true, "PAGE_SIZE": true, "FREELIST_COUNT": true,
-		"ENCODING": true, "USER_VERSION": true, "SCHEMA_VERSION": true,
-		"APPLICATION_ID": true, "JOURNAL_MODE": true, "DATA_VERSION": true,
+// readKeywords are the keywords a read_only statement may start with on
+// every driver.
+var readKeywords = []string{"SELECT", "WITH", "VALUES", "EXPLAIN"}
+
+// readPragma reports the SQLite pragmas that only report; a pragma that
+// sets something (query_only = 0 among them) is refused.
+func readPragma(name string) bool {
+	switch name {
+	case "TABLE_INFO", "TABLE_XINFO", "TABLE_LIST",
+		"INDEX_LIST", "INDEX_INFO", "INDEX_XINFO",
+		"FOREIGN_KEY_LIST", "FOREIGN_KEY_CHECK",
+		"INTEGRITY_CHECK", "QUICK_CHECK",
+		"DATABASE_LIST", "COLLATION_LIST", "FUNCTION_LIST",
+		"MODULE_LIST", "PRAGMA_LIST", "COMPILE_OPTIONS",
+		"PAGE_COUNT", "PAGE_SIZE", "FREELIST_COUNT",
+		"ENCODING", "USER_VERSION", "SCHEMA_VERSION",
+		"APPLICATION_ID", "JOURNAL_MODE", "DATA_VERSION":
+		return true
 	}
-	// pragmasWithArgument may take a parenthesized argument (a table or
-	// index name, or a row limit for the checks); the others set a value
-	// when given one.
-	pragmasWithArgument = map[string]bool{
-		"TABLE_INFO": true, "TABLE_XINFO": true, "INDEX_LIST": true,
-		"INDEX_INFO": true, "INDEX_XINFO": true, "FOREIGN_KEY_LIST": true,
-		"FOREIGN_KEY_CHECK": true, "INTEGRITY_CHECK": true, "QUICK_CHECK": true,
+	return false
+}
+
+// pragmaTakesArgument reports the pragmas that may take a parenthesized
+// argument (a table or index name, or a row limit for the checks); the
+// others set a value when given one.
+func pragmaTakesArgument(name string) bool {
+	switch name {
+	case "TABLE_INFO", "TABLE_XINFO", "INDEX_LIST",
+		"INDEX_INFO", "INDEX_XINFO", "FOREIGN_KEY_LIST",
+		"FOREIGN_KEY_CHECK", "INTEGRITY_CHECK", "QUICK_CHECK":
+		return true
 	}
-)
+	return false
+}
 
 // acceptedRead says, for a message, what a read_only statement may be.
 func acceptedRead(driver string) string {
@@ -191,10 +200,10 @@ func checkPragma(code string, w []string) error {
 	if dot >= 0 && (paren < 0 || dot < paren) && len(w) > 2 {
 		name = w[2] // PRAGMA schema.name
 	}
-	if !readPragmas[name] {
+	if !readPragma(name) {
 		return fmt.Errorf("PRAGMA %s is not accepted here; reporting pragmas such as table_info, index_list, foreign_key_list and table_list are", strings.ToLower(name))
 	}
-	if strings.Contains(code, "(") && !pragmasWithArgument[name] {
+	if strings.Contains(code, "(") && !pragmaTakesArgument(name) {
 		return fmt.Errorf("PRAGMA %s(...) sets a value; send PRAGMA %s without an argument to read it", strings.ToLower(name), strings.ToLower(name))
 	}
 	return nil

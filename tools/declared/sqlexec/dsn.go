@@ -5,10 +5,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // The canonical driver names; Normalize maps the aliases people write to
@@ -134,9 +135,9 @@ func sqliteDSN(path string, readOnly bool) string {
 // Masking secrets in DSNs: the password of a URL's user info, of a
 // key=value string and of a MySQL user:password@ prefix.
 var (
-	urlPassword = regexp.MustCompile(`(://[^:/@\s]*):[^@\s]*@`)
-	kvPassword  = regexp.MustCompile(`(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
-	urlQueryPW  = regexp.MustCompile(`(?i)([?&]password=)[^&\s]*`)
+	urlPassword = lazy.Regexp{Expr: `(://[^:/@\s]*):[^@\s]*@`}
+	kvPassword  = lazy.Regexp{Expr: `(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`}
+	urlQueryPW  = lazy.Regexp{Expr: `(?i)([?&]password=)[^&\s]*`}
 )
 
 // mask is the text of a DSN that is safe to show: passwords are replaced
@@ -146,19 +147,19 @@ var (
 // before a password.
 func mask(dsn, driver string) string {
 	var refs []string
-	s := envRef.ReplaceAllStringFunc(dsn, func(ref string) string {
+	s := envRef.Get().ReplaceAllStringFunc(dsn, func(ref string) string {
 		refs = append(refs, ref)
 		return "\x01" + strconv.Itoa(len(refs)-1) + "\x01"
 	})
-	s = urlPassword.ReplaceAllString(s, "$1:xxxxx@")
-	s = kvPassword.ReplaceAllString(s, "${1}xxxxx")
-	s = urlQueryPW.ReplaceAllString(s, "${1}xxxxx")
+	s = urlPassword.Get().ReplaceAllString(s, "$1:xxxxx@")
+	s = kvPassword.Get().ReplaceAllString(s, "${1}xxxxx")
+	s = urlQueryPW.Get().ReplaceAllString(s, "${1}xxxxx")
 	if driver == driverMySQL {
 		if from, to, ok := mysqlPassword(s); ok {
 			s = s[:from] + "xxxxx" + s[to:]
 		}
 	}
-	return refToken.ReplaceAllStringFunc(s, func(tok string) string {
+	return refToken.Get().ReplaceAllStringFunc(s, func(tok string) string {
 		i, _ := strconv.Atoi(strings.Trim(tok, "\x01"))
 		return refs[i]
 	})
@@ -166,8 +167,8 @@ func mask(dsn, driver string) string {
 
 // envRef matches a ${...} reference; refToken what mask puts in its place.
 var (
-	envRef   = regexp.MustCompile(`\$\{[^}]*\}`)
-	refToken = regexp.MustCompile("\x01[0-9]+\x01")
+	envRef   = lazy.Regexp{Expr: `\$\{[^}]*\}`}
+	refToken = lazy.Regexp{Expr: "\x01[0-9]+\x01"}
 )
 
 // secrets lists the strings of a resolved DSN that must never reach a
@@ -179,10 +180,10 @@ func secrets(resolved, driver string) []string {
 			out = append(out, pw, url.QueryEscape(pw), url.PathEscape(pw))
 		}
 	}
-	for _, m := range kvPassword.FindAllStringSubmatch(resolved, -1) {
+	for _, m := range kvPassword.Get().FindAllStringSubmatch(resolved, -1) {
 		out = append(out, strings.Trim(m[2], "'"))
 	}
-	for _, m := range urlQueryPW.FindAllStringIndex(resolved, -1) {
+	for _, m := range urlQueryPW.Get().FindAllStringIndex(resolved, -1) {
 		_, v, _ := strings.Cut(resolved[m[0]:m[1]], "=")
 		out = append(out, v)
 	}

@@ -2,16 +2,18 @@ package sqlexec
 
 import "strings"
 
-// arrayElements are the PostgreSQL element types whose arrays become
+// arrayElement reports the PostgreSQL element types whose arrays become
 // JSON arrays: those whose text form is unambiguous on its own. Arrays
 // of other types (timestamps, ranges, geometric types, whose delimiter
 // may not even be a comma) stay in PostgreSQL's text form, which the
 // model reads as well as any rendering of it.
-var arrayElements = map[string]bool{
-	"TEXT": true, "VARCHAR": true, "BPCHAR": true, "CHAR": true, "NAME": true,
-	"INT2": true, "INT4": true, "INT8": true, "OID": true,
-	"FLOAT4": true, "FLOAT8": true, "NUMERIC": true,
-	"BOOL": true, "UUID": true, "DATE": true, "JSON": true, "JSONB": true,
+func arrayElement(elem string) bool {
+	switch elem {
+	case "TEXT", "VARCHAR", "BPCHAR", "CHAR", "NAME", "INT2", "INT4", "INT8", "OID",
+		"FLOAT4", "FLOAT8", "NUMERIC", "BOOL", "UUID", "DATE", "JSON", "JSONB":
+		return true
+	}
+	return false
 }
 
 // pgArray parses the text form of a PostgreSQL array whose elements have
@@ -21,7 +23,7 @@ var arrayElements = map[string]bool{
 // it cannot read whole, such as an array with explicit bounds
 // ("[0:1]={1,2}"): the caller then keeps the text.
 func pgArray(s, elem string) (any, bool) {
-	if !arrayElements[elem] {
+	if !arrayElement(elem) {
 		return nil, false
 	}
 	p := arrayParser{s: s, elem: elem}

@@ -72,15 +72,18 @@ func collect(rows *sql.Rows, maxRows int) (*Result, error) {
 	return res, rows.Err()
 }
 
-// numericTypes are database type names whose values some drivers hand
-// over as text (MySQL's text protocol, PostgreSQL's NUMERIC) but which
-// the model should see as numbers.
-var numericTypes = map[string]bool{
-	"NUMERIC": true, "DECIMAL": true, "INT": true, "INTEGER": true, "BIGINT": true,
-	"SMALLINT": true, "TINYINT": true, "MEDIUMINT": true, "FLOAT": true,
-	"DOUBLE": true, "REAL": true, "UNSIGNED INT": true, "UNSIGNED BIGINT": true,
-	"UNSIGNED SMALLINT": true, "UNSIGNED TINYINT": true, "UNSIGNED MEDIUMINT": true,
-	"INT2": true, "INT4": true, "INT8": true, "FLOAT4": true, "FLOAT8": true, "YEAR": true,
+// numericType reports the database type names whose values some drivers
+// hand over as text (MySQL's text protocol, PostgreSQL's NUMERIC) but
+// which the model should see as numbers.
+func numericType(kind string) bool {
+	switch kind {
+	case "NUMERIC", "DECIMAL", "INT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT",
+		"MEDIUMINT", "FLOAT", "DOUBLE", "REAL", "UNSIGNED INT", "UNSIGNED BIGINT",
+		"UNSIGNED SMALLINT", "UNSIGNED TINYINT", "UNSIGNED MEDIUMINT", "INT2", "INT4",
+		"INT8", "FLOAT4", "FLOAT8", "YEAR":
+		return true
+	}
+	return false
 }
 
 // jsonValue converts a scanned value to one that marshals well. kind is
@@ -132,7 +135,7 @@ func timeValue(t time.Time, kind string) string {
 // otherwise, and base64 for bytes that are not UTF-8.
 func textValue(s, kind string, raw bool) any {
 	switch {
-	case numericTypes[kind] && isJSONNumber(s):
+	case numericType(kind) && isJSONNumber(s):
 		return json.Number(s)
 	case (kind == "JSON" || kind == "JSONB") && json.Valid([]byte(s)):
 		return json.RawMessage(s)
