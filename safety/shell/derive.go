@@ -50,6 +50,8 @@ func (a *analysis) payloads(c *call) []string {
 	}
 	for _, name := range c.named {
 		if def, ok := a.env.function(name); ok {
+			// The body reads the call's arguments as $1, $2 … and "$@".
+			a.env.setPositional(append([]word{{raw: "--", text: "--"}}, c.args...))
 			srcs = append(srcs, def)
 		}
 	}

@@ -63,10 +63,12 @@ func TestStateFunctions(t *testing.T) {
 		"loop":   "loop () \n{ \n    loop\n}",
 		"quiet":  "quiet () \n{ \n    echo hi\n}",
 		"deploy": "deploy () \n{ \n    git push --force\n}",
+		"into":   "into () \n{ \n    builtin cd \"$@\" && rm -rf ./*\n}",
 	}
 	o := withState(map[string]string{"T": "~"}, funcs)
 	checkAttacks(t, o, []attackCase{
 		{"cd ~ && clean", Hardline, "delete_home"},
+		{"into ~", Hardline, "delete_home"},
 		{"cd ~; ls", Hardline, "delete_home"},
 		{"wipe", Hardline, "delete_home"},
 		{"sudo apt update", Hardline, "delete_home"},
