@@ -35,6 +35,22 @@ import (
 //go:embed description.md
 var description string
 
+// perCallDescription rewrites the description for a terminal whose
+// commands each run in a bash of their own (no persistent shell, or a
+// remote backend), where only the working directory carries over.
+func perCallDescription(desc string) string {
+	start := strings.Index(desc, "- Calls of one session run")
+	end := strings.Index(desc, "- stdout and stderr")
+	if start < 0 || end < start {
+		return desc
+	}
+	desc = desc[:start] + "- Every call is a new `bash -c` process. The working directory carries over to the next call " +
+		"(`cd src` now, and later commands run in src), but shell variables, `export`s, aliases, functions and " +
+		"activated virtualenvs do not: chain them in one command (`source .venv/bin/activate && pytest`).\n" + desc[end:]
+	desc = strings.Replace(desc, " A background command runs in a fresh bash of its own, without the session's variables.", "", 1)
+	return strings.Replace(desc, "keep running until the session's shell ends", "keep running", 1)
+}
+
 // Defaults for the zero values of Options.
 const (
 	DefaultShell          = "bash"
@@ -206,6 +222,9 @@ func (t *Terminal) Forget(sessionID string) {
 // wins.
 func (t *Terminal) Spec() tool.Spec {
 	desc := description
+	if t.shells == nil {
+		desc = perCallDescription(desc)
+	}
 	if l, ok := t.backend.(Located); ok {
 		desc = strings.Replace(desc, "on the user's machine", l.Location(), 1)
 	}

@@ -230,6 +230,16 @@ func TestSpec(t *testing.T) {
 	if !strings.Contains(s.Description, "exit_code") {
 		t.Errorf("description not embedded: %q", s.Description)
 	}
+	// The description says what carries over from one call to the next,
+	// which depends on whether the session has a shell of its own.
+	if tr.shells != nil && !strings.Contains(s.Description, "shell variables, `export`s, functions and activated virtualenvs carry over") {
+		t.Errorf("description does not say variables carry over: %q", s.Description)
+	}
+	perCall := New(Options{SpawnPerCall: true}).Spec().Description
+	if !strings.Contains(perCall, "Every call is a new `bash -c` process") || strings.Contains(perCall, "same bash") ||
+		strings.Contains(perCall, "shell ends") {
+		t.Errorf("per-call description: %q", perCall)
+	}
 	var schema struct {
 		Properties map[string]struct {
 			Type    string `json:"type"`
