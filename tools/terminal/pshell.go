@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hermes-go/hermes/internal/procgroup"
@@ -37,16 +38,19 @@ type pshell struct {
 	records chan record
 	stop    chan struct{}
 	// fifos is a private directory for the named pipes commands write
-	// their output to.
+	// their output to, and fifo the one the next command writes to
+	// ("" until made): a pipe is used again as long as no process a
+	// command left running holds it.
 	fifos string
+	fifo  string
 	seq   int
 
 	// cwd is the shell's directory as it last said, "" when unknown.
 	cwd string
 	// base is what the shell held when it started: its variables, and
 	// its builtins (enable -a), which must stay the same.
-	base         map[string]declaration
-	baseBuiltins string
+	base                    map[string]declaration
+	baseBuiltins, baseTraps string
 	// decls and state are what it holds now, as of its last report, and
 	// lastVars and lastFuncs the texts they were read from.
 	decls               map[string]declaration
@@ -74,7 +78,9 @@ func startShell(t *Terminal, dir string) (*pshell, error) {
 		ctlW.Close()
 		return nil, err
 	}
-	cmd := exec.Command(t.shellPath, "-c", procgroup.Guard(driverScript))
+	// The guard runs the shell as a program of its own, so that $$ is the
+	// shell, as in any shell, rather than the guard.
+	cmd := exec.Command(t.shellPath, "-c", procgroup.Guard("exec "+ansiC(t.shellPath)+" -c "+ansiC(driverScript)))
 	cmd.Dir = dir
 	cmd.Env = t.Environ()
 	cmd.ExtraFiles = []*os.File{ctlR, repW}
@@ -105,7 +111,7 @@ func startShell(t *Terminal, dir string) (*pshell, error) {
 		p.close()
 		return nil, fmt.Errorf("the shell did not start (%s)", how)
 	}
-	p.base, p.baseBuiltins = parseDeclarations(rep.vars), rep.builtins
+	p.base, p.baseBuiltins, p.baseTraps = parseDeclarations(rep.vars), rep.builtins, rep.traps
 	p.absorb(rep)
 	return p, nil
 }
@@ -178,13 +184,19 @@ func nonce() string {
 // ends the shell (exit, exec, kill $$, a failure under set -e), a
 // timeout and an interrupt leave the shell gone.
 func (p *pshell) run(ctx context.Context, command, dir string, timeout time.Duration) (RunResult, error) {
-	p.seq++
-	fifo := filepath.Join(p.fifos, "out"+strconv.Itoa(p.seq))
+	if p.fifo == "" {
+		p.seq++
+		p.fifo = filepath.Join(p.fifos, "out"+strconv.Itoa(p.seq))
+		if err := makeFifo(p.fifo); err != nil {
+			p.fifo = ""
+			return RunResult{}, err
+		}
+	}
+	fifo := p.fifo
 	out, keeper, err := openFifo(fifo)
 	if err != nil {
 		return RunResult{}, err
 	}
-	defer os.Remove(fifo)
 	capt := NewCapture(p.t.opt.MaxOutputBytes)
 	drained := make(chan struct{})
 	go func() {
@@ -237,6 +249,10 @@ func (p *pshell) run(ctx context.Context, command, dir string, timeout time.Dura
 	select {
 	case <-drained:
 	case <-time.After(DrainGrace):
+		// A process the command left running still holds the pipe; the
+		// next command gets a pipe of its own.
+		os.Remove(fifo)
+		p.fifo = ""
 	}
 	res.Output = capt.Snapshot(p.t.opt.MaxOutputLines)
 	if res.Cause != Exited {
@@ -247,24 +263,39 @@ func (p *pshell) run(ctx context.Context, command, dir string, timeout time.Dura
 
 // followUp finishes a call the way bash -c would have and leaves nothing
 // of it but variables, functions and the directory: it runs the EXIT
-// trap the command set, and puts shell options it changed back, in one
-// more request whose output goes where the command's did.
+// trap the command set, clears the traps it set on signals (which would
+// run when a later command is stopped), and puts shell options it
+// changed back, in one more request whose output goes where the
+// command's did.
 func (p *pshell) followUp(ctx context.Context, rep report, fifo string, timer <-chan time.Time) outcome {
 	for range 2 {
-		code := exitTrap(rep.traps)
-		reset := ""
-		if cur := p.absorb(rep); cur != nil {
-			reset = optionReset(p.base["SHELLOPTS"].value(), cur["SHELLOPTS"].value(),
-				p.base["BASHOPTS"].value(), cur["BASHOPTS"].value())
+		cur := p.absorb(rep)
+		var reset []string
+		code := ""
+		if rep.traps != p.baseTraps {
+			base := parseTraps(p.baseTraps)
+			for signal, c := range parseTraps(rep.traps) {
+				if b, ok := base[signal]; !ok || b != c {
+					reset = append(reset, "builtin trap - "+signal)
+				}
+				if signal == "EXIT" {
+					code = c
+				}
+			}
 		}
-		if code == "" && reset == "" {
+		if opts := optionReset(p.base["SHELLOPTS"].value(), cur["SHELLOPTS"].value(),
+			p.base["BASHOPTS"].value(), cur["BASHOPTS"].value()); opts != "" {
+			reset = append(reset, opts)
+		}
+		if code == "" && len(reset) == 0 {
 			return answered
 		}
 		if code == "" {
 			code = ":"
 		}
 		var how outcome
-		if rep, how = p.exchange(ctx, shellCall{fifo: fifo, code: code, prelude: reset}, timer); how != answered {
+		c := shellCall{fifo: fifo, code: code, prelude: strings.Join(reset, "; ")}
+		if rep, how = p.exchange(ctx, c, timer); how != answered {
 			return how
 		}
 	}
@@ -299,11 +330,21 @@ func (p *pshell) absorb(rep report) map[string]declaration {
 	return p.decls
 }
 
+// closeGrace is how long a closed shell has to exit by itself, once its
+// requests end, before its group is killed.
+const closeGrace = 100 * time.Millisecond
+
 // close ends the shell and everything it started, and removes its
-// files.
+// files. The shell is first let go (its requests end, and it exits, so
+// it is reaped with its guard), then what is left of its group is
+// killed.
 func (p *pshell) close() {
 	close(p.stop)
 	p.ctl.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(closeGrace):
+	}
 	procgroup.Kill(p.pid)
 	select {
 	case <-p.exited:

@@ -111,26 +111,29 @@ func parseReport(rec record) (report, bool) {
 	}, true
 }
 
-// exitTrap returns the code of the EXIT trap in trap -p output, "" when
-// none is set. bash prints each trap as trap -- 'CODE' SIGNAL, with a
-// single quote in CODE written '\”.
-func exitTrap(text string) string {
+// parseTraps reads trap -p output into the code of each trap by signal
+// name (EXIT, SIGTERM …). bash prints each trap as trap -- 'CODE'
+// SIGNAL, with a single quote in CODE written '\”; reading stops at
+// anything else.
+func parseTraps(text string) map[string]string {
+	var traps map[string]string
 	for text != "" {
 		rest, ok := strings.CutPrefix(text, "trap -- ")
 		if !ok {
-			return ""
+			break
 		}
 		code, rest, ok := singleQuoted(rest)
 		if !ok || !strings.HasPrefix(rest, " ") {
-			return ""
+			break
 		}
-		signal, next, _ := strings.Cut(rest[1:], "\n")
-		if signal == "EXIT" {
-			return code
+		var signal string
+		signal, text, _ = strings.Cut(rest[1:], "\n")
+		if traps == nil {
+			traps = make(map[string]string)
 		}
-		text = next
+		traps[signal] = code
 	}
-	return ""
+	return traps
 }
 
 // singleQuoted reads a word of single-quoted strings joined by \' at the

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// The persistent shell is bash running driverScript under a procgroup
-// guard, with file descriptor 3 the read end of a pipe hermes sends
-// requests on and 4 the write end of a pipe it reports on. The loop, the
+// The persistent shell is bash running driverScript, started by a
+// procgroup guard, with file descriptor 3 the read end of a pipe hermes
+// sends requests on and 4 the write end of a pipe it reports on. The loop, the
 // way a call's command is handed over, and the report are all here, so
 // the protocol reads in one place.
 //
@@ -82,26 +82,22 @@ func (c shellCall) script() string {
 	return b.String()
 }
 
-// reportTail ends every call script. It first takes bash out of anyone's
-// hands: in POSIX mode (set by assigning POSIXLY_CORRECT, which no
-// function can intercept) trap and unset are found before functions, so
-// the DEBUG, ERR and RETURN traps are cleared and a function named
-// builtin is removed before anything else runs; every later command is
-// `builtin NAME`. It then writes the report (see readReport) and clears
-// what must not carry over to the next call: traps, aliases, the
-// hash table, the directory stack and the positional parameters.
+// reportTail ends every call script. It first removes a function named
+// builtin and clears the DEBUG, ERR and RETURN traps, which would run
+// before each command that follows; every later command is `builtin
+// NAME`, so no function of the session's can stand in for it. It then
+// writes the report (see readReport) and clears what must not carry over
+// to the next call: aliases, the hash table, the directory stack and the
+// positional parameters. Other traps and shell options are put back by a
+// follow-up request when the report shows them changed (see
+// pshell.followUp).
 func reportTail(nonce string) string {
-	return "__hermes_busy=; POSIXLY_CORRECT=y; trap - DEBUG ERR RETURN; unset -f builtin; builtin unset POSIXLY_CORRECT; " +
+	return "__hermes_busy=; unset -f builtin; builtin trap - DEBUG ERR RETURN; " +
 		"{ builtin printf '\\0N:%s\\0%s\\0%s\\0' " + nonce + ` "$__hermes_s" "$__hermes_c"; builtin pwd -P; ` +
 		`builtin printf '\0'; builtin declare -p; builtin printf '\0'; builtin declare -f; builtin printf '\0'; ` +
 		`builtin trap -p; builtin printf '\0'; builtin enable -a; builtin printf '\0E:%s\0' ` + nonce + "; } >&4 2>/dev/null; " +
-		"builtin trap - EXIT " + signalNumbers + "; builtin unalias -a; builtin hash -r; builtin dirs -c; builtin set --"
+		"builtin unalias -a; builtin hash -r; builtin dirs -c; builtin set --"
 }
-
-// signalNumbers lists every signal a trap may be set on, for clearing
-// them all; bash skips those it cannot trap without complaint.
-const signalNumbers = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 " +
-	"41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64"
 
 // ansiC quotes s as a bash $'…' word in ASCII: printable ASCII stays,
 // quote and backslash are escaped, a newline is \n and every other byte

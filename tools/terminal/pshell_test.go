@@ -135,6 +135,8 @@ func TestShellRestartsAfterItEnds(t *testing.T) {
 		{"exit 3", 3},
 		{"exec true", 0},
 		{"kill -9 $BASHPID", 137},
+		{"kill $$", 143},
+		{"echo $$ > /dev/null; kill -KILL $$", 137},
 		{"set -e; false; echo not reached", 1},
 		{"break 2", 0},
 		{"continue 2", 0},

@@ -152,14 +152,14 @@ func readPwd(r *os.File) string {
 	return strings.TrimSuffix(strings.TrimSuffix(dir, "\x00"), "\n")
 }
 
-// openFifo makes a named pipe at path for a command's output and opens
-// it twice: out for reading, and keeper for writing, which hermes holds
-// until the command is done so that out does not end before the shell
-// has opened the pipe.
+// makeFifo makes a named pipe at path, for commands' output.
+func makeFifo(path string) error { return syscall.Mkfifo(path, 0o600) }
+
+// openFifo opens the named pipe at path twice for a command's output:
+// out for reading, and keeper for writing, which hermes holds until the
+// command is done so that out does not end before the shell has opened
+// the pipe.
 func openFifo(path string) (out, keeper *os.File, err error) {
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		return nil, nil, err
-	}
 	if out, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err != nil {
 		return nil, nil, err
 	}

@@ -41,7 +41,9 @@ func (t *Terminal) spawn(command, dir string) (Spawned, error) {
 func termGroup(pid int) {}
 func killGroup(pid int) {}
 
-// openFifo has no named pipes to make here; no persistent shell starts.
+// makeFifo and openFifo have no named pipes here; no persistent shell
+// starts.
+func makeFifo(string) error                             { return errUnsupported() }
 func openFifo(string) (out, keeper *os.File, err error) { return nil, nil, errUnsupported() }
 
 // exitCode and terminate have no processes to read or stop here.
