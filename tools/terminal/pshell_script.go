@@ -86,7 +86,9 @@ func (c shellCall) script() string {
 // builtin and clears the DEBUG, ERR and RETURN traps, which would run
 // before each command that follows; every later command is `builtin
 // NAME`, so no function of the session's can stand in for it. It then
-// writes the report (see readReport) and clears what must not carry over
+// writes the report (see readRecords) — a shell that cannot, because a
+// command broke its report pipe, exits rather than leave hermes waiting —
+// and clears what must not carry over
 // to the next call: aliases, the hash table, the directory stack and the
 // positional parameters. Other traps and shell options are put back by a
 // follow-up request when the report shows them changed (see
@@ -95,7 +97,7 @@ func reportTail(nonce string) string {
 	return "__hermes_busy=; unset -f builtin; builtin trap - DEBUG ERR RETURN; " +
 		"{ builtin printf '\\0N:%s\\0%s\\0%s\\0' " + nonce + ` "$__hermes_s" "$__hermes_c"; builtin pwd -P; ` +
 		`builtin printf '\0'; builtin declare -p; builtin printf '\0'; builtin declare -f; builtin printf '\0'; ` +
-		`builtin trap -p; builtin printf '\0'; builtin enable -a; builtin printf '\0E:%s\0' ` + nonce + "; } >&4 2>/dev/null; " +
+		`builtin trap -p; builtin printf '\0'; builtin enable -a; builtin printf '\0E:%s\0' ` + nonce + "; } >&4 2>/dev/null || builtin exit 70; " +
 		"builtin unalias -a; builtin hash -r; builtin dirs -c; builtin set --"
 }
 

@@ -57,7 +57,7 @@ func (d declaration) value() string {
 			if s == "" || s[0] != '[' {
 				break
 			}
-			if s[1:2] == "$" || s[1:2] == `"` {
+			if strings.HasPrefix(s, "[$") || strings.HasPrefix(s, `["`) {
 				_, s = unquoteWord(s[1:])
 				s = strings.TrimPrefix(s, "]")
 			} else if i := strings.Index(s, "]="); i >= 0 {
