@@ -55,6 +55,14 @@ func (a *analysis) payloads(c *call) []string {
 			srcs = append(srcs, def)
 		}
 	}
+	if def, ok := a.env.function("command_not_found_handle"); ok && c.name != "" && !isBuiltin(c.name) {
+		// bash runs it for a program it cannot find, which may be any.
+		a.env.setPositional(append([]word{{raw: "--", text: "--"}, c.exe}, c.args...))
+		srcs = append(srcs, def)
+	}
+	for _, v := range a.env.codeValues {
+		srcs = append(srcs, "echo "+v)
+	}
 	switch c.name {
 	case "eval":
 		srcs = append(srcs, a.env.joined(c.args)...)

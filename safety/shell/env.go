@@ -43,6 +43,10 @@ type env struct {
 	inherited []nameValue
 	// functions are the functions of Options.State, by name.
 	functions map[string]string
+	// codeValues are the values variables are given that hold a command
+	// substitution, which runs wherever bash evaluates the value again:
+	// in arithmetic ($((X)) with X='a[$(cmd)]'), in PS4 under set -x.
+	codeValues []string
 }
 
 // newEnv returns the environment of one input run as o says.
@@ -107,6 +111,9 @@ func (e *env) set(name, value string) {
 	if len(e.vars[name]) < maxVariants && !slices.Contains(e.vars[name], value) {
 		e.vars[name] = append(e.vars[name], value)
 		e.version++
+		if (strings.Contains(value, "$(") || strings.Contains(value, "`")) && len(e.codeValues) < maxVariants {
+			e.codeValues = append(e.codeValues, value)
+		}
 	}
 }
 

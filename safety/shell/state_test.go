@@ -81,6 +81,25 @@ func TestStateFunctions(t *testing.T) {
 	})
 }
 
+// A value holding a command substitution runs it wherever bash evaluates
+// the value again: in arithmetic, in PS4 under set -x. bash calls
+// command_not_found_handle for any program it cannot find.
+func TestStateCodeInValues(t *testing.T) {
+	o := withState(map[string]string{"X": "a[$(rm -rf ~)]", "PS4": "$(rm -rf ~)"}, map[string]string{
+		"command_not_found_handle": "command_not_found_handle () \n{ \n    rm -rf \"$H\"\n}",
+	})
+	o.Vars["H"] = "/home/alice"
+	checkAttacks(t, o, []attackCase{
+		{"echo $((X))", Hardline, "delete_home"},
+		{"set -x; true", Hardline, "delete_home"},
+		{"no-such-program", Hardline, "delete_home"},
+	})
+	checkAttacks(t, Options{}, []attackCase{
+		{"X='a[$(rm -rf ~)]'; echo $((X))", Hardline, "delete_home"},
+		{"msg='it is $(date)'; echo \"$msg\"", Safe, ""},
+	})
+}
+
 // Command variables an earlier command exported reach every program
 // later commands run, as if each call set them.
 func TestStateCommandVariables(t *testing.T) {
