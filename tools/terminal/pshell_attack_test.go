@@ -17,9 +17,10 @@ import (
 // The attacks a persistent shell opens: something set in one call — a
 // variable, a function, an export, CDPATH, PATH — changes what a later
 // call does, which that call's text alone does not show. Each attack is
-// a list of calls in one session, judged by the real policy; the last
-// must be refused, and the home directory (a temporary one, which the
-// shell knows as ~ too) must survive.
+// a list of calls in one session, judged by the real policy: the first
+// runs, a later one is refused (the delete, or a call that would arm
+// it), and the home directory (a temporary one, which the shell knows as
+// ~ too) survives.
 
 // attackHome returns a home directory holding a file, set as HOME for
 // the shells the test starts, and a policy that knows it.
@@ -75,11 +76,18 @@ func TestShellStateAttacksRefusedUnderYolo(t *testing.T) {
 		{"CMD='rm -rf " + home + "'", `shopt -s expand_aliases; alias ls="$CMD"`},
 		{"export GIT_PAGER='rm -rf " + home + "'", "git --no-pager log; git log"},
 		{"CDPATH=" + root, "cd home && rm -rf ./* ./.[!.]*"},
+		{"declare -n R=D", "D=~", "rm -rf $R"},
+		{`X='a[$(rm -rf "$D")]'`, "D=~", "echo $((X))"},
+		{`command_not_found_handle() { rm -rf "$D"; }`, "D=~", "no-such-program-here"},
 	} {
 		errs := runAttack(t, tr, work, yolo, attack)
-		last := errs[len(errs)-1]
-		if te, ok := tool.AsError(last); !ok || te.Code != tool.CodeDenied {
-			t.Errorf("%q: the last call was not refused: %v (earlier: %v)", attack, last, errs[:len(errs)-1])
+		refused := false
+		for _, err := range errs[1:] {
+			te, ok := tool.AsError(err)
+			refused = refused || ok && te.Code == tool.CodeDenied
+		}
+		if errs[0] != nil || !refused {
+			t.Errorf("%q: want the first call to run and a later one refused; got %v", attack, errs)
 		}
 		if _, err := os.Stat(keep); err != nil {
 			t.Fatalf("%q deleted the home directory: %v", attack, err)

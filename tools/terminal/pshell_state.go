@@ -193,6 +193,10 @@ func changedVars(base, now map[string]declaration) map[string]string {
 			out = make(map[string]string)
 		}
 		out[name] = d.value()
+		if strings.Contains(d.flags, "n") {
+			// A nameref reads as the variable it names.
+			out[name] = now[out[name]].value()
+		}
 	}
 	return out
 }

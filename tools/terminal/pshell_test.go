@@ -284,7 +284,7 @@ func TestShellStateReachesApprover(t *testing.T) {
 	ctx := tool.WithInvocation(context.Background(), tool.Invocation{SessionID: "s", Workdir: dir, Approver: ap})
 	for _, cmd := range []string{
 		"true",
-		`X=/; export HOME_COPY=~; arr=(rm -rf "a b"); NL=$'a\nb'; f() { rm -rf ./*; }; cd /tmp`,
+		`X=/; export HOME_COPY=~; arr=(rm -rf "a b"); NL=$'a\nb'; declare -n REF=HOME_COPY; f() { rm -rf ./*; }; cd /tmp`,
 		"echo $RANDOM",
 	} {
 		raw, _ := json.Marshal(map[string]string{"command": cmd})
@@ -296,7 +296,7 @@ func TestShellStateReachesApprover(t *testing.T) {
 		t.Errorf("a fresh shell's state: %+v", first)
 	}
 	last := ap.seen[2]
-	want := map[string]string{"X": "/", "HOME_COPY": os.Getenv("HOME"), "arr": "rm -rf a b", "NL": "a\nb", "OLDPWD": dir}
+	want := map[string]string{"X": "/", "HOME_COPY": os.Getenv("HOME"), "arr": "rm -rf a b", "NL": "a\nb", "REF": os.Getenv("HOME"), "OLDPWD": dir}
 	for name, v := range want {
 		if last.vars[name] != v {
 			t.Errorf("var %s = %q, want %q (all: %q)", name, last.vars[name], v, last.vars)
