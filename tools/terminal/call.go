@@ -93,17 +93,13 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 	}
 
-	// A foreground command runs in the session's shell when its approver
-	// can judge it with what the shell holds.
 	var ls *lease
-	if !a.Background && t.shells != nil {
-		if _, ok := t.approverOf(inv).(tool.ShellApprover); ok {
-			if ls, err = t.shells.acquire(ctx, inv.SessionID); err != nil {
-				return nil, fmt.Errorf("terminal: interrupted while waiting for the session's shell: %w", err)
-			}
-			if ls != nil {
-				defer ls.release()
-			}
+	if !a.Background {
+		if ls, err = t.sessionShell(ctx, inv); err != nil {
+			return nil, err
+		}
+		if ls != nil {
+			defer ls.release()
 		}
 	}
 
@@ -192,6 +188,24 @@ func (t *Terminal) checkArgs(a args) (time.Duration, error) {
 		return 0, tool.Errorf(tool.CodeInvalidArguments, "timeout %d is out of range; give seconds from 1 to %d, or omit it for the default %d", a.Timeout, maxSec, int(t.opt.DefaultTimeout/time.Second))
 	}
 	return time.Duration(a.Timeout) * time.Second, nil
+}
+
+// sessionShell returns the session's shell, held for one command, when
+// its commands run in one: the approver can judge a command with what the
+// shell holds. It returns nil when the command is to run in a bash of its
+// own.
+func (t *Terminal) sessionShell(ctx context.Context, inv tool.Invocation) (*lease, error) {
+	if t.shells == nil {
+		return nil, nil
+	}
+	if _, ok := t.approverOf(inv).(tool.ShellApprover); !ok {
+		return nil, nil
+	}
+	ls, err := t.shells.acquire(ctx, inv.SessionID)
+	if err != nil {
+		return nil, fmt.Errorf("terminal: interrupted while waiting for the session's shell: %w", err)
+	}
+	return ls, nil
 }
 
 // approverOf returns the invocation's Approver, or the Fallback.
