@@ -127,9 +127,10 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		Scrub: func(name string) bool {
 			return (redact.SecretEnvName(name) || b.declaredCredential(name)) && !redact.EnvPassed(name, pass)
 		},
-		Fallback: d.fallback,
-		Backend:  backend,
-		Clock:    d.clock,
+		Fallback:     d.fallback,
+		Backend:      backend,
+		SpawnPerCall: !c.Terminal.PersistentShell,
+		Clock:        d.clock,
 	})
 	guard := &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 	webOpts := web.Options{

@@ -323,6 +323,11 @@ type Terminal struct {
 	// EnvPassthrough names variables commands keep even though their
 	// names look secret (KEY, TOKEN, ...), for tools that need them.
 	EnvPassthrough []string `yaml:"env_passthrough"`
+	// PersistentShell runs each session's commands in one bash of its
+	// own, so variables, exports and functions carry over between calls
+	// (default true); false starts a bash per command, and only the
+	// working directory carries over. The ssh backend keeps its own way.
+	PersistentShell bool `yaml:"persistent_shell"`
 	// Backend is where commands run: local (default) or ssh.
 	Backend TerminalBackend `yaml:"backend"`
 	// SSH is the remote host for the ssh backend.
@@ -441,7 +446,7 @@ func Defaults() Config {
 			MaxTurns:          90,
 		},
 		Approvals:   Approvals{Mode: ApprovalManual, Timeout: 60 * time.Second, NonInteractive: NonInteractiveDeny, CronMode: NonInteractiveDeny},
-		Terminal:    Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second},
+		Terminal:    Terminal{Timeout: 180 * time.Second, MaxTimeout: 600 * time.Second, PersistentShell: true},
 		Web:         Web{ExtractCharLimit: 15000},
 		Browser:     Browser{InactivityTimeout: 5 * time.Minute},
 		Compression: Compression{Threshold: 0.50, TargetRatio: 0.20, ProtectFirstN: 3},

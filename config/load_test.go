@@ -245,6 +245,22 @@ func TestEnvOverrides(t *testing.T) {
 	}
 }
 
+// The persistent shell is on unless config.yaml or the environment turns
+// it off.
+func TestPersistentShellSwitch(t *testing.T) {
+	if !Defaults().Terminal.PersistentShell {
+		t.Error("the persistent shell is off by default")
+	}
+	for _, l := range []*Loaded{
+		mustLoad(t, map[string]string{"config.yaml": "terminal:\n  persistent_shell: false\n"}, nil, nil),
+		mustLoad(t, nil, map[string]string{"HERMES_TERMINAL_PERSISTENT_SHELL": "false"}, nil),
+	} {
+		if l.Config.Terminal.PersistentShell {
+			t.Errorf("persistent_shell stayed on (from %s)", l.Origin("terminal.persistent_shell"))
+		}
+	}
+}
+
 // errorLines splits a joined error into its lines.
 func errorLines(err error) []string {
 	if err == nil {

@@ -146,6 +146,13 @@ func (a SessionApprover) ApproveCommandIn(ctx context.Context, dir, command stri
 	return a.policy.CheckIn(ctx, a.sessionID, a.asker, dir, command)
 }
 
+// ApproveShellCommand is ApproveCommandIn for a command run by a
+// persistent shell that holds st from the session's earlier commands:
+// "rm -rf $D" is judged knowing that an earlier call set D=~.
+func (a SessionApprover) ApproveShellCommand(ctx context.Context, dir string, st shell.State, command string) error {
+	return a.policy.CheckState(ctx, a.sessionID, a.asker, dir, st, command)
+}
+
 // EndSession forgets what was granted for a session.
 func (p *Policy) EndSession(sessionID string) {
 	p.mu.Lock()
@@ -166,7 +173,16 @@ func (p *Policy) Check(ctx context.Context, sessionID string, a Asker, command s
 // unknown): after an earlier cd ~, "rm -rf ./*" deletes the home
 // directory, and is refused as such.
 func (p *Policy) CheckIn(ctx context.Context, sessionID string, a Asker, dir, command string) error {
-	r := p.options(dir).Inspect(command)
+	return p.CheckState(ctx, sessionID, a, dir, shell.State{}, command)
+}
+
+// CheckState is CheckIn for a command run by a persistent shell that
+// already holds st (see shell.State): the variables and functions of the
+// session's earlier commands.
+func (p *Policy) CheckState(ctx context.Context, sessionID string, a Asker, dir string, st shell.State, command string) error {
+	o := p.options(dir)
+	o.State = st
+	r := o.Inspect(command)
 	v := shell.Verdict{Level: shell.Safe}
 	if len(r.Findings) > 0 {
 		v = r.Findings[0]

@@ -28,6 +28,29 @@ func TestSessionApproverJudgesRelativePathsInDir(t *testing.T) {
 	}
 }
 
+// A persistent shell's variables and functions decide what a command
+// does: after D=~ in an earlier call, rm -rf $D is the home directory,
+// refused even under --yolo; a function defined earlier is judged where
+// it is called; approvals.deny patterns see through both.
+func TestSessionApproverJudgesWithShellState(t *testing.T) {
+	p := &Policy{Home: "/home/alice", Deny: []string{"*terraform destroy*"}}
+	yolo := p.For("s", Asker{Yolo: true})
+	ctx := context.Background()
+	st := shell.State{
+		Vars:      map[string]string{"D": "/home/alice", "T": "terraform destroy"},
+		Functions: map[string]string{"tidy": "tidy () \n{ \n    rm -rf ./*\n}"},
+	}
+	denied(t, yolo.ApproveShellCommand(ctx, "/home/alice/src", st, "rm -rf $D"), shell.Hardline, "never runs")
+	denied(t, yolo.ApproveShellCommand(ctx, "/home/alice", st, "tidy"), shell.Hardline, "never runs")
+	denied(t, yolo.ApproveShellCommand(ctx, "/home/alice/src", st, "$T -auto-approve"), shell.Dangerous, "approvals.deny")
+	if err := yolo.ApproveCommandIn(ctx, "/home/alice/src", "rm -rf $D"); err != nil {
+		t.Errorf("without the shell's state rm -rf $D is only dangerous, allowed under --yolo: %v", err)
+	}
+	if err := yolo.ApproveShellCommand(ctx, "/home/alice/src", st, "echo $D"); err != nil {
+		t.Errorf("echo $D: %v", err)
+	}
+}
+
 // Writes to hermes's own home need approval, wherever it is configured.
 func TestPolicyHermesHome(t *testing.T) {
 	ctx := context.Background()

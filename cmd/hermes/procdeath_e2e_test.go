@@ -120,6 +120,20 @@ func TestTerminalCommandDiesWithHermes(t *testing.T) {
 	killAndCheck(t, hermes, procgrouptest.ReadPid(t, fifo, 30*time.Second))
 }
 
+// A session's persistent shell, idle between two commands of a turn,
+// and what a command left running in it.
+func TestPersistentShellDiesWithHermes(t *testing.T) {
+	h := newHome(t)
+	shellFifo, leftFifo := procgrouptest.NewFifo(t), procgrouptest.NewFifo(t)
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("echo $BASHPID > " + shellFifo + "; sleep 300 & echo $! > " + leftFifo)}})
+	srv.Enqueue(llmtest.Reply{StallAfter: -1}) // the turn goes on until hermes dies
+	hermes, _ := startHermes(t, h, chatArgs(srv, "set up and wait")...)
+	shell := procgrouptest.ReadPid(t, shellFifo, 30*time.Second)
+	left := procgrouptest.ReadPid(t, leftFifo, 30*time.Second)
+	killAndCheck(t, hermes, shell, left)
+}
+
 // A declared command tool still running.
 func TestDeclaredCommandDiesWithHermes(t *testing.T) {
 	h := newHome(t)

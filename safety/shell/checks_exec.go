@@ -45,6 +45,7 @@ func execSources(c *call) (srcs []string, found bool) {
 			}
 		}
 	}
+	c.inheritedSources(add, func(s string) { srcs = append(srcs, s) })
 	switch {
 	case c.name == "git":
 		gitExec(c, add)

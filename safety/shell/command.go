@@ -33,6 +33,12 @@ type call struct {
 	// runsWritten is set when the call runs a file the same input
 	// wrote (see files).
 	runsWritten bool
+	// named are the words in command position, as written: the wrappers
+	// and the program; any of them may be a shell function (see State).
+	named []string
+	// lookup is set when the program is found through a PATH that holds
+	// a relative or temporary directory (see riskyPath).
+	lookup bool
 
 	targets     []target // cached by writes
 	targetsDone bool
@@ -115,6 +121,7 @@ func newCall(sc *script, idx int, cmd *command, e *env) *call {
 			words = words[1:]
 			continue
 		}
+		c.named = append(c.named, w.raw)
 		name := programName(e.resolve(w.text))
 		spec, ok := wrapperSpec(name)
 		var opts, rest []word
@@ -126,6 +133,7 @@ func newCall(sc *script, idx int, cmd *command, e *env) *call {
 		if !ok {
 			c.exe, c.name, c.args = w, name, words[1:]
 			c.dynamic = e.dynamicWord(w)
+			c.lookup = !strings.Contains(w.raw, "/") && !isBuiltin(name) && e.riskyPath()
 			break
 		}
 		c.wraps = append(c.wraps, wrapped{name: name, opts: opts, rest: rest})

@@ -5,7 +5,8 @@ import (
 )
 
 // A call can run more than it shows: its substitutions run whatever it
-// is; sh -c, eval, ssh, watch, trap and alias take a command as text; a
+// is; a shell function it names runs the function's body (see State);
+// sh -c, eval, ssh, watch, trap and alias take a command as text; a
 // shell or interpreter runs what it reads on stdin; xargs, parallel and
 // find -exec build command lines from their input; git, tar, vim and
 // others run commands given in options; and a command assembled from
@@ -46,6 +47,21 @@ func (a *analysis) payloads(c *call) []string {
 		srcs = append(srcs, a.env.joined([]word{*sh.command})...)
 	} else if s, ok := commandString(c); ok && s != "" {
 		srcs = append(srcs, s)
+	}
+	for _, name := range c.named {
+		if def, ok := a.env.function(name); ok {
+			// The body reads the call's arguments as $1, $2 … and "$@".
+			a.env.setPositional(append([]word{{raw: "--", text: "--"}}, c.args...))
+			srcs = append(srcs, def)
+		}
+	}
+	if def, ok := a.env.function("command_not_found_handle"); ok && c.name != "" && !isBuiltin(c.name) {
+		// bash runs it for a program it cannot find, which may be any.
+		a.env.setPositional(append([]word{{raw: "--", text: "--"}, c.exe}, c.args...))
+		srcs = append(srcs, def)
+	}
+	for _, v := range a.env.codeValues {
+		srcs = append(srcs, "echo "+v)
 	}
 	switch c.name {
 	case "eval":

@@ -98,6 +98,7 @@ func (t *dirTracker) cdTarget(c *call) []string {
 		if strings.Contains(s, "$") {
 			continue
 		}
+		out = union(out, t.cdPathTargets(s))
 		out = union(out, t.join(s))
 	}
 	return out

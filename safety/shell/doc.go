@@ -28,5 +28,7 @@
 // downloaded payload piped to a shell — is dangerous, never safe; and a
 // path that cannot be expanded is judged at its worst ($DIR/ is / when
 // DIR is unset). Options give the directory the command starts in and
-// hermes's home, which relative paths and hermes's own files need.
+// hermes's home, which relative paths and hermes's own files need, and the
+// variables and functions a persistent shell kept from earlier commands
+// (State), which only ever add readings.
 package shell

@@ -34,10 +34,27 @@ type env struct {
 	// version counts the values set, so that calls expanded before a
 	// later script set a variable (eval X=rm; $X -rf /) are expanded again.
 	version int
+
+	// seeded holds the (lower-cased) names of the variables Options.State
+	// gave a value: they are read as unknown as well (see State).
+	seeded map[string]bool
+	// inherited are the command variables of Options.State, which count
+	// for every program the input runs.
+	inherited []nameValue
+	// functions are the functions of Options.State, by name.
+	functions map[string]string
+	// codeValues are the values variables are given that hold a command
+	// substitution, which runs wherever bash evaluates the value again:
+	// in arithmetic ($((X)) with X='a[$(cmd)]'), in PS4 under set -x.
+	codeValues []string
 }
 
 // newEnv returns the environment of one input run as o says.
-func newEnv(o Options) *env { return &env{scope: newScope(o)} }
+func newEnv(o Options) *env {
+	e := &env{scope: newScope(o)}
+	e.seed(o.State)
+	return e
+}
 
 // collect records the assignments of a script's commands: NAME=value
 // prefixes, export/declare/local/readonly/typeset NAME=value, the words
@@ -94,6 +111,9 @@ func (e *env) set(name, value string) {
 	if len(e.vars[name]) < maxVariants && !slices.Contains(e.vars[name], value) {
 		e.vars[name] = append(e.vars[name], value)
 		e.version++
+		if (strings.Contains(value, "$(") || strings.Contains(value, "`")) && len(e.codeValues) < maxVariants {
+			e.codeValues = append(e.codeValues, value)
+		}
 	}
 }
 
@@ -237,6 +257,9 @@ func (e *env) substitute(s string, conv func(string) string) []string {
 				if len(next) < maxVariants {
 					next = append(next, strings.Replace(o, ref, conv(v), 1))
 				}
+			}
+			if e.seeded[r.name] && len(next) < maxVariants {
+				next = append(next, o) // the command may have changed it unseen
 			}
 		}
 		out = next

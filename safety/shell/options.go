@@ -6,14 +6,16 @@ import (
 )
 
 // Options tell the analysis what a command's text does not: the directory
-// it starts in, and whose files are whose. The terminal's directory
-// persists from one call to the next, so "rm -rf ./*" after an earlier
-// "cd ~" deletes the home directory, and "echo key >> authorized_keys"
-// after "cd ~/.ssh" writes a key; only the caller knows that.
+// it starts in, whose files are whose, and what the shell it runs in
+// already holds. The terminal's directory persists from one call to the
+// next, so "rm -rf ./*" after an earlier "cd ~" deletes the home
+// directory, and "echo key >> authorized_keys" after "cd ~/.ssh" writes a
+// key; with a persistent shell its variables and functions persist too
+// (see State); only the caller knows that.
 //
 // The zero Options know nothing beyond the command: relative paths are
 // judged only against the directories the command itself changes into,
-// and hermes's home is ~/.hermes.
+// hermes's home is ~/.hermes, and the shell is a fresh one.
 type Options struct {
 	// Dir is the directory the command starts in, absolute (the
 	// session's current directory).
@@ -24,6 +26,9 @@ type Options struct {
 	// HermesHome is hermes's own directory ($HERMES_HOME), whose files
 	// change only through the tools made for them; "" means ~/.hermes.
 	HermesHome string
+	// State is what the shell holds from earlier commands (a persistent
+	// shell's variables and functions); the zero State is a fresh shell.
+	State
 }
 
 // Classify returns the verdict for cmd run as o says (see Classify).

@@ -178,6 +178,10 @@ func execRules() []rule {
 		{key: "awk_exec", desc: "awk running shell commands (system(), pipes)", level: Dangerous, names: "awk gawk mawk nawk", check: awkExec},
 		{key: "chmod_exec_run", desc: "make a file executable and run it at once", level: Dangerous, scan: chmodExecRun},
 		{key: "run_written_file", desc: "run a file the same command wrote or copied", level: Dangerous, check: func(c *call) bool { return c.runsWritten }},
+		{
+			key: "path_lookup", desc: "run a program by name while PATH holds a relative or temporary directory, where a program of that name may have been written",
+			level: Dangerous, check: func(c *call) bool { return c.lookup },
+		},
 		{key: "dynamic_command", desc: "run a command whose name is only known when it runs (a variable or command substitution)", level: Dangerous, check: func(c *call) bool { return c.dynamic }},
 		{
 			key: "exec_option", desc: "run a command given in an option or environment variable (git -c core.pager, tar --checkpoint-action, vim -c '!…', ssh -o ProxyCommand)",

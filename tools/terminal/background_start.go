@@ -10,10 +10,14 @@ import (
 )
 
 // Close kills every background process still running, with everything it
-// started, and refuses new ones. Call it when hermes exits. It returns
-// once the processes are gone (a few seconds at most) and always nil. It
-// also closes the backend (a remote one's connection).
+// started, and refuses new ones; it closes the sessions' shells. Call it
+// when hermes exits. It returns once the processes are gone (a few
+// seconds at most) and always nil. It also closes the backend (a remote
+// one's connection).
 func (t *Terminal) Close() error {
+	if t.shells != nil {
+		t.shells.close()
+	}
 	t.procs.mu.Lock()
 	t.procs.closed = true
 	t.procs.mu.Unlock()

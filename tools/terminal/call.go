@@ -93,7 +93,17 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 	}
 
-	if err := t.approve(ctx, inv, dir, a.Command); err != nil {
+	var ls *lease
+	if !a.Background {
+		if ls, err = t.sessionShell(ctx, inv); err != nil {
+			return nil, err
+		}
+		if ls != nil {
+			defer ls.release()
+		}
+	}
+
+	if err := t.approve(ctx, inv, dir, ls, a.Command); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -103,8 +113,13 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		return t.startBackground(ctx, inv, a.Command, at)
 	}
 
-	res, err := t.backend.Run(ctx, Command{Text: a.Command, Timeout: timeout,
-		MaxOutputBytes: t.opt.MaxOutputBytes, MaxOutputLines: t.opt.MaxOutputLines}, at)
+	cmd := Command{Text: a.Command, Timeout: timeout, MaxOutputBytes: t.opt.MaxOutputBytes, MaxOutputLines: t.opt.MaxOutputLines}
+	var res RunResult
+	if ls != nil {
+		res, err = ls.run(ctx, cmd, at)
+	} else {
+		res, err = t.backend.Run(ctx, cmd, at)
+	}
 	if err != nil {
 		if _, ok := tool.AsError(err); ok {
 			return nil, err
@@ -175,22 +190,50 @@ func (t *Terminal) checkArgs(a args) (time.Duration, error) {
 	return time.Duration(a.Timeout) * time.Second, nil
 }
 
+// sessionShell returns the session's shell, held for one command, when
+// its commands run in one: the approver can judge a command with what the
+// shell holds. It returns nil when the command is to run in a bash of its
+// own.
+func (t *Terminal) sessionShell(ctx context.Context, inv tool.Invocation) (*lease, error) {
+	if t.shells == nil {
+		return nil, nil
+	}
+	if _, ok := t.approverOf(inv).(tool.ShellApprover); !ok {
+		return nil, nil
+	}
+	ls, err := t.shells.acquire(ctx, inv.SessionID)
+	if err != nil {
+		return nil, fmt.Errorf("terminal: interrupted while waiting for the session's shell: %w", err)
+	}
+	return ls, nil
+}
+
+// approverOf returns the invocation's Approver, or the Fallback.
+func (t *Terminal) approverOf(inv tool.Invocation) tool.Approver {
+	if inv.Approver != nil {
+		return inv.Approver
+	}
+	return t.opt.Fallback
+}
+
 // approve asks the invocation's Approver, or the Fallback, whether the
 // command may run in dir, the directory it starts in ("" when the backend
-// does not know it yet). With neither there is no one to ask, and the
-// command is denied.
-func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, dir, command string) error {
-	ap := inv.Approver
-	if ap == nil {
-		ap = t.opt.Fallback
-	}
+// does not know it yet), in the session's shell when ls holds it. With
+// neither approver there is no one to ask, and the command is denied.
+func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, dir string, ls *lease, command string) error {
+	ap := t.approverOf(inv)
 	if ap == nil {
 		return &tool.Error{Code: tool.CodeDenied, Message: "no one can approve shell commands in this session, so none may run"}
 	}
 	var err error
-	if da, ok := ap.(tool.DirApprover); ok && dir != "" {
+	sa, isShell := ap.(tool.ShellApprover)
+	da, isDir := ap.(tool.DirApprover)
+	switch {
+	case ls != nil && isShell:
+		err = sa.ApproveShellCommand(ctx, dir, ls.state(), command)
+	case isDir && dir != "":
 		err = da.ApproveCommandIn(ctx, dir, command)
-	} else {
+	default:
 		err = ap.ApproveCommand(ctx, command)
 	}
 	if err != nil {

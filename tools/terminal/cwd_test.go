@@ -19,8 +19,9 @@ func newTree(t *testing.T) (base, sub string) {
 	return base, sub
 }
 
-func TestCwdPersistsAcrossCalls(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestCwdPersistsAcrossCalls(t *testing.T) { modes(t, Options{}, testCwdPersistsAcrossCalls) }
+
+func testCwdPersistsAcrossCalls(t *testing.T, tr *Terminal) {
 	base, sub := newTree(t)
 	if err := os.WriteFile(filepath.Join(sub, "marker"), nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -45,7 +46,10 @@ func TestCwdPersistsAcrossCalls(t *testing.T) {
 }
 
 func TestCwdIsolatedBetweenSessions(t *testing.T) {
-	tr := newTerminal(t, Options{})
+	modes(t, Options{}, testCwdIsolatedBetweenSessions)
+}
+
+func testCwdIsolatedBetweenSessions(t *testing.T, tr *Terminal) {
 	base, sub := newTree(t)
 	mustRun(t, tr, "a", base, "cd sub")
 	if res := mustRun(t, tr, "b", base, "pwd"); res.Output != base+"\n" {
@@ -60,8 +64,9 @@ func TestCwdIsolatedBetweenSessions(t *testing.T) {
 	}
 }
 
-func TestEarlyExitLeavesCwd(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestEarlyExitLeavesCwd(t *testing.T) { modes(t, Options{}, testEarlyExitLeavesCwd) }
+
+func testEarlyExitLeavesCwd(t *testing.T, tr *Terminal) {
 	base, _ := newTree(t)
 	res := mustRun(t, tr, "s", base, "cd sub; exit 4")
 	if res.ExitCode != 4 || res.Cwd != base {
@@ -72,8 +77,9 @@ func TestEarlyExitLeavesCwd(t *testing.T) {
 	}
 }
 
-func TestWorkdirArgumentIsOneOff(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestWorkdirArgumentIsOneOff(t *testing.T) { modes(t, Options{}, testWorkdirArgumentIsOneOff) }
+
+func testWorkdirArgumentIsOneOff(t *testing.T, tr *Terminal) {
 	base, sub := newTree(t)
 	res, err := invoke(context.Background(), tr, "s", base, map[string]any{"command": "pwd", "workdir": "sub"})
 	if err != nil || res.Output != sub+"\n" || res.Cwd != sub {
@@ -88,8 +94,9 @@ func TestWorkdirArgumentIsOneOff(t *testing.T) {
 	}
 }
 
-func TestDeletedCwdFallsBack(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestDeletedCwdFallsBack(t *testing.T) { modes(t, Options{}, testDeletedCwdFallsBack) }
+
+func testDeletedCwdFallsBack(t *testing.T, tr *Terminal) {
 	base, sub := newTree(t)
 	mustRun(t, tr, "s", base, "cd sub")
 	if err := os.Remove(sub); err != nil {
@@ -107,8 +114,9 @@ func TestDeletedCwdFallsBack(t *testing.T) {
 	}
 }
 
-func TestCommandDeletingItsCwd(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestCommandDeletingItsCwd(t *testing.T) { modes(t, Options{}, testCommandDeletingItsCwd) }
+
+func testCommandDeletingItsCwd(t *testing.T, tr *Terminal) {
 	base, sub := newTree(t)
 	// The shell cannot report a deleted directory, so the call says where
 	// it started and the session stays there.
@@ -122,7 +130,10 @@ func TestCommandDeletingItsCwd(t *testing.T) {
 }
 
 func TestSessionWorkdirChangeResets(t *testing.T) {
-	tr := newTerminal(t, Options{})
+	modes(t, Options{}, testSessionWorkdirChangeResets)
+}
+
+func testSessionWorkdirChangeResets(t *testing.T, tr *Terminal) {
 	base, _ := newTree(t)
 	other := realDir(t, t.TempDir())
 	mustRun(t, tr, "s", base, "cd sub")
@@ -131,8 +142,9 @@ func TestSessionWorkdirChangeResets(t *testing.T) {
 	}
 }
 
-func TestSymlinkedCwdResolved(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestSymlinkedCwdResolved(t *testing.T) { modes(t, Options{}, testSymlinkedCwdResolved) }
+
+func testSymlinkedCwdResolved(t *testing.T, tr *Terminal) {
 	base, sub := newTree(t)
 	if err := os.Symlink(sub, filepath.Join(base, "link")); err != nil {
 		t.Skip(err)

@@ -22,10 +22,13 @@ func TestScrubbedEnvNotVisible(t *testing.T) {
 	t.Setenv("HERMES_KEEP_VISIBLE", "shown-1")
 	t.Setenv("USER_VISIBLE_VAR", "shown-2")
 	t.Setenv("TERM", "xterm-256color")
-	tr := newTerminal(t, Options{
+	modes(t, Options{
 		ScrubNames: []string{"OPENAI_API_KEY"},
 		Scrub:      func(name string) bool { return strings.HasSuffix(name, "_BOT_TOKEN") },
-	})
+	}, testScrubbedEnvNotVisible)
+}
+
+func testScrubbedEnvNotVisible(t *testing.T, tr *Terminal) {
 	res := mustRun(t, tr, "s", t.TempDir(), "env")
 	for _, hidden := range []string{"sk-hidden-1", "sk-hidden-2", "hidden-3"} {
 		if strings.Contains(res.Output, hidden) {

@@ -56,7 +56,7 @@ func (pt *ProcessTool) checkInput(ctx context.Context, inv tool.Invocation, p *b
 			"here-document) with a newline, or write a script to a file and run the file", p.id, len(text), maxCommandBytes)
 	}
 	for _, cmd := range in.reader.approvals(text, in.command) {
-		err := pt.t.approve(ctx, inv, p.cwd, cmd)
+		err := pt.t.approve(ctx, inv, p.cwd, nil, cmd)
 		if err == nil {
 			continue
 		}

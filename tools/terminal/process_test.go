@@ -190,7 +190,8 @@ func TestDeathSignalKillsTheCommandsGroup(t *testing.T) {
 			"command": "trap '' TERM; sleep 31.9292 & echo $$ > " + fifo + "; wait"})
 		done <- err
 	}()
-	guard := procgrouptest.ReadPid(t, fifo, 10*time.Second)
+	// $$ is the session's shell, in the group its guard leads.
+	guard := procgrouptest.Group(t, procgrouptest.ReadPid(t, fifo, 10*time.Second))
 	members = procgrouptest.Members(t, guard)
 	if len(members) < 3 {
 		t.Fatalf("group %d: %v, want the guard, the shell and a sleep", guard, members)

@@ -114,8 +114,8 @@ func (t *Terminal) run(ctx context.Context, command, dir string, timeout time.Du
 
 // terminate ends a timed-out command: SIGTERM to its whole process group,
 // so programs may clean up, then SIGKILL to whatever is left of the group
-// once the shell exited or KillGrace passed.
-func terminate(pid int, waited <-chan error) {
+// once the shell exited (waited delivered or closed) or KillGrace passed.
+func terminate[T any](pid int, waited <-chan T) {
 	_ = syscall.Kill(-pid, syscall.SIGTERM)
 	grace := time.NewTimer(KillGrace)
 	defer grace.Stop()
@@ -150,4 +150,22 @@ func readPwd(r *os.File) string {
 		return ""
 	}
 	return strings.TrimSuffix(strings.TrimSuffix(dir, "\x00"), "\n")
+}
+
+// makeFifo makes a named pipe at path, for commands' output.
+func makeFifo(path string) error { return syscall.Mkfifo(path, 0o600) }
+
+// openFifo opens the named pipe at path twice for a command's output:
+// out for reading, and keeper for writing, which hermes holds until the
+// command is done so that out does not end before the shell has opened
+// the pipe.
+func openFifo(path string) (out, keeper *os.File, err error) {
+	if out, err = os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err != nil {
+		return nil, nil, err
+	}
+	if keeper, err = os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err != nil {
+		out.Close()
+		return nil, nil, err
+	}
+	return out, keeper, nil
 }

@@ -5,6 +5,7 @@ package terminal
 import (
 	"context"
 	"errors"
+	"os"
 	"time"
 )
 
@@ -39,3 +40,12 @@ func (t *Terminal) spawn(command, dir string) (Spawned, error) {
 
 func termGroup(pid int) {}
 func killGroup(pid int) {}
+
+// makeFifo and openFifo have no named pipes here; no persistent shell
+// starts.
+func makeFifo(string) error                             { return errUnsupported() }
+func openFifo(string) (out, keeper *os.File, err error) { return nil, nil, errUnsupported() }
+
+// exitCode and terminate have no processes to read or stop here.
+func exitCode(*os.ProcessState) int  { return -1 }
+func terminate[T any](int, <-chan T) {}

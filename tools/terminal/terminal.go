@@ -2,10 +2,17 @@
 // command per call on the local machine, the way Hermes Agent's terminal
 // tool does, so skills and prompts written for Hermes work unchanged.
 //
-// Each call is a fresh `bash -c` in its own session and process group, so a
-// timeout or an interrupt can kill everything the command started. Only the
-// working directory carries over between calls of one session (see
-// SessionDirs); shell variables and functions do not.
+// Each session has a persistent bash of its own, in its own session and
+// process group, that runs the session's commands one after another, so
+// that variables, exports, functions and the working directory carry over
+// between calls, as in a terminal; a timeout or an interrupt kills the
+// command with everything it started, and the shell with it (see shells
+// and pshell). A command runs in the shell only when the invocation's
+// approver judges it knowing what the shell holds (tool.ShellApprover).
+// Otherwise, with Options.SpawnPerCall, with a shell that is not bash,
+// and when no shell can start, each call is a fresh `bash -c` in its own
+// session and process group, and only the working directory carries over
+// (see SessionDirs). Background commands are always started that way.
 //
 // With Options.Backend set, commands run elsewhere instead: the backend of
 // tools/terminal/ssh runs them on a remote host over one persistent SSH
@@ -17,6 +24,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,6 +34,22 @@ import (
 
 //go:embed description.md
 var description string
+
+// perCallDescription rewrites the description for a terminal whose
+// commands each run in a bash of their own (no persistent shell, or a
+// remote backend), where only the working directory carries over.
+func perCallDescription(desc string) string {
+	start := strings.Index(desc, "- Calls of one session run")
+	end := strings.Index(desc, "- stdout and stderr")
+	if start < 0 || end < start {
+		return desc
+	}
+	desc = desc[:start] + "- Every call is a new `bash -c` process. The working directory carries over to the next call " +
+		"(`cd src` now, and later commands run in src), but shell variables, `export`s, aliases, functions and " +
+		"activated virtualenvs do not: chain them in one command (`source .venv/bin/activate && pytest`).\n" + desc[end:]
+	desc = strings.Replace(desc, " A background command runs in a fresh bash of its own, without the session's variables.", "", 1)
+	return strings.Replace(desc, "keep running until the session's shell ends", "keep running", 1)
+}
 
 // Defaults for the zero values of Options.
 const (
@@ -84,8 +108,18 @@ type Options struct {
 	// there. The Terminal closes it in Close.
 	Backend Backend
 
-	// Clock is the clock for process start, end and retention times;
-	// nil means the real clock.
+	// SpawnPerCall runs every foreground command in a fresh bash of its
+	// own, as background commands are, instead of the session's
+	// persistent shell.
+	SpawnPerCall bool
+	// ShellIdle is how long a session's shell may go unused before it is
+	// closed (10 minutes if zero); MaxShells caps the shells alive at
+	// once (16 if zero), closing the one unused longest to make room.
+	ShellIdle time.Duration
+	MaxShells int
+
+	// Clock is the clock for process start, end and retention times, and
+	// for the shells' idle time; nil means the real clock.
 	Clock clock.Clock
 }
 
@@ -98,6 +132,9 @@ type Terminal struct {
 	dirs      *SessionDirs
 	procs     *registry
 	backend   Backend
+	// shells are the sessions' persistent shells; nil when commands run
+	// in a bash of their own.
+	shells *shells
 }
 
 // New returns a Terminal with opt's zero fields set to their defaults. A
@@ -131,6 +168,12 @@ func New(opt Options) *Terminal {
 	if opt.ProcessRetention <= 0 {
 		opt.ProcessRetention = DefaultProcessRetention
 	}
+	if opt.ShellIdle <= 0 {
+		opt.ShellIdle = DefaultShellIdle
+	}
+	if opt.MaxShells <= 0 {
+		opt.MaxShells = DefaultMaxShells
+	}
 	opt.Clock = clock.OrReal(opt.Clock)
 	t := &Terminal{
 		opt:   opt,
@@ -146,6 +189,9 @@ func New(opt Options) *Terminal {
 		t.backend = opt.Backend
 		t.dirs = opt.Backend.Dirs()
 	}
+	if opt.Backend == nil && !opt.SpawnPerCall && t.shellErr == nil && filepath.Base(t.shellPath) == "bash" {
+		t.shells = newShells(t, opt.ShellIdle, opt.MaxShells, opt.Clock)
+	}
 	return t
 }
 
@@ -159,11 +205,14 @@ func (t *Terminal) Available() error {
 }
 
 // Forget drops the remembered working directory of a session, so a
-// long-running process does not keep one entry per finished session, and
-// kills the session's background processes (with everything they
-// started), waiting a few seconds at most.
+// long-running process does not keep one entry per finished session,
+// closes its shell, and kills the session's background processes (with
+// everything they started), waiting a few seconds at most.
 func (t *Terminal) Forget(sessionID string) {
 	t.dirs.forget(sessionID)
+	if t.shells != nil {
+		t.shells.forget(sessionID)
+	}
 	t.procs.stop(t.procs.remove(sessionID, false))
 }
 
@@ -173,6 +222,9 @@ func (t *Terminal) Forget(sessionID string) {
 // wins.
 func (t *Terminal) Spec() tool.Spec {
 	desc := description
+	if t.shells == nil {
+		desc = perCallDescription(desc)
+	}
 	if l, ok := t.backend.(Located); ok {
 		desc = strings.Replace(desc, "on the user's machine", l.Location(), 1)
 	}

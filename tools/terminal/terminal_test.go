@@ -11,12 +11,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/safety/shell"
 	"github.com/hermes-go/hermes/tool"
 )
 
+// approveAll approves every command; it can judge with a shell's state,
+// so commands run in the session's persistent shell.
 type approveAll struct{}
 
-func (approveAll) ApproveCommand(context.Context, string) error { return nil }
+func (approveAll) ApproveCommand(context.Context, string) error           { return nil }
+func (approveAll) ApproveCommandIn(context.Context, string, string) error { return nil }
+func (approveAll) ApproveShellCommand(context.Context, string, shell.State, string) error {
+	return nil
+}
 
 type denyAll struct{ asked *[]string }
 
@@ -26,7 +33,8 @@ func (d denyAll) ApproveCommand(_ context.Context, cmd string) error {
 }
 
 // newTerminal returns a Terminal that approves everything, skipping the
-// test when bash is missing.
+// test when bash is missing; it is closed when the test ends, so no
+// shell outlives it.
 func newTerminal(t testing.TB, opt Options) *Terminal {
 	t.Helper()
 	if opt.Fallback == nil {
@@ -36,7 +44,25 @@ func newTerminal(t testing.TB, opt Options) *Terminal {
 	if err := tr.Available(); err != nil {
 		t.Skip(err)
 	}
+	t.Cleanup(func() { tr.Close() })
 	return tr
+}
+
+// modes runs f with a Terminal whose commands run in the session's
+// persistent shell and with one that starts a bash per call: a command
+// must come out the same either way.
+func modes(t *testing.T, opt Options, f func(t *testing.T, tr *Terminal)) {
+	for _, perCall := range []bool{false, true} {
+		name := "persistent"
+		if perCall {
+			name = "per-call"
+		}
+		t.Run(name, func(t *testing.T) {
+			o := opt
+			o.SpawnPerCall = perCall
+			f(t, newTerminal(t, o))
+		})
+	}
 }
 
 // realDir resolves symlinks, as `pwd -P` does, so paths compare equal.
@@ -83,8 +109,9 @@ func wantCode(t *testing.T, err error, code tool.Code) *tool.Error {
 	return te
 }
 
-func TestOutputAndExitCode(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestOutputAndExitCode(t *testing.T) { modes(t, Options{}, testOutputAndExitCode) }
+
+func testOutputAndExitCode(t *testing.T, tr *Terminal) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		cmd  string
@@ -108,8 +135,9 @@ func TestOutputAndExitCode(t *testing.T) {
 	}
 }
 
-func TestStderrInterleaved(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestStderrInterleaved(t *testing.T) { modes(t, Options{}, testStderrInterleaved) }
+
+func testStderrInterleaved(t *testing.T, tr *Terminal) {
 	res := mustRun(t, tr, "s", t.TempDir(), "echo one; echo two >&2; echo three; ls /no/such/path; echo four")
 	lines := strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n")
 	if len(lines) != 5 || lines[0] != "one" || lines[1] != "two" || lines[2] != "three" ||
@@ -118,8 +146,9 @@ func TestStderrInterleaved(t *testing.T) {
 	}
 }
 
-func TestUnicodeOutput(t *testing.T) {
-	tr := newTerminal(t, Options{})
+func TestUnicodeOutput(t *testing.T) { modes(t, Options{}, testUnicodeOutput) }
+
+func testUnicodeOutput(t *testing.T, tr *Terminal) {
 	const text = "你好，世界！终端输出保持完整。🙂"
 	res := mustRun(t, tr, "s", t.TempDir(), "echo '"+text+"'; printf '%s\\n' '"+text+"' >&2")
 	if want := text + "\n" + text + "\n"; res.Output != want {
@@ -200,6 +229,16 @@ func TestSpec(t *testing.T) {
 	}
 	if !strings.Contains(s.Description, "exit_code") {
 		t.Errorf("description not embedded: %q", s.Description)
+	}
+	// The description says what carries over from one call to the next,
+	// which depends on whether the session has a shell of its own.
+	if tr.shells != nil && !strings.Contains(s.Description, "shell variables, `export`s, functions and activated virtualenvs carry over") {
+		t.Errorf("description does not say variables carry over: %q", s.Description)
+	}
+	perCall := New(Options{SpawnPerCall: true}).Spec().Description
+	if !strings.Contains(perCall, "Every call is a new `bash -c` process") || strings.Contains(perCall, "same bash") ||
+		strings.Contains(perCall, "shell ends") {
+		t.Errorf("per-call description: %q", perCall)
 	}
 	var schema struct {
 		Properties map[string]struct {
