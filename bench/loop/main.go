@@ -10,7 +10,7 @@
 // tool starts (bash, for terminal). The total CPU from the exit status
 // includes start-up and every child; wall time is from start to exit.
 //
-//	go run ./bench/loop [-rounds 30,150] [-tools read_file,terminal] [-fs ext4=DIR,tmpfs=/dev/shm] [-reps 5]
+//	go run ./bench/loop [-rounds 30,150] [-tools read_file,terminal] [-fs disk=DIR,tmpfs=/dev/shm] [-reps 5] [-env KEY=VALUE]
 package main
 
 import (
@@ -29,14 +29,29 @@ func main() {
 	fs := flag.String("fs", "", "comma-separated NAME=DIR places for hermes's home (default: disk=$TMPDIR, tmpfs=/dev/shm when it exists)")
 	reps := flag.Int("reps", 5, "runs of each combination; the median is reported")
 	bin := flag.String("bin", "", "a hermes binary to measure (default: build ./cmd/hermes)")
+	var env envList
+	flag.Var(&env, "env", "`KEY=VALUE` added to hermes's environment, for example HERMES_TERMINAL_PERSISTENT_SHELL=false (repeatable)")
 	flag.Parse()
-	if err := run(*rounds, *toolNames, *fs, *reps, *bin); err != nil {
+	if err := run(*rounds, *toolNames, *fs, *reps, *bin, env); err != nil {
 		fmt.Fprintln(os.Stderr, "loop:", err)
 		os.Exit(1)
 	}
 }
 
-func run(roundList, toolList, fsList string, reps int, bin string) error {
+// envList is the repeatable -env flag.
+type envList []string
+
+func (e *envList) String() string { return strings.Join(*e, " ") }
+
+func (e *envList) Set(v string) error {
+	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
+		return fmt.Errorf("%q is not KEY=VALUE", v)
+	}
+	*e = append(*e, v)
+	return nil
+}
+
+func run(roundList, toolList, fsList string, reps int, bin string, env []string) error {
 	ns, err := ints(roundList)
 	if err != nil {
 		return err
@@ -67,7 +82,7 @@ func run(roundList, toolList, fsList string, reps int, bin string) error {
 			for _, n := range ns {
 				var runs []result
 				for range reps {
-					r, err := once(bin, p.dir, t, n)
+					r, err := once(bin, p.dir, t, n, env)
 					if err != nil {
 						return fmt.Errorf("%s on %s, %d rounds: %w", t, p.name, n, err)
 					}

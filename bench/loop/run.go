@@ -41,8 +41,9 @@ func toolArgs(tool string, i int) (string, error) {
 	return string(b), err
 }
 
-// once runs one n-round turn of tool with hermes's home under base.
-func once(bin, base, tool string, n int) (result, error) {
+// once runs one n-round turn of tool with hermes's home under base and
+// env added to its environment.
+func once(bin, base, tool string, n int, env []string) (result, error) {
 	dir, err := os.MkdirTemp(base, "hermes-bench-loop-")
 	if err != nil {
 		return result{}, err
@@ -97,7 +98,7 @@ func once(bin, base, tool string, n int) (result, error) {
 	home := filepath.Join(dir, "home")
 	cmd := exec.Command(bin, "chat", "--api-mode", "chat_completions", "--base-url", srv.URL()+"/v1",
 		"--model", "bench", "--api-key", "sk-bench", "--max-turns", fmt.Sprint(n+1), "--json", "-q", "Run the steps.")
-	cmd.Env = []string{"HERMES_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	cmd.Env = append([]string{"HERMES_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH")}, env...)
 	cmd.Dir = dir
 	var out strings.Builder
 	cmd.Stdout = &out
