@@ -90,6 +90,8 @@ type Config struct {
 	Memory Memory `yaml:"memory"`
 	// Skills configures the skills the agent reads and writes.
 	Skills Skills `yaml:"skills"`
+	// Gateway configures the chat platforms hermes serve answers on.
+	Gateway Gateway `yaml:"gateway"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
@@ -453,6 +455,7 @@ func Defaults() Config {
 		Memory:      Memory{MemoryCharLimit: 2200, UserCharLimit: 1375, NudgeInterval: 10, ExtractAfter: 30 * time.Minute},
 		Skills:      Skills{IndexFullLimit: 60, CreationNudgeInterval: 10},
 		Scheduler:   Scheduler{InactivityTimeout: 10 * time.Minute, ShutdownTimeout: 20 * time.Second, MaxConcurrent: 4},
+		Gateway:     defaultGateway(),
 	}
 }
 

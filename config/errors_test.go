@@ -112,7 +112,7 @@ func TestWarnings(t *testing.T) {
 		{"top-level typo", "# hermes\n\nmodle:\n  default: x\n", []string{`config.yaml:3: unknown key "modle" (did you mean "model"?)`}},
 		{"nested typo", "agent:\n  max_turn: 3\n", []string{`config.yaml:2: unknown key "agent.max_turn" (did you mean "agent.max_turns"?)`}},
 		{"provider field typo", "providers:\n  p:\n    base_ur: http://h/v1\n    base_url: http://h/v1\n", []string{`config.yaml:3: unknown key "providers.p.base_ur" (did you mean "providers.p.base_url"?)`}},
-		{"unknown without suggestion", "gateway:\n  telegram: {}\n", []string{`config.yaml:1: unknown key "gateway"`}},
+		{"unknown without suggestion", "bridge:\n  telegram: {}\n", []string{`config.yaml:1: unknown key "bridge"`}},
 		{"several suggestions", "agent:\n  idle_timeou: 3s\n", []string{`config.yaml:2: unknown key "agent.idle_timeou" (did you mean "agent.idle_timeout"?)`}},
 		{"repeated key", "model:\n  default: a\nmodel:\n  provider: openai\n", []string{`config.yaml:3: key "model" is repeated (first on line 1); the later one wins`}},
 		{"second document", "model:\n  default: a\n---\nmodel:\n  default: b\n", []string{`config.yaml:3: only the first YAML document is read; the rest is ignored`}},

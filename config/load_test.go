@@ -285,3 +285,32 @@ func TestLoadErrorsAreAllReported(t *testing.T) {
 		t.Errorf("errors.As FieldError = %+v", fe)
 	}
 }
+
+// The gateway section: its defaults, its words and its ranges, each
+// refused with the key and what is accepted.
+func TestGatewaySection(t *testing.T) {
+	l := mustLoad(t, nil, nil, nil)
+	g := l.Config.Gateway
+	if g.UnauthorizedDMBehavior != DMPair || g.Busy != BusyInterrupt || g.Reset.Mode != ResetNone ||
+		!g.GroupSessionsPerUser.Or(true) || !g.RequireMention.Or(true) || g.MaxInboundMediaBytes != 20<<20 {
+		t.Errorf("defaults = %+v", g)
+	}
+	l = mustLoad(t, map[string]string{"config.yaml": "gateway:\n  telegram:\n    token: ${TELEGRAM_BOT_TOKEN}\n    allow: [\"42\"]\n  reset: {mode: idle, idle_minutes: 30}\n"},
+		map[string]string{"TELEGRAM_BOT_TOKEN": "123:abc"}, nil)
+	if tg := l.Config.Gateway.Telegram; string(tg.Token) != "123:abc" || len(tg.Allow) != 1 || l.Config.Gateway.Reset.IdleMinutes != 30 {
+		t.Errorf("telegram = %+v, reset = %+v", tg, l.Config.Gateway.Reset)
+	}
+	for _, tt := range []struct{ yaml, want string }{
+		{"gateway:\n  unauthorized_dm_behavior: answer\n", "pair, ignore"},
+		{"gateway:\n  busy: wait\n", "interrupt, queue"},
+		{"gateway:\n  reset: {mode: weekly}\n", "none, idle, daily"},
+		{"gateway:\n  reset: {mode: daily, at_hour: 24}\n", "gateway.reset.at_hour"},
+		{"gateway:\n  reset: {mode: idle, idle_minutes: 0}\n", "gateway.reset.idle_minutes"},
+		{"gateway:\n  telegram: {base_url: \"ftp://x\"}\n", "gateway.telegram.base_url"},
+	} {
+		_, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want an error naming %q", tt.yaml, err, tt.want)
+		}
+	}
+}

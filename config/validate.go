@@ -42,5 +42,18 @@ func validate(c *Config, where func(key string) string) []error {
 			}
 		}
 	}
+	errs = append(errs, validateGateway(&c.Gateway, where)...)
+	return errs
+}
+
+// validateGateway checks the gateway section's ranges.
+func validateGateway(g *Gateway, where func(key string) string) []error {
+	var errs []error
+	if h := g.Reset.AtHour; h > 23 {
+		errs = append(errs, badValue(where("gateway.reset.at_hour"), "gateway.reset.at_hour", fmt.Sprint(h), "is not accepted; use an hour from 0 to 23"))
+	}
+	if g.Reset.Mode == ResetIdle && g.Reset.IdleMinutes == 0 {
+		errs = append(errs, badValue(where("gateway.reset.idle_minutes"), "gateway.reset.idle_minutes", "0", "is not accepted with mode idle; use the minutes of silence after which a chat starts afresh"))
+	}
 	return errs
 }
