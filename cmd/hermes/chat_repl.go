@@ -17,6 +17,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/slash"
 )
 
 // lineSource reads lines from the terminal in the background, so the chat
@@ -102,6 +103,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	reviewed := func(_ string, saved []string) {
 		fmt.Fprintf(out, "\n· %s\n", strings.Join(saved, "; "))
 	}
+	commands := h.Slash()
 	for {
 		fmt.Fprint(out, "› ")
 		var line string
@@ -115,34 +117,42 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		case line = <-lines.lines:
 		}
 		text := strings.TrimSpace(line)
-		switch text {
-		case "":
-			continue
-		case "/exit", "/quit":
-			return nil
-		case "/new":
-			endSession(cmd, h, id, "new_session")
-			id = ""
-			fmt.Fprintln(out, "(a new session starts with your next message)")
-			continue
-		case "/help":
-			fmt.Fprintln(out, "/new starts a new session, /usage shows this session's tokens and cost, /compress [focus] compresses the conversation now, /reload-mcp reconnects MCP servers after editing mcp_servers, /SKILL-NAME [instruction] runs a saved skill, /exit quits; anything else is sent to hermes.")
-			continue
-		case "/reload-mcp":
-			reloadMCP(cmd, a, h, base)
-			continue
-		case "/usage":
-			printUsage(base, out, h, id)
+		if text == "" {
 			continue
 		}
-		if text == "/compress" || strings.HasPrefix(text, "/compress ") {
-			if next := compressNow(base, out, h, id, strings.TrimSpace(strings.TrimPrefix(text, "/compress"))); next != "" {
-				id = next
+		if name, args, ok := slash.Parse(text); ok {
+			c, err := commands.Lookup(slash.CLI, name)
+			if err != nil {
+				fmt.Fprintln(out, err)
+				continue
 			}
-			continue
-		}
-		if strings.HasPrefix(text, "/") {
-			invoked, err := slashSkill(h, text)
+			switch c.Name {
+			case "exit":
+				return nil
+			case "new":
+				endSession(cmd, h, id, "new_session")
+				id = ""
+				fmt.Fprintln(out, "(a new session starts with your next message)")
+				continue
+			case "help":
+				fmt.Fprintln(out, commands.Help(slash.CLI)+"\nAnything else is sent to hermes.")
+				continue
+			case "skills":
+				printSkills(out, commands)
+				continue
+			case "reload-mcp":
+				reloadMCP(cmd, a, h, base)
+				continue
+			case "usage":
+				printUsage(base, out, h, id)
+				continue
+			case "compress":
+				if next := compressNow(base, out, h, id, args); next != "" {
+					id = next
+				}
+				continue
+			}
+			invoked, err := slashSkill(h, c.Name, args)
 			if err != nil {
 				fmt.Fprintln(out, err)
 				continue

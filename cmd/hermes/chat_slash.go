@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/slash"
 )
 
 // drainGrace is how long a chat that is quitting waits for background
@@ -18,15 +18,26 @@ const drainGrace = 60 * time.Second
 // runs the skill: its text, directory and files, and the instruction. The
 // skill goes in a user message, not the system prompt, so the prompt's
 // cached prefix holds.
-func slashSkill(h *app.App, text string) (string, error) {
-	name, instruction, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+func slashSkill(h *app.App, name, instruction string) (string, error) {
 	msg, err := h.Tools.Skills.Invocation(name, instruction)
 	if err != nil {
-		names := h.Tools.Skills.Names()
-		return "", fmt.Errorf("/%s is not a command or a skill (%v); /help lists the commands, and the skills are: %s",
-			name, err, strings.Join(names, ", "))
+		return "", fmt.Errorf("/%s: %v", name, err)
 	}
 	return msg, nil
+}
+
+// printSkills answers /skills: every skill, with what it is for.
+func printSkills(out io.Writer, commands slash.Registry) {
+	n := 0
+	for _, c := range commands.Commands(slash.CLI) {
+		if c.Skill {
+			fmt.Fprintf(out, "%s — %s\n", c.Usage(), c.Description)
+			n++
+		}
+	}
+	if n == 0 {
+		fmt.Fprintln(out, "no skills yet: hermes writes them as it learns, or hermes skills install adds some")
+	}
 }
 
 // drain gives running background work a moment to finish before the chat
