@@ -15,7 +15,6 @@ package gateway
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -177,8 +176,14 @@ type MessageRef struct {
 	ID   string
 }
 
+// Error is an error the gateway reports as it is. Its values are
+// constants, so the package builds nothing at start-up.
+type Error string
+
+func (e Error) Error() string { return string(e) }
+
 // ErrCannotEdit is returned by Edit on platforms that cannot edit.
-var ErrCannotEdit = errors.New("gateway: this platform cannot edit messages")
+const ErrCannotEdit = Error("gateway: this platform cannot edit messages")
 
 // SendFailure classifies a failed send, because each calls for something
 // else: waiting, resending as plain text, retrying, or giving up.
