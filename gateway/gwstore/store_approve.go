@@ -120,12 +120,16 @@ func (s *Store) Revoke(ctx context.Context, platform, user string) error {
 
 // Paired reports whether the owner approved user on platform. A pairing
 // on another platform does not count: ids are only unique per platform.
+// Ids compare exactly, except email addresses (ids with an @), which
+// compare without regard to ASCII case (SQLite's lower), as the
+// allowlists compare them.
 func (s *Store) Paired(ctx context.Context, platform, user string) (bool, error) {
 	if platform == "" || user == "" {
 		return false, nil
 	}
 	var n int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM gateway_pairings WHERE platform = ? AND user_id = ?`, platform, user).Scan(&n); err != nil {
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM gateway_pairings WHERE platform = ?1
+AND (user_id = ?2 OR (instr(?2, '@') > 0 AND lower(user_id) = lower(?2)))`, platform, user).Scan(&n); err != nil {
 		return false, fmt.Errorf("gateway: is user %q paired on %s: %w", user, platform, err)
 	}
 	return n > 0, nil

@@ -255,3 +255,31 @@ func TestNormalizeCode(t *testing.T) {
 		}
 	}
 }
+
+// TestPairedAddressCase: a paired address is paired in any ASCII case,
+// but not in look-alikes that Unicode folds to it; other ids compare
+// exactly.
+func TestPairedAddressCase(t *testing.T) {
+	s, _, _ := openStore(t)
+	ctx := t.Context()
+	for _, user := range []string{"Kate@Example.com", "Ab12"} {
+		code, _ := request(t, s, "email", user)
+		if _, err := s.Approve(ctx, "email", code); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for user, want := range map[string]bool{
+		"Kate@Example.com":      true,
+		"kate@example.com":      true,
+		"KATE@EXAMPLE.COM":      true,
+		"\u212aate@example.com": false,
+		"kate@example.co":       false,
+		"Ab12":                  true,
+		"ab12":                  false,
+		"AB12":                  false,
+	} {
+		if ok, err := s.Paired(ctx, "email", user); err != nil || ok != want {
+			t.Errorf("Paired(email, %q) = %v, %v; want %v", user, ok, err, want)
+		}
+	}
+}
