@@ -102,15 +102,3 @@ func cryptoRand(b []byte) error {
 	_, err := rand.Read(b)
 	return err
 }
-
-// short writes d as people do: "1h", "10m", not "1h0m0s".
-func short(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}

@@ -75,11 +75,11 @@ ON CONFLICT (platform) DO UPDATE SET failures = failures + 1 RETURNING failures`
 	}
 	why := badCode
 	if why == nil {
-		why = fmt.Errorf("%w %q on %s: it was never issued there, has expired (codes last %s) or was approved already; the pending codes are listed by hermes pairing list",
-			ErrNoSuchCode, code, platform, short(CodeTTL))
+		why = fmt.Errorf("%w %q on %s: it was never issued there, has expired (codes last %gh) or was approved already; the pending codes are listed by hermes pairing list",
+			ErrNoSuchCode, code, platform, CodeTTL.Hours())
 	}
 	if failures < MaxFailures {
-		return fmt.Errorf("%w (%d more failed approvals lock pairing on %s for %s)", why, MaxFailures-failures, platform, short(LockFor)), nil
+		return fmt.Errorf("%w (%d more failed approvals lock pairing on %s for %gh)", why, MaxFailures-failures, platform, LockFor.Hours()), nil
 	}
 	until := s.now().Add(LockFor)
 	if _, err := tx.ExecContext(ctx, `UPDATE gateway_pairing_locks SET failures = 0, locked_until = ? WHERE platform = ?`, micros(until), platform); err != nil {

@@ -139,9 +139,13 @@ func TestApproveAttacks(t *testing.T) {
 		if !strings.Contains(err.Error(), c.code) || !strings.Contains(err.Error(), c.platform) {
 			t.Errorf("error %q does not name the code and the platform", err)
 		}
-		if want := MaxFailures - i - 1; !strings.Contains(err.Error(), fmt.Sprintf("(%d more failed approvals lock", want)) {
+		if want := MaxFailures - i - 1; !strings.Contains(err.Error(), fmt.Sprintf("(%d more failed approvals lock pairing on telegram for 1h)", want)) {
 			t.Errorf("error %q does not say %d more failures lock", err, want)
 		}
+	}
+	// The fifth failure, which locks telegram's pairing and not email's.
+	if _, err := s.Approve(ctx, "telegram", code); !errors.Is(err, ErrPairingLocked) || !strings.Contains(err.Error(), "has expired (codes last 1h)") {
+		t.Errorf("error %v does not say how long codes last", err)
 	}
 	if ok, _ := s.Paired(ctx, "telegram", "43"); ok {
 		t.Error("an expired code paired its user")
