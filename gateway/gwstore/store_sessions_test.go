@@ -66,10 +66,7 @@ func TestResolveIdle(t *testing.T) {
 // clock, also on the day daylight saving starts, when the hour is 23
 // real hours after the day before's.
 func TestResolveDaily(t *testing.T) {
-	ny, err := time.LoadLocation("America/New_York")
-	if err != nil {
-		t.Skip("no tz database:", err)
-	}
+	ny := newYork(t)
 	s, clk, _ := openStore(t)
 	p := ResetPolicy{Mode: ResetDaily, AtHour: 4, Zone: ny}
 	at := func(day, hour, min int) time.Time { return time.Date(2026, 3, day, hour, min, 0, 0, ny) }
@@ -100,22 +97,6 @@ func TestResolveDaily(t *testing.T) {
 	}
 }
 
-// TestResolveDailySkippedHour: a reset at an hour daylight saving skips
-// still happens that day, at the hour after.
-func TestResolveDailySkippedHour(t *testing.T) {
-	ny, err := time.LoadLocation("America/New_York")
-	if err != nil {
-		t.Skip("no tz database:", err)
-	}
-	s, clk, _ := openStore(t)
-	p := ResetPolicy{Mode: ResetDaily, AtHour: 2, Zone: ny}
-	clk.Set(time.Date(2026, 3, 7, 12, 0, 0, 0, ny))
-	s.Bind(t.Context(), "k", "s1")
-	if id, reset := resolve(t, s, time.Date(2026, 3, 8, 3, 30, 0, 0, ny), p); id != "" || !reset {
-		t.Errorf("on the day 02:00 is skipped: %q, %v; want a reset", id, reset)
-	}
-}
-
 // TestResetPolicyValidate names the field, the value and what is
 // accepted.
 func TestResetPolicyValidate(t *testing.T) {
@@ -142,19 +123,36 @@ func TestResetPolicyValidate(t *testing.T) {
 	}
 }
 
-// TestResolveDailyYesterday: before today's hour the last reset was
-// yesterday's, found on the wall clock and not 24 real hours back, which
-// on the day daylight saving starts is an hour off.
-func TestResolveDailyYesterday(t *testing.T) {
+// TestResolveDailyDST: on the day daylight saving starts, a reset at
+// the hour it skips still happens, at the hour after; and before today's
+// hour the last reset is yesterday's on the wall clock, not 24 real
+// hours back, which that day is an hour off.
+func TestResolveDailyDST(t *testing.T) {
+	ny := newYork(t)
+	for _, c := range []struct {
+		name         string
+		hour         int
+		bound, asked time.Time
+	}{
+		{"skipped hour", 2, time.Date(2026, 3, 7, 12, 0, 0, 0, ny), time.Date(2026, 3, 8, 3, 30, 0, 0, ny)},
+		{"yesterday's hour", 4, time.Date(2026, 3, 7, 3, 30, 0, 0, ny), time.Date(2026, 3, 8, 3, 30, 0, 0, ny)},
+	} {
+		s, clk, _ := openStore(t)
+		clk.Set(c.bound)
+		s.Bind(t.Context(), "k", "s1")
+		if id, reset := resolve(t, s, c.asked, ResetPolicy{Mode: ResetDaily, AtHour: c.hour, Zone: ny}); id != "" || !reset {
+			t.Errorf("%s: %q, %v; want a reset", c.name, id, reset)
+		}
+	}
+}
+
+// newYork is America/New_York, where daylight saving starts on
+// 2026-03-08 at 02:00; the test is skipped without a tz database.
+func newYork(t *testing.T) *time.Location {
+	t.Helper()
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
 		t.Skip("no tz database:", err)
 	}
-	s, clk, _ := openStore(t)
-	p := ResetPolicy{Mode: ResetDaily, AtHour: 4, Zone: ny}
-	clk.Set(time.Date(2026, 3, 7, 3, 30, 0, 0, ny))
-	s.Bind(t.Context(), "k", "s1")
-	if id, reset := resolve(t, s, time.Date(2026, 3, 8, 3, 30, 0, 0, ny), p); id != "" || !reset {
-		t.Errorf("a day later, past yesterday's 04:00: %q, %v; want a reset", id, reset)
-	}
+	return ny
 }
