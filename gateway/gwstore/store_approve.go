@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Approve pairs the user a pending code on platform was issued to, and
@@ -40,7 +41,7 @@ func (s *Store) Approve(ctx context.Context, platform, code string) (Pairing, er
 			}
 		}
 		var err error
-		failed, err = s.failApproval(ctx, tx, platform, code, badCode)
+		failed, err = failApproval(ctx, tx, platform, code, badCode, now)
 		return err
 	})
 	switch {
@@ -62,12 +63,12 @@ ON CONFLICT (platform, user_id) DO UPDATE SET approved_at = excluded.approved_at
 	return err
 }
 
-// failApproval counts a failed approval of code on platform and returns
-// the error to report: badCode when the code was malformed, else
+// failApproval counts a failed approval of code on platform at now and
+// returns the error to report: badCode when the code was malformed, else
 // ErrNoSuchCode; the MaxFailures-th failure also locks the platform and
 // drops its pending codes, which could not be approved before they
 // expire anyway.
-func (s *Store) failApproval(ctx context.Context, tx *sql.Tx, platform, code string, badCode error) (error, error) {
+func failApproval(ctx context.Context, tx *sql.Tx, platform, code string, badCode error, now time.Time) (error, error) {
 	var failures int
 	if err := tx.QueryRowContext(ctx, `INSERT INTO gateway_pairing_locks (platform, failures) VALUES (?, 1)
 ON CONFLICT (platform) DO UPDATE SET failures = failures + 1 RETURNING failures`, platform).Scan(&failures); err != nil {
@@ -81,7 +82,7 @@ ON CONFLICT (platform) DO UPDATE SET failures = failures + 1 RETURNING failures`
 	if failures < MaxFailures {
 		return fmt.Errorf("%w (%d more failed approvals lock pairing on %s for %gh)", why, MaxFailures-failures, platform, LockFor.Hours()), nil
 	}
-	until := s.now().Add(LockFor)
+	until := now.Add(LockFor)
 	if _, err := tx.ExecContext(ctx, `UPDATE gateway_pairing_locks SET failures = 0, locked_until = ? WHERE platform = ?`, micros(until), platform); err != nil {
 		return nil, err
 	}
