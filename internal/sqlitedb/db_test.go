@@ -52,14 +52,15 @@ func TestOpenCreatesEverySchema(t *testing.T) {
 	if got, want := versions(t, db.Reader()), current(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("versions = %v, want %v", got, want)
 	}
-	for _, table := range []string{"sessions", "messages", "facts", "cron_jobs", "cron_runs", "cron_lease"} {
+	for _, table := range []string{"sessions", "messages", "facts", "cron_jobs", "cron_runs", "cron_lease",
+		"gateway_seen", "gateway_pairing_codes", "gateway_pairings", "gateway_pairing_locks", "gateway_sessions"} {
 		if ok, err := tableExists(t.Context(), db.Reader(), table); err != nil || !ok {
 			t.Errorf("table %s: %v, %v", table, ok, err)
 		}
 	}
 	// state_meta exists before the fact and cron schemas run, so their
 	// fallback tables are never made.
-	for _, table := range []string{"facts_meta", "cron_meta"} {
+	for _, table := range []string{"facts_meta", "cron_meta", "gateway_meta"} {
 		if ok, _ := tableExists(t.Context(), db.Reader(), table); ok {
 			t.Errorf("a new file has %s", table)
 		}

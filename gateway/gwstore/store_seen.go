@@ -1,0 +1,54 @@
+package gwstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// pruneBatch is the most expired event rows one Seen call deletes, so
+// pruning costs each call a bounded amount of work however many expired.
+const pruneBatch = 64
+
+// Seen records that the event eventID of platform was taken and reports
+// whether this is the first time within ttl: platforms redeliver events
+// (after a timeout, a restart, an unconfirmed poll), and a redelivered
+// event must be answered once, also by another process sharing the file.
+// A row older than ttl no longer counts, so an id a platform reuses much
+// later is new again. Each call also deletes a bounded batch of expired
+// rows.
+func (s *Store) Seen(ctx context.Context, platform, eventID string, ttl time.Duration) (first bool, err error) {
+	switch {
+	case platform == "":
+		return false, errors.New("gateway: seen: empty platform: name the platform the event came from (\"telegram\")")
+	case eventID == "":
+		return false, fmt.Errorf("gateway: seen: empty event id from platform %s: every event needs the platform's id to be deduplicated", platform)
+	case ttl <= 0:
+		return false, fmt.Errorf("gateway: seen: ttl %s for platform %s: the ttl must be positive (a day is usual)", ttl, platform)
+	}
+	now := micros(s.now())
+	err = s.writeTx(ctx, "record event", func(tx *sql.Tx) error {
+		// An existing row only counts while it has not expired; an
+		// expired one is taken over as if it were new.
+		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_seen (platform, event_id, expires_at) VALUES (?, ?, ?)
+ON CONFLICT (platform, event_id) DO UPDATE SET expires_at = excluded.expires_at
+WHERE gateway_seen.expires_at <= ?`, platform, eventID, now+ttl.Microseconds(), now)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		first = n > 0
+		_, err = tx.ExecContext(ctx, `DELETE FROM gateway_seen WHERE rowid IN
+(SELECT rowid FROM gateway_seen WHERE expires_at <= ? LIMIT ?)`, now, pruneBatch)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("gateway: record event %s of %s: %w", eventID, platform, err)
+	}
+	return first, nil
+}

@@ -1,0 +1,153 @@
+package gwstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ResetMode says when a chat's session starts over by itself.
+type ResetMode string
+
+// The reset modes, as configuration names them.
+const (
+	// ResetNone keeps a chat's session until it is reset by hand (/new).
+	ResetNone ResetMode = "none"
+	// ResetIdle starts over after the chat was quiet for Idle.
+	ResetIdle ResetMode = "idle"
+	// ResetDaily starts over once a day, at AtHour in Zone.
+	ResetDaily ResetMode = "daily"
+)
+
+// ResetPolicy is when a chat's session starts over. The zero value is
+// ResetNone.
+type ResetPolicy struct {
+	Mode ResetMode
+	// Idle is the quiet time after which an idle session starts over.
+	Idle time.Duration
+	// AtHour is the hour of the day (0-23) a daily session starts over,
+	// on Zone's wall clock, so it stays at that hour across daylight
+	// saving changes.
+	AtHour int
+	// Zone is the time zone of AtHour; nil means UTC.
+	Zone *time.Location
+}
+
+// Validate reports a policy that cannot be applied, naming the field,
+// its value and what is accepted.
+func (p ResetPolicy) Validate() error {
+	switch p.Mode {
+	case "", ResetNone:
+	case ResetIdle:
+		if p.Idle < time.Minute {
+			return fmt.Errorf("gateway: session reset idle time %s: with mode idle it must be at least one minute", p.Idle)
+		}
+	case ResetDaily:
+		if p.AtHour < 0 || p.AtHour > 23 {
+			return fmt.Errorf("gateway: session reset hour %d: with mode daily it is an hour from 0 to 23", p.AtHour)
+		}
+	default:
+		return fmt.Errorf("gateway: session reset mode %q: accepted are none, idle and daily", p.Mode)
+	}
+	return nil
+}
+
+// expired reports whether a session last active at last has to start
+// over at now.
+func (p ResetPolicy) expired(last, now time.Time) bool {
+	switch p.Mode {
+	case ResetIdle:
+		return now.Sub(last) >= p.Idle
+	case ResetDaily:
+		return last.Before(p.lastReset(now))
+	}
+	return false
+}
+
+// lastReset is the latest daily reset at or before now: AtHour today on
+// the zone's wall clock, or yesterday when that is still to come.
+// time.Date moves an hour that a daylight saving change skips to the
+// hour after, so such a day still has its reset.
+func (p ResetPolicy) lastReset(now time.Time) time.Time {
+	zone := p.Zone
+	if zone == nil {
+		zone = time.UTC
+	}
+	l := now.In(zone)
+	at := time.Date(l.Year(), l.Month(), l.Day(), p.AtHour, 0, 0, 0, zone)
+	if at.After(now) {
+		at = time.Date(l.Year(), l.Month(), l.Day()-1, p.AtHour, 0, 0, 0, zone)
+	}
+	return at
+}
+
+// Resolve returns the hermes session bound to the session key at now and
+// marks it active. An empty sessionID means there is none to continue:
+// the caller starts a session and Binds it. reset is set when there was
+// one and policy ended it, so the chat can be told it starts afresh; the
+// binding is then dropped, and reset is reported once.
+func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy ResetPolicy) (sessionID string, reset bool, err error) {
+	if key == "" {
+		return "", false, errors.New("gateway: resolve session: empty session key")
+	}
+	if err := policy.Validate(); err != nil {
+		return "", false, err
+	}
+	err = s.writeTx(ctx, "resolve session", func(tx *sql.Tx) error {
+		sessionID, reset = "", false
+		var id string
+		var last int64
+		err := tx.QueryRowContext(ctx, `SELECT session_id, last_active FROM gateway_sessions WHERE key = ?`, key).Scan(&id, &last)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return nil
+		case err != nil:
+			return err
+		case policy.expired(fromMicros(last), now):
+			reset = true
+			_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, key)
+			return err
+		}
+		sessionID = id
+		_, err = tx.ExecContext(ctx, `UPDATE gateway_sessions SET last_active = max(last_active, ?) WHERE key = ?`, micros(now), key)
+		return err
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("gateway: resolve session %s: %w", key, err)
+	}
+	return sessionID, reset, nil
+}
+
+// Bind binds the session key to the hermes session sessionID, created
+// and active now, replacing any earlier binding.
+func (s *Store) Bind(ctx context.Context, key, sessionID string) error {
+	if key == "" || sessionID == "" {
+		return fmt.Errorf("gateway: bind session: key %q and session id %q must both be set", key, sessionID)
+	}
+	now := micros(s.now())
+	err := s.writeTx(ctx, "bind session", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO gateway_sessions (key, session_id, created_at, last_active) VALUES (?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET session_id = excluded.session_id, created_at = excluded.created_at, last_active = excluded.last_active`,
+			key, sessionID, now, now)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("gateway: bind session %s to %s: %w", key, sessionID, err)
+	}
+	return nil
+}
+
+// Forget drops the session key's binding, so its next message starts a
+// new session (/new).
+func (s *Store) Forget(ctx context.Context, key string) error {
+	err := s.writeTx(ctx, "forget session", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, key)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("gateway: forget session %s: %w", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+package sqlitedb
+
+// gatewaySchema is the chat gateway's tables (gateway/gwstore): the
+// version goes to state_meta, or to gateway_meta in a file where the
+// gateway's tables were created before the session tables.
+var gatewaySchema = schema{name: "gateway", versionKey: "gateway_schema_version", fallback: "gateway_meta", migrations: gatewayMigrations}
+
+// gatewayMigrations[i] brings the gateway tables from version i to i+1.
+// Entries are append-only. Times are INTEGER microseconds since the Unix
+// epoch, as in the other stores' tables.
+var gatewayMigrations = []string{
+	// 1: inbound events already taken, pairing codes and approved
+	// pairings, each platform's failed approvals, and which hermes
+	// session each chat's session key is bound to.
+	`
+CREATE TABLE gateway_seen (
+	platform   TEXT NOT NULL,
+	event_id   TEXT NOT NULL,
+	expires_at INTEGER NOT NULL,
+	PRIMARY KEY (platform, event_id)
+);
+CREATE INDEX gateway_seen_expiry ON gateway_seen(expires_at);
+
+CREATE TABLE gateway_pairing_codes (
+	platform   TEXT NOT NULL,
+	code       TEXT NOT NULL,
+	user_id    TEXT NOT NULL,
+	created_at INTEGER NOT NULL,
+	expires_at INTEGER NOT NULL,
+	PRIMARY KEY (platform, code)
+);
+CREATE UNIQUE INDEX gateway_pairing_codes_user ON gateway_pairing_codes(platform, user_id);
+
+CREATE TABLE gateway_pairings (
+	platform    TEXT NOT NULL,
+	user_id     TEXT NOT NULL,
+	approved_at INTEGER NOT NULL,
+	PRIMARY KEY (platform, user_id)
+);
+
+CREATE TABLE gateway_pairing_locks (
+	platform     TEXT PRIMARY KEY,
+	failures     INTEGER NOT NULL DEFAULT 0,
+	locked_until INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE gateway_sessions (
+	key         TEXT PRIMARY KEY,
+	session_id  TEXT NOT NULL,
+	created_at  INTEGER NOT NULL,
+	last_active INTEGER NOT NULL
+);
+`,
+}
