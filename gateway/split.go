@@ -33,7 +33,8 @@ func UTF16Len(s string) int {
 //
 // A cut is made, by preference, at a paragraph break, then at a line
 // break, then at a space, and only then inside a word; it is never made
-// inside a rune, and not inside an inline code span, a link or a fence
+// inside a rune, and not inside an inline code span, an emphasis, a link
+// or a fence
 // line when another cut fits. A chunk is not cut shorter than half of
 // what fits for a break that comes earlier.
 //

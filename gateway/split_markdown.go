@@ -5,18 +5,12 @@ import (
 	"strings"
 )
 
-// maxSpan is the longest inline code span or link, in bytes, that Split
-// keeps whole; longer ones would keep it from cutting where it should,
-// and searching for their ends would make splitting slow on text full of
-// unmatched brackets.
-const maxSpan = 2048
-
 // markdown is what Split knows of a text's Markdown: its fenced code
 // blocks and the places it should not cut.
 type markdown struct {
 	fences []fence
 	// avoid[p] is set when a cut before text[p] would fall inside an
-	// inline code span, a link or a fence line, or would leave an empty
+	// inline code span, an emphasis, a link or a fence line, or would leave an empty
 	// code block behind.
 	avoid []bool
 	// worstClose is the longest closing fence line a cut may add.
@@ -124,93 +118,6 @@ func fenceClose(line, marker string) bool {
 		n++
 	}
 	return n >= len(marker) && strings.TrimSpace(s[n:]) == ""
-}
-
-// scanInline marks the inline code spans and links of text[from:to] to
-// be avoided. Neither reaches past a blank line.
-func (md *markdown) scanInline(text string, from, to int) {
-	for i := from; i < to; {
-		switch text[i] {
-		case '\\':
-			i += 2
-		case '`':
-			n := run(text, i, to, '`')
-			if j := spanEnd(text, i+n, to, n); j > 0 {
-				md.mark(i, j)
-				i = j
-			} else {
-				i += n
-			}
-		case '[':
-			if j := linkEnd(text, i, to); j > 0 {
-				s := i
-				if i > from && text[i-1] == '!' {
-					s = i - 1
-				}
-				md.mark(s, j)
-				i = j
-			} else {
-				i++
-			}
-		default:
-			i++
-		}
-	}
-}
-
-// run counts the bytes c from text[i] on, up to to.
-func run(text string, i, to int, c byte) int {
-	n := 0
-	for i+n < to && text[i+n] == c {
-		n++
-	}
-	return n
-}
-
-// limit returns where a span starting at from must end by: a blank line,
-// maxSpan bytes on, or to.
-func limit(text string, from, to int) int {
-	to = min(to, from+maxSpan)
-	if k := strings.Index(text[from:to], "\n\n"); k >= 0 {
-		return from + k
-	}
-	return to
-}
-
-// spanEnd returns the end of the inline code span whose opening run of n
-// backticks ends at from, or 0 when it is not closed.
-func spanEnd(text string, from, to, n int) int {
-	lim := limit(text, from, to)
-	for i := from; i < lim; {
-		if text[i] != '`' {
-			i++
-			continue
-		}
-		m := run(text, i, lim, '`')
-		if m == n {
-			return i + m
-		}
-		i += m
-	}
-	return 0
-}
-
-// linkEnd returns the end of the link [text](url) starting at i, or 0.
-func linkEnd(text string, i, to int) int {
-	lim := limit(text, i, to)
-	k := strings.IndexByte(text[i+1:lim], ']')
-	if k < 0 {
-		return 0
-	}
-	k += i + 1
-	if k+1 >= lim || text[k+1] != '(' {
-		return 0
-	}
-	m := strings.IndexAny(text[k+2:lim], ")\n")
-	if m < 0 || text[k+2+m] != ')' {
-		return 0
-	}
-	return k + 2 + m + 1
 }
 
 // fenceAt returns the block whose region holds p, or nil.

@@ -33,6 +33,12 @@ func TestSplit(t *testing.T) {
 		{"double-backtick code kept whole", "x ``a ` b c`` y", 12, nil, []string{"x", "``a ` b c``", "y"}},
 		{"link kept whole", "read [the docs](http://x.y/z) now", 24, nil, []string{"read", "[the docs](http://x.y/z)", "now"}},
 		{"image kept whole", "see ![a b](u/v.png) ok", 16, nil, []string{"see", "![a b](u/v.png)", "ok"}},
+		{"strong emphasis kept whole", "go **very far away** now", 18, nil, []string{"go", "**very far away**", "now"}},
+		{"strikethrough kept whole", "a ~~b c d~~ e", 9, nil, []string{"a", "~~b c d~~", "e"}},
+		{"underscore emphasis kept whole", "x _a b c_ y", 8, nil, []string{"x", "_a b c_", "y"}},
+		{"underscores inside words are no emphasis", "xx a_b c_d", 8, nil, []string{"xx a_b", "c_d"}},
+		{"an underscore after a word opens nothing", "xx a_b c_ d", 8, nil, []string{"xx a_b", "c_ d"}},
+		{"a star before a space opens nothing", "2 * 3 * 4 * 5", 8, nil, []string{"2 * 3 *", "4 * 5"}},
 		{"unavoidable cut in inline code", "`aaaaaaaaaaaa`", 8, nil, []string{"`aaaaaaa", "aaaaa`"}},
 		{
 			"fence closed and reopened",
