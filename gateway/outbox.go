@@ -68,6 +68,8 @@ type Outbox struct {
 	undelivered func(context.Context, Undelivered) error
 	every       time.Duration
 	canEdit     bool
+	maxText     int
+	measure     func(string) int
 	maxAttempts int
 	burst       int
 	backoff     time.Duration
@@ -139,6 +141,8 @@ func NewOutbox(opt OutboxOptions) *Outbox {
 		undelivered: opt.Undelivered,
 		every:       max(caps.SendEvery, 0),
 		canEdit:     caps.CanEdit,
+		maxText:     caps.MaxText,
+		measure:     caps.Measure,
 		maxAttempts: opt.MaxAttempts,
 		burst:       opt.Burst,
 		backoff:     opt.Backoff,
@@ -146,6 +150,9 @@ func NewOutbox(opt OutboxOptions) *Outbox {
 		closing:     make(chan struct{}),
 		chats:       map[chatKey]*chatQueue{},
 		idle:        make(chan struct{}),
+	}
+	if o.measure == nil {
+		o.measure = ByteLen
 	}
 	if o.log == nil {
 		o.log = slog.New(slog.DiscardHandler)
@@ -167,10 +174,17 @@ func NewOutbox(opt OutboxOptions) *Outbox {
 }
 
 // Send queues m for chat and waits until it is sent, returning the
-// reference for later edits. A message that cannot be sent is handed to
+// reference for later edits. m.Text must fit Caps.MaxText (Split cuts
+// it): a longer one is refused, as the platform would refuse it. A message that cannot be sent is handed to
 // Undelivered and its failure returned. ctx bounds only the wait: a
 // message already queued is still sent when ctx ends.
 func (o *Outbox) Send(ctx context.Context, sessionID string, chat Chat, m Outgoing) (MessageRef, error) {
+	if err := ctx.Err(); err != nil {
+		return MessageRef{}, err
+	}
+	if err := o.check(m); err != nil {
+		return MessageRef{}, err
+	}
 	it := &item{session: sessionID, chat: chat, msg: m, done: make(chan struct{})}
 	if err := o.enqueue(it); err != nil {
 		return MessageRef{}, err
@@ -196,7 +210,23 @@ func (o *Outbox) Edit(ctx context.Context, sessionID string, ref MessageRef, m O
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := o.check(m); err != nil {
+		return err
+	}
 	return o.enqueue(&item{session: sessionID, chat: ref.Chat, edit: true, ref: ref, msg: m})
+}
+
+// check refuses a text longer than the platform takes, which no retry
+// could send.
+func (o *Outbox) check(m Outgoing) error {
+	if o.maxText <= 0 {
+		return nil
+	}
+	if n := o.measure(m.Text); n > o.maxText {
+		return fmt.Errorf("gateway: Outgoing.Text measures %d, over %s's limit of %d (Caps.MaxText); cut it with gateway.Split first",
+			n, o.platform.Name(), o.maxText)
+	}
+	return nil
 }
 
 // enqueue adds it to its chat's queue, replacing a queued edit of the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -174,20 +175,52 @@ func TestOutboxSendWaitEndsWithCtx(t *testing.T) {
 	ot := newOutboxTest(t, false, OutboxOptions{})
 	ot.queue("s1", chatA, "first")
 	ot.expect("send", "first", 0)
-	ctx, cancel := context.WithCancel(context.Background())
+	base, cancel := context.WithCancel(context.Background())
+	ctx := &waitingCtx{Context: base, waiting: make(chan struct{})}
 	done := make(chan error)
 	go func() {
 		_, err := ot.o.Send(ctx, "s1", chatA, Outgoing{Text: "second"})
 		done <- err
 	}()
-	ot.quiet(1)
+	<-ctx.waiting
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Send = %v, want context.Canceled", err)
 	}
 	// The message was queued, and is still sent.
+	ot.quiet(1)
 	ot.clk.Advance(time.Second)
 	ot.expect("send", "second", time.Second)
+}
+
+// waitingCtx tells a test when Send, having queued its message, begins
+// to wait on Done.
+type waitingCtx struct {
+	context.Context
+	once    sync.Once
+	waiting chan struct{}
+}
+
+func (c *waitingCtx) Done() <-chan struct{} {
+	c.once.Do(func() { close(c.waiting) })
+	return c.Context.Done()
+}
+
+func TestOutboxRefusesTextOverTheLimit(t *testing.T) {
+	ot := newOutboxTest(t, false, OutboxOptions{})
+	ot.o.maxText, ot.o.measure = 4, UTF16Len
+	_, err := ot.o.Send(context.Background(), "s1", chatA, Outgoing{Text: "ab😀c"})
+	if err == nil || !strings.Contains(err.Error(), "Outgoing.Text measures 5, over fake's limit of 4") {
+		t.Fatalf("Send = %v", err)
+	}
+	err = ot.o.Edit(context.Background(), "s1", MessageRef{Chat: chatA, ID: "1"}, Outgoing{Text: "abcde"})
+	if err == nil || !strings.Contains(err.Error(), "Caps.MaxText") {
+		t.Fatalf("Edit = %v", err)
+	}
+	if _, err := ot.o.Send(context.Background(), "s1", chatA, Outgoing{Text: "a😀b"}); err != nil {
+		t.Fatalf("Send of a text that fits: %v", err)
+	}
+	ot.expect("send", "a😀b", 0)
 }
 
 func TestEscapeMarkdown(t *testing.T) {

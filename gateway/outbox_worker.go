@@ -151,7 +151,10 @@ func (o *Outbox) deliver(q *chatQueue, it *item) {
 		return
 	case kind == Temporary && it.counted+1 < o.maxAttempts:
 		it.counted++
-		wait := min(o.backoff<<(it.counted-1), o.maxBackoff)
+		wait := o.maxBackoff
+		if it.counted <= 20 {
+			wait = min(o.backoff<<(it.counted-1), o.maxBackoff)
+		}
 		q.hold = later(q.hold, now.Add(wait))
 		o.requeue(q, it)
 		o.mu.Unlock()
