@@ -178,6 +178,14 @@ func (ot *outboxTest) quiet(n int) {
 	}
 }
 
+// advance moves the clock on by d once the one chat's goroutine waits,
+// and checks that no call was made before.
+func (ot *outboxTest) advance(d time.Duration) {
+	ot.t.Helper()
+	ot.quiet(1)
+	ot.clk.Advance(d)
+}
+
 // result waits for a queued send's outcome.
 func (ot *outboxTest) result(it *item) (MessageRef, error) {
 	ot.t.Helper()

@@ -30,8 +30,7 @@ func TestOutboxPacesEachChat(t *testing.T) {
 	if k := <-ot.exited; k != (chatKey{id: chatB.ID}) {
 		t.Fatalf("goroutine of %v ended, want chat B's once its bucket is full", k)
 	}
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.expect("send", "a3", 2*time.Second)
 	for _, it := range []*item{a1, a2, a3} {
 		if ref, err := ot.result(it); err != nil || ref.ID == "" || ref.Chat != chatA {
@@ -40,8 +39,7 @@ func TestOutboxPacesEachChat(t *testing.T) {
 	}
 	// Idle, the chat costs nothing: its goroutine ends once the bucket is
 	// full again.
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	if k := <-ot.exited; k != (chatKey{id: chatA.ID}) {
 		t.Fatalf("goroutine of %v ended, want chat A's", k)
 	}
@@ -60,11 +58,9 @@ func TestOutboxBurst(t *testing.T) {
 	ot.expect("send", "1", 0)
 	ot.expect("send", "2", 0)
 	ot.expect("send", "3", 0)
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.expect("send", "4", time.Second)
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.expect("send", "5", 2*time.Second)
 }
 
@@ -105,14 +101,12 @@ func TestOutboxRateLimitHoldsTheWholeChat(t *testing.T) {
 	items = append(items, ot.queue("s1", chatA, "m3")) // queued during the hold
 	ot.clk.BlockUntil(1)
 	ot.clk.Advance(9 * time.Second)
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	// The same text, not a plain-text resend: a rate limit is no
 	// formatting error.
 	ot.expect("send", "m1 *bold*", 10*time.Second)
 	for i, want := range []string{"m2", "edited", "m3"} {
-		ot.quiet(1)
-		ot.clk.Advance(time.Second)
+		ot.advance(time.Second)
 		c := ot.expect(map[bool]string{true: "edit", false: "send"}[want == "edited"], want, time.Duration(11+i)*time.Second)
 		if want == "edited" && c.ref != ref {
 			t.Errorf("edit of %+v, want %+v", c.ref, ref)
@@ -135,8 +129,7 @@ func TestOutboxBadFormatResendsPlainOnce(t *testing.T) {
 		ot.p.failNext("**a_b** [x](y)", badFormat)
 		it := ot.queue("s1", chatA, "**a_b** [x](y)")
 		ot.expect("send", "**a_b** [x](y)", 0)
-		ot.quiet(1)
-		ot.clk.Advance(time.Second)
+		ot.advance(time.Second)
 		ot.expect("send", `\*\*a\_b\*\* \[x\]\(y\)`, time.Second)
 		if _, err := ot.result(it); err != nil {
 			t.Fatal(err)
@@ -153,8 +146,7 @@ func TestOutboxBadFormatResendsPlainOnce(t *testing.T) {
 		}
 		ot.expect("send", "*x*", 0)
 		for i, op := range []string{"sendPlain", "edit", "editPlain"} {
-			ot.quiet(1)
-			ot.clk.Advance(time.Second)
+			ot.advance(time.Second)
 			ot.expect(op, map[bool]string{true: "*x*", false: "*y*"}[i == 0], time.Duration(i+1)*time.Second)
 		}
 		if _, err := ot.result(it); err != nil {
@@ -166,8 +158,7 @@ func TestOutboxBadFormatResendsPlainOnce(t *testing.T) {
 		ot.p.failNext("*x*", badFormat, badFormat)
 		it := ot.queue("s1", chatA, "*x*")
 		ot.expect("send", "*x*", 0)
-		ot.quiet(1)
-		ot.clk.Advance(time.Second)
+		ot.advance(time.Second)
 		ot.expect("sendPlain", "*x*", time.Second)
 		if _, err := ot.result(it); !errors.Is(err, badFormat) {
 			t.Fatalf("err = %v, want the format error", err)
@@ -186,13 +177,10 @@ func TestOutboxTemporaryIsRetried(t *testing.T) {
 	ot.p.failNext("m", reset, errors.New("read tcp: i/o timeout"))
 	it := ot.queue("s1", chatA, "m")
 	ot.expect("send", "m", 0)
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.expect("send", "m", time.Second)
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
-	ot.quiet(1) // the second backoff is twice the first
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
+	ot.advance(time.Second) // the second backoff is twice the first
 	ot.expect("send", "m", 3*time.Second)
 	if _, err := ot.result(it); err != nil {
 		t.Fatal(err)

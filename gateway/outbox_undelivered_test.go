@@ -32,8 +32,7 @@ func TestOutboxGivesUpToUndelivered(t *testing.T) {
 			for i := range tt.attempts {
 				ot.expect("send", "secret reply", at)
 				if i+1 < tt.attempts {
-					ot.quiet(1)
-					ot.clk.Advance(time.Second << i)
+					ot.advance(time.Second << i)
 					at += time.Second << i
 				}
 			}
@@ -53,8 +52,7 @@ func TestOutboxGivesUpToUndelivered(t *testing.T) {
 				t.Errorf("the log holds the reply's text:\n%s", logs)
 			}
 			// The chat goes on with its next message.
-			ot.quiet(1)
-			ot.clk.Advance(time.Second)
+			ot.advance(time.Second)
 			ot.expect("send", "next", at+time.Second)
 			if _, err := ot.result(after); err != nil {
 				t.Fatal(err)
@@ -81,16 +79,13 @@ func TestOutboxEditsCoalesce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.expect("edit", "reply abc", time.Second)
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.expect("edit", "other reply abc", 2*time.Second)
 	// An edit that is being sent is not changed; the newer one follows.
 	ot.p.failNext("v1", &SendError{Kind: RateLimited, RetryAfter: 5 * time.Second})
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	if err := ot.o.Edit(ctx, "s1", ref, Outgoing{Text: "v1"}); err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +98,7 @@ func TestOutboxEditsCoalesce(t *testing.T) {
 	ot.clk.BlockUntil(1)
 	ot.clk.Advance(5 * time.Second)
 	ot.expect("edit", "v2", 8*time.Second)
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.quiet(0)
 }
 
@@ -123,8 +117,7 @@ func TestOutboxCloseDrains(t *testing.T) {
 	go func() { closed <- ot.o.Close(context.Background()) }()
 	ot.next()
 	ot.next()
-	ot.quiet(1) // chat B's goroutine has ended without waiting for its bucket
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second) // chat B's goroutine has ended without waiting for its bucket
 	ot.expect("send", "2", time.Second)
 	if err := <-closed; err != nil {
 		t.Fatal(err)
@@ -188,8 +181,7 @@ func TestOutboxSendWaitEndsWithCtx(t *testing.T) {
 		t.Fatalf("Send = %v, want context.Canceled", err)
 	}
 	// The message was queued, and is still sent.
-	ot.quiet(1)
-	ot.clk.Advance(time.Second)
+	ot.advance(time.Second)
 	ot.expect("send", "second", time.Second)
 }
 
