@@ -16,12 +16,15 @@ func ByteLen(s string) int { return len(s) }
 // replacement character it decodes to.
 func UTF16Len(s string) int {
 	n := 0
-	for _, r := range s {
-		if utf16.RuneLen(r) == 2 {
-			n += 2
-		} else {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
 			n++
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		n += utf16.RuneLen(r)
+		i += size
 	}
 	return n
 }
@@ -36,7 +39,8 @@ func UTF16Len(s string) int {
 // inside a rune, and not inside an inline code span, an emphasis, a link
 // or a fence
 // line when another cut fits. A chunk is not cut shorter than half of
-// what fits for a break that comes earlier.
+// what fits for a break that comes earlier, except to keep a code block
+// that fits in one chunk whole.
 //
 // A fenced code block that must be cut is closed at the end of one chunk
 // (a newline and the fence marker) and opened again at the start of the
@@ -88,6 +92,7 @@ func splitPieces(text string, max int, measure func(string) int) []piece {
 		return []piece{{start: 0, end: len(text)}}
 	}
 	md := scanMarkdown(text)
+	md.fits = func(from, to int) bool { return measure(text[from:to]) <= max }
 	var out []piece
 	pos := 0
 	for pos < len(text) {
@@ -96,12 +101,17 @@ func splitPieces(text string, max int, measure func(string) int) []piece {
 		if b != nil {
 			open = b.line + "\n"
 		}
-		if measure(open+text[pos:]) <= max {
+		// loose is as far as the chunk may reach when it ends outside a
+		// code block, e when it must add a closing fence line.
+		loose := md.fit(text, pos, open, "", max, measure)
+		if loose == len(text) {
 			out = appendPiece(out, text, piece{start: pos, end: len(text), open: open})
 			break
 		}
-		fenced := true
-		e := md.fit(text, pos, open, md.worstClose, max, measure)
+		fenced, e := true, loose
+		if md.worstClose != "" {
+			e = md.fitBelow(text, pos, loose, open, md.worstClose, max, measure)
+		}
 		if e == pos {
 			// Too small for the fence lines: cut without them.
 			fenced, open = false, ""
@@ -110,8 +120,9 @@ func splitPieces(text string, max int, measure func(string) int) []piece {
 				_, size := utf8.DecodeRuneInString(text[pos:])
 				e = pos + size
 			}
+			loose = e
 		}
-		cut, next := md.choose(text, pos, e)
+		cut, next := md.choose(text, pos, e, loose)
 		p := piece{start: pos, end: cut, open: open}
 		if cb := md.fenceAt(cut); fenced && cb != nil {
 			p.close = "\n" + cb.marker
@@ -128,6 +139,18 @@ func appendPiece(out []piece, text string, p piece) []piece {
 		return out
 	}
 	return append(out, p)
+}
+
+// fitBelow is fit for a longer close, knowing that the end is at most
+// hi: it steps back from hi a rune at a time, as a closing fence line
+// takes only a few runes, and searches as fit does when that fails.
+func (md *markdown) fitBelow(text string, pos, hi int, open, close string, max int, measure func(string) int) int {
+	for e, i := hi, 0; e > pos && i < 16; e, i = runeFloor(text, e-1), i+1 {
+		if measure(open+text[pos:e]+close) <= max {
+			return e
+		}
+	}
+	return md.fit(text, pos, open, close, max, measure)
 }
 
 // fit returns the largest rune boundary e after pos for which

@@ -6,9 +6,8 @@ import (
 	"github.com/hermes-go/hermes/gateway"
 )
 
-// A reply too long for one message is cut at line and paragraph breaks;
-// the code block cut in two is closed and opened again, so that each
-// message shows code as code.
+// A reply too long for one message is cut at its paragraph breaks, so
+// that its code block, which fits in one message, stays whole.
 func ExampleSplit() {
 	reply := "Run this:\n\n```sh\nmake build\nmake test\n```\n\nThen deploy."
 	for _, chunk := range gateway.Split(reply, 32, gateway.UTF16Len) {
@@ -16,12 +15,9 @@ func ExampleSplit() {
 	}
 	// Output:
 	// Run this:
-	//
-	// ```sh
-	// make build
-	// ```
 	// ---
 	// ```sh
+	// make build
 	// make test
 	// ```
 	// ---

@@ -10,9 +10,11 @@ import (
 type markdown struct {
 	fences []fence
 	// avoid[p] is set when a cut before text[p] would fall inside an
-	// inline code span, an emphasis, a link or a fence line, or would leave an empty
-	// code block behind.
+	// inline code span, an emphasis, a link or a fence line, or would
+	// leave an empty code block behind.
 	avoid []bool
+	// fits reports whether text[from:to] fits in one chunk.
+	fits func(from, to int) bool
 	// worstClose is the longest closing fence line a cut may add.
 	worstClose string
 }
@@ -27,6 +29,25 @@ type fence struct {
 	// line is its opening line without the indentation, as the next
 	// chunk opens it again.
 	marker, line string
+	// whole is 1 when the block fits in one chunk, -1 when not, 0 when
+	// not yet measured.
+	whole int8
+}
+
+// cutsInto reports whether a cut at p inside f, a chunk starting at pos,
+// would cut a block that could go whole into the next chunk: a cut
+// before the block is better then.
+func (md *markdown) cutsInto(f *fence, pos int) bool {
+	if f.open <= pos {
+		return false
+	}
+	if f.whole == 0 {
+		f.whole = -1
+		if md.fits(f.open, f.closeEnd) {
+			f.whole = 1
+		}
+	}
+	return f.whole == 1
 }
 
 // Cut tiers, best first.
@@ -130,17 +151,20 @@ func (md *markdown) fenceAt(p int) *fence {
 }
 
 // choose picks where to cut a chunk that starts at pos and may end as
-// late as e, and returns the cut and where the next chunk starts (after
-// the whitespace the cut drops).
-func (md *markdown) choose(text string, pos, e int) (cut, next int) {
+// late as e, or as loose outside code blocks, and returns the cut and
+// where the next chunk starts (after the whitespace the cut drops).
+func (md *markdown) choose(text string, pos, e, loose int) (cut, next int) {
 	if e >= len(text) {
 		return len(text), len(text)
 	}
-	half := pos + (e-pos)/2
+	half := pos + (loose-pos)/2
 	var late, anyp [tiers]int // the latest cut of each tier (0: none)
 	var lateNext, anyNext [tiers]int
-	for p := e; p > pos; p = runeFloor(text, p-1) {
+	for p := min(loose, len(text)-1); p > pos; p = runeFloor(text, p-1) {
 		if md.avoid[p] {
+			continue
+		}
+		if f := md.fenceAt(p); f != nil && (p > e || md.cutsInto(f, pos)) {
 			continue
 		}
 		t, n := md.classify(text, p)

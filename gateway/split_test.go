@@ -46,9 +46,15 @@ func TestSplit(t *testing.T) {
 			40, nil,
 			[]string{
 				"Intro.\n\n```go\nfmt.Println(1)\n```",
-				"```go\nfmt.Println(2)\n```",
-				"```go\nfmt.Println(3)\n```\nDone.",
+				"```go\nfmt.Println(2)\nfmt.Println(3)\n```",
+				"Done.",
 			},
+		},
+		{
+			"a code block that fits in the next chunk is not cut",
+			"Run this:\n\n```sh\nmake build\nmake test\n```\n\nThen deploy.",
+			32, UTF16Len,
+			[]string{"Run this:", "```sh\nmake build\nmake test\n```", "Then deploy."},
 		},
 		{
 			"cut before a fence rather than inside its first line",
@@ -109,21 +115,36 @@ func TestUTF16Len(t *testing.T) {
 	}
 }
 
-func TestSplitLongText(t *testing.T) {
+// longReply is a reply of about n paragraphs with code, links, emoji and
+// code blocks.
+func longReply(n int) string {
 	var b strings.Builder
-	for i := range 500 {
+	for i := range n {
 		b.WriteString("Paragraph with `code` and [a link](https://example.com/x) 😀 日本語.\n")
 		if i%7 == 0 {
 			b.WriteString("\n```go\nfunc f() {\n\treturn\n}\n```\n\n")
 		}
 	}
-	text := b.String()
+	return b.String()
+}
+
+func TestSplitLongText(t *testing.T) {
+	text := longReply(500)
 	for _, max := range []int{64, 200, 4096} {
 		chunks := Split(text, max, UTF16Len)
 		if len(chunks) < 2 {
 			t.Fatalf("max %d: %d chunks", max, len(chunks))
 		}
 		checkSplit(t, text, max, UTF16Len)
+	}
+}
+
+// BenchmarkSplit splits a reply of about 100 KB into Telegram messages.
+func BenchmarkSplit(b *testing.B) {
+	text := longReply(1500)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Split(text, 4096, UTF16Len)
 	}
 }
 
