@@ -54,7 +54,9 @@ type Undelivered struct {
 // that streaming edits and split replies cannot earn a flood ban. A rate
 // limit holds every queued message of its chat until the platform's
 // retry-after has passed; a formatting error is answered by one resend
-// as plain text; a passing failure is retried with backoff; and a
+// as plain text (through PlainSender where the platform has it, else
+// with its Markdown escaped); a passing failure is retried with
+// backoff; and a
 // message that cannot be sent is handed to Undelivered and logged with
 // its session id, never dropped.
 //

@@ -37,10 +37,9 @@ func UTF16Len(s string) int {
 // A cut is made, by preference, at a paragraph break, then at a line
 // break, then at a space, and only then inside a word; it is never made
 // inside a rune, and not inside an inline code span, an emphasis, a link
-// or a fence
-// line when another cut fits. A chunk is not cut shorter than half of
-// what fits for a break that comes earlier, except to keep a code block
-// that fits in one chunk whole.
+// or a fence line when another cut fits. A chunk is not cut shorter than
+// half of what fits for a break that comes earlier, except to keep a code
+// block that fits in one chunk whole.
 //
 // A fenced code block that must be cut is closed at the end of one chunk
 // (a newline and the fence marker) and opened again at the start of the
@@ -48,7 +47,7 @@ func UTF16Len(s string) int {
 // newline); both lines count against max. Inside a code block only line
 // breaks and rune boundaries are cut at, and only the newline at a cut is
 // dropped, so the code reads the same once the added fence lines are
-// taken away.
+// taken away (a line longer than a chunk is cut in two).
 //
 // Taking away the added fence lines, the chunks are the text in order,
 // with nothing dropped but whitespace at the cuts: the whole run of
