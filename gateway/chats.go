@@ -23,13 +23,13 @@ type chats struct {
 	interrupt bool
 
 	mu sync.Mutex
-	m  map[string]*chatQueue
+	m  map[string]*chatWork
 	wg sync.WaitGroup
 }
 
-// chatQueue is one busy chat: its waiting jobs and how to stop the
+// chatWork is one busy chat: its waiting jobs and how to stop the
 // running one.
-type chatQueue struct {
+type chatWork struct {
 	waiting []Job
 	cancel  context.CancelFunc
 }
@@ -37,7 +37,7 @@ type chatQueue struct {
 // newChats returns chats whose jobs run under base (ended by the
 // gateway's shutdown).
 func newChats(base context.Context, interrupt bool) *chats {
-	return &chats{base: base, interrupt: interrupt, m: make(map[string]*chatQueue)}
+	return &chats{base: base, interrupt: interrupt, m: make(map[string]*chatWork)}
 }
 
 // submit adds job to chat key's work. With interrupt set, or when urgent
@@ -47,7 +47,7 @@ func (c *chats) submit(key string, urgent bool, job Job) {
 	defer c.mu.Unlock()
 	q, busy := c.m[key]
 	if !busy {
-		q = &chatQueue{}
+		q = &chatWork{}
 		c.m[key] = q
 		q.waiting = append(q.waiting, job)
 		c.wg.Add(1)
@@ -93,7 +93,7 @@ func (c *chats) wait() { c.wg.Wait() }
 
 // run works through chat key's jobs and removes the chat when none is
 // left.
-func (c *chats) run(key string, q *chatQueue) {
+func (c *chats) run(key string, q *chatWork) {
 	defer c.wg.Done()
 	for {
 		c.mu.Lock()

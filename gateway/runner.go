@@ -1,0 +1,259 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/slash"
+)
+
+// Turner runs a turn; engine.Engine is one.
+type Turner interface {
+	Turn(ctx context.Context, sessionID string, in engine.Input, sink agent.Sink) (*engine.TurnResult, error)
+}
+
+// Options assemble a Runner. The hooks are what the gateway keeps in
+// state.db (gateway/gwstore) and how it sends (the outbox); app wires
+// them.
+type Options struct {
+	Engine    Turner
+	Platforms []Platform
+	// Seen records an inbound event's id and reports whether it is the
+	// first time; a redelivered event is dropped.
+	Seen func(ctx context.Context, platform, eventID string) (first bool, err error)
+	// Authorize says whether user may talk to hermes on platform, and
+	// why (for /whoami and the logs).
+	Authorize func(ctx context.Context, platform string, user User) (ok bool, why string, err error)
+	// Pair issues a pairing code to an unknown user in a direct message;
+	// nil ignores unknown users (unauthorized_dm_behavior: ignore).
+	Pair func(ctx context.Context, platform string, user User) (code string, err error)
+	// Resolve finds the session of a chat's key ("" for a new one; reset
+	// when the reset policy started it afresh); Bind records a new one;
+	// Forget drops the binding (/new).
+	Resolve func(ctx context.Context, key string) (sessionID string, reset bool, err error)
+	Bind    func(ctx context.Context, key, sessionID string) error
+	Forget  func(ctx context.Context, key string) error
+	// Send and Edit deliver through the outbox; nil sends directly.
+	Send func(ctx context.Context, sessionID string, p Platform, chat Chat, m Outgoing) (MessageRef, error)
+	Edit func(ctx context.Context, sessionID string, p Platform, ref MessageRef, m Outgoing) error
+	// Approvers says who may answer approval requests on a platform;
+	// nil lets anyone who may talk to hermes.
+	Approvers func(platform string, user User) bool
+	// GroupSessionsPerUser gives each person in a group a session.
+	GroupSessionsPerUser bool
+	// RequireMention answers groups only when addressed.
+	RequireMention bool
+	// Interrupt makes a message to a busy chat stop its running turn.
+	Interrupt bool
+	// Workdir is where the gateway's sessions work.
+	Workdir string
+	// Commands are the slash commands, hermes's own and the skills;
+	// Skill turns a skill's command into the message that runs it.
+	Commands *slash.Registry
+	Skill    func(name, instruction string) (string, error)
+	Logger   *slog.Logger
+}
+
+// Runner is the gateway inside hermes serve: it takes every platform's
+// events and answers them.
+type Runner struct {
+	opt       Options
+	log       *slog.Logger
+	approvals *approvals
+	chats     *chats
+}
+
+// New returns a Runner.
+func New(opt Options) *Runner {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Send == nil {
+		opt.Send = func(ctx context.Context, _ string, p Platform, chat Chat, m Outgoing) (MessageRef, error) {
+			return p.Send(ctx, chat, m)
+		}
+	}
+	if opt.Edit == nil {
+		opt.Edit = func(ctx context.Context, _ string, p Platform, ref MessageRef, m Outgoing) error {
+			return p.Edit(ctx, ref, m)
+		}
+	}
+	return &Runner{opt: opt, log: opt.Logger, approvals: newApprovals()}
+}
+
+// Run receives from every platform until ctx ends, then waits for the
+// turns in progress to stop.
+func (r *Runner) Run(ctx context.Context) error {
+	r.chats = newChats(ctx, r.opt.Interrupt)
+	var wg sync.WaitGroup
+	errs := make([]error, len(r.opt.Platforms))
+	for i, p := range r.opt.Platforms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := p.Receive(ctx, func(ctx context.Context, ev Event) error { return r.deliver(ctx, p, ev) })
+			if err != nil && ctx.Err() == nil {
+				r.log.Error("gateway: platform stopped", slog.String("platform", p.Name()), slog.String("error", err.Error()))
+				errs[i] = fmt.Errorf("%s: %w", p.Name(), err)
+			}
+		}()
+	}
+	wg.Wait()
+	r.chats.wait()
+	return errors.Join(errs...)
+}
+
+// deliver takes one inbound event: once, quickly. The work it starts
+// goes on after it returns.
+func (r *Runner) deliver(ctx context.Context, p Platform, ev Event) error {
+	if r.opt.Seen != nil && ev.ID != "" {
+		first, err := r.opt.Seen(ctx, p.Name(), ev.ID)
+		if err != nil {
+			return err // not taken: the platform offers it again
+		}
+		if !first {
+			r.log.Debug("gateway: redelivered event dropped", slog.String("platform", p.Name()), slog.String("event", ev.ID))
+			return nil
+		}
+	}
+	switch ev.Kind {
+	case KindButton:
+		r.press(ctx, p, ev)
+	case KindMessage:
+		r.message(ctx, p, ev)
+	}
+	return nil
+}
+
+// press answers a button press.
+func (r *Runner) press(ctx context.Context, p Platform, ev Event) {
+	text := "Done."
+	if _, err := r.approvals.press(ev); err != nil {
+		text = err.Error()
+	}
+	if err := p.Answer(ctx, ev, text); err != nil {
+		r.log.Warn("gateway: answering a button press failed", slog.String("platform", p.Name()), slog.String("error", err.Error()))
+	}
+}
+
+// message handles a message: who sent it, whether it is for hermes, a
+// command, or a turn.
+func (r *Runner) message(ctx context.Context, p Platform, ev Event) {
+	if ev.Chat.Type == Group && r.opt.RequireMention && !ev.Addressed {
+		return
+	}
+	ok, why, err := r.authorize(ctx, p, ev.User)
+	if err != nil {
+		r.log.Error("gateway: authorization failed", slog.String("platform", p.Name()), slog.String("error", err.Error()))
+		return
+	}
+	if !ok {
+		r.unknown(ctx, p, ev, why)
+		return
+	}
+	key := SessionKey(p.Name(), ev.Chat, ev.User, r.opt.GroupSessionsPerUser)
+	if r.command(ctx, p, ev, key) {
+		return
+	}
+	r.chats.submit(key, false, func(ctx context.Context) { r.turn(ctx, p, ev, key, ev.Text) })
+}
+
+func (r *Runner) authorize(ctx context.Context, p Platform, u User) (bool, string, error) {
+	if r.opt.Authorize == nil {
+		return false, "no one is allowed: the gateway has no authorization configured", nil
+	}
+	return r.opt.Authorize(ctx, p.Name(), u)
+}
+
+// unknown answers someone not allowed: a pairing code in a direct
+// message, when pairing is on; nothing otherwise, and nothing in groups.
+func (r *Runner) unknown(ctx context.Context, p Platform, ev Event, why string) {
+	r.log.Info("gateway: message from someone not allowed", slog.String("platform", p.Name()), slog.String("user", ev.User.ID), slog.String("why", why))
+	if ev.Chat.Type != DM || r.opt.Pair == nil {
+		return
+	}
+	code, err := r.opt.Pair(ctx, p.Name(), ev.User)
+	text := fmt.Sprintf("Hi! I don't know you yet. To talk to me, ask my owner to run:\n\n`hermes pairing approve %s %s`\n\nThe code is valid for an hour.", p.Name(), code)
+	if err != nil {
+		text = "I don't know you yet, and I can't give you a pairing code right now: " + err.Error()
+	}
+	if _, err := r.opt.Send(ctx, "", p, ev.Chat, Outgoing{Text: text, ReplyTo: ev.MessageID}); err != nil {
+		r.log.Warn("gateway: the pairing reply was not sent", slog.String("platform", p.Name()), slog.String("error", err.Error()))
+	}
+}
+
+// turn runs one turn of chat key for text and streams its reply.
+func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text string) {
+	sessionID, reset, err := r.resolve(ctx, key)
+	if err != nil {
+		r.reply(ctx, p, ev, "", "I could not open this chat's session: "+err.Error())
+		return
+	}
+	if reset {
+		r.reply(ctx, p, ev, "", "(A new session started: this chat's earlier one reached its reset time.)")
+	}
+	caps := p.Caps()
+	stream := &replyStream{ctx: context.WithoutCancel(ctx), canEdit: caps.CanEdit,
+		split: func(s string) []string { return Split(s, caps.MaxText, caps.Measure) },
+		send: func(ctx context.Context, m Outgoing) (MessageRef, error) {
+			return r.opt.Send(ctx, sessionID, p, ev.Chat, m)
+		},
+		edit: func(ctx context.Context, ref MessageRef, m Outgoing) error {
+			return r.opt.Edit(ctx, sessionID, p, ref, m)
+		},
+		failed: func(err error) {
+			r.log.Warn("gateway: reply not delivered", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		},
+	}
+	prompter := chatPrompter{a: r.approvals, chatKey: key, chat: ev.Chat, buttons: caps.Buttons,
+		allowed: func(u User) bool { return r.mayApprove(ctx, p, u) },
+		send:    stream.send, edit: stream.edit}
+	start := time.Now()
+	res, err := r.opt.Engine.Turn(ctx, sessionID, engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
+		Approval: safety.Asker{Prompter: prompter}}, stream)
+	if err != nil {
+		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())
+		return
+	}
+	if sessionID == "" && r.opt.Bind != nil {
+		if err := r.opt.Bind(context.WithoutCancel(ctx), key, res.SessionID); err != nil {
+			r.log.Error("gateway: the chat's session was not recorded", slog.String("session_id", res.SessionID), slog.String("error", err.Error()))
+		}
+	}
+	if res.Err != nil && res.Stopped != agent.StopInterrupted {
+		r.reply(ctx, p, ev, res.SessionID, "The turn stopped: "+res.Err.Error())
+	}
+	r.log.Info("gateway: turn", slog.String("platform", p.Name()), slog.String("session_id", res.SessionID),
+		slog.String("stopped", string(res.Stopped)), slog.Int64("duration_ms", time.Since(start).Milliseconds()),
+		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
+}
+
+func (r *Runner) resolve(ctx context.Context, key string) (string, bool, error) {
+	if r.opt.Resolve == nil {
+		return "", false, nil
+	}
+	return r.opt.Resolve(ctx, key)
+}
+
+// mayApprove says whether u may answer approval requests on p.
+func (r *Runner) mayApprove(ctx context.Context, p Platform, u User) bool {
+	if r.opt.Approvers != nil {
+		return r.opt.Approvers(p.Name(), u)
+	}
+	ok, _, err := r.authorize(ctx, p, u)
+	return err == nil && ok
+}
+
+// reply sends a short message of hermes's own to the chat.
+func (r *Runner) reply(ctx context.Context, p Platform, ev Event, sessionID, text string) {
+	if _, err := r.opt.Send(context.WithoutCancel(ctx), sessionID, p, ev.Chat, Outgoing{Text: text, ReplyTo: ev.MessageID}); err != nil {
+		r.log.Warn("gateway: reply not delivered", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+	}
+}
