@@ -21,6 +21,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/gateway/gwstore"
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/memory/facts"
@@ -69,6 +70,9 @@ type App struct {
 	Facts *facts.Store
 	// Notifier delivers job results and notices.
 	Notifier *notify.Notifier
+	// Gateway is the gateway's state: events taken, pairings, the
+	// session of each chat.
+	Gateway *gwstore.Store
 
 	// The rest is set by Open, not by OpenStores.
 
@@ -151,6 +155,7 @@ func (a *App) openStores(ctx context.Context) error {
 	}
 	a.Sessions = st
 	a.onClose(func() { st.Close() })
+	a.Gateway = gwstore.New(db, gwstore.Options{Clock: a.opts.Clock})
 	if a.Jobs, err = cron.NewStore(db, cron.StoreOptions{DefaultZone: JobZone(l.Config), Clock: a.opts.Clock}); err != nil {
 		return err
 	}
