@@ -1,0 +1,153 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/gwstore"
+)
+
+// gatewayDedupeTTL is how long an inbound event's id is remembered, so a
+// platform's redelivery within it is answered once. Platforms redeliver
+// within minutes (Telegram keeps unconfirmed updates 24 hours).
+const gatewayDedupeTTL = 48 * time.Hour
+
+// GatewayRunner assembles the gateway over platforms: the runner, with an
+// outbox per platform, the gateway's state in state.db and the engine.
+// The outboxes are closed (what is queued sent or kept) by Close.
+func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, error) {
+	if a.Engine == nil {
+		return nil, fmt.Errorf("app: the gateway needs the whole runtime (app.Open), not just the stores")
+	}
+	g := a.Config.Config.Gateway
+	policy, err := resetPolicy(a.Config.Config)
+	if err != nil {
+		return nil, err
+	}
+	auth := gateway.Authorizer{
+		AllowAll:    map[string]bool{"telegram": g.Telegram.AllowAll},
+		Allow:       map[string][]string{"telegram": g.Telegram.Allow},
+		GlobalAllow: g.Allow,
+		Pairings:    a.Gateway,
+	}
+	undelivered := a.undeliveredFile()
+	boxes := make(map[string]*gateway.Outbox, len(platforms))
+	for _, p := range platforms {
+		box := gateway.NewOutbox(gateway.OutboxOptions{Platform: p, Clock: a.opts.Clock, Logger: a.Log, Undelivered: undelivered})
+		boxes[p.Name()] = box
+		a.onClose(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			box.Close(ctx)
+		})
+	}
+	commands := a.Slash()
+	opt := gateway.Options{
+		Engine:    a.Engine,
+		Platforms: platforms,
+		Seen: func(ctx context.Context, platform, id string) (bool, error) {
+			return a.Gateway.Seen(ctx, platform, id, gatewayDedupeTTL)
+		},
+		Authorize: func(ctx context.Context, platform string, u gateway.User) (bool, string, error) {
+			return auth.Allowed(ctx, platform, u.ID)
+		},
+		Resolve: func(ctx context.Context, key string) (string, bool, error) {
+			return a.Gateway.Resolve(ctx, key, a.opts.Clock.Now(), policy)
+		},
+		Bind:   a.Gateway.Bind,
+		Forget: a.Gateway.Forget,
+		Send: func(ctx context.Context, sessionID string, p gateway.Platform, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
+			return boxes[p.Name()].Send(ctx, sessionID, chat, m)
+		},
+		Edit: func(ctx context.Context, sessionID string, p gateway.Platform, ref gateway.MessageRef, m gateway.Outgoing) error {
+			return boxes[p.Name()].Edit(ctx, sessionID, ref, m)
+		},
+		GroupSessionsPerUser: g.GroupSessionsPerUser.Or(true),
+		RequireMention:       g.RequireMention.Or(true),
+		Interrupt:            g.Busy != config.BusyQueue,
+		Commands:             &commands,
+		Skill:                a.Tools.Skills.Invocation,
+		Logger:               a.Log,
+	}
+	if wd, err := os.Getwd(); err == nil {
+		opt.Workdir = wd
+	}
+	if g.UnauthorizedDMBehavior != config.DMIgnore {
+		opt.Pair = func(ctx context.Context, platform string, u gateway.User) (string, error) {
+			code, _, err := a.Gateway.RequestCode(ctx, platform, u.ID)
+			return code, err
+		}
+	}
+	if len(g.Telegram.Approvers) > 0 {
+		approvers := g.Telegram.Approvers
+		opt.Approvers = func(platform string, u gateway.User) bool {
+			if platform != "telegram" {
+				return false
+			}
+			for _, id := range approvers {
+				if id == u.ID {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return gateway.New(opt), nil
+}
+
+// resetPolicy is gateway.reset as the gateway's store applies it.
+func resetPolicy(c config.Config) (gwstore.ResetPolicy, error) {
+	r := c.Gateway.Reset
+	p := gwstore.ResetPolicy{Mode: gwstore.ResetMode(r.Mode), Idle: time.Duration(r.IdleMinutes) * time.Minute, AtHour: r.AtHour, Zone: time.Local}
+	if c.Timezone != "" {
+		zone, err := time.LoadLocation(c.Timezone)
+		if err != nil {
+			return p, fmt.Errorf("timezone %q: %w", c.Timezone, err)
+		}
+		p.Zone = zone
+	}
+	return p, p.Validate()
+}
+
+// undeliveredFile returns where the outboxes keep what they could not
+// send: one JSON line each in $HERMES_HOME/gateway/undelivered.jsonl, so
+// a reply that never reached its chat can still be read.
+func (a *App) undeliveredFile() func(context.Context, gateway.Undelivered) error {
+	var mu sync.Mutex
+	path := filepath.Join(a.Config.Paths.Home, "gateway", "undelivered.jsonl")
+	return func(_ context.Context, u gateway.Undelivered) error {
+		line, err := json.Marshal(struct {
+			Time      time.Time `json:"time"`
+			SessionID string    `json:"session_id"`
+			Chat      string    `json:"chat"`
+			Thread    string    `json:"thread,omitempty"`
+			Text      string    `json:"text"`
+			Error     string    `json:"error"`
+			Attempts  int       `json:"attempts"`
+		}{u.Time, u.SessionID, u.Chat.ID, u.Chat.Thread, u.Message.Text, fmt.Sprint(u.Err), u.Attempts})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+}
