@@ -34,9 +34,11 @@ type Server struct {
 	chats   map[int64]*chat
 	updates []Update
 	nextUpd int
-	allowed []string // allowed_updates; nil means every type but chat_member
-	polling chan struct{}
-	webhook string
+	allowed []string      // allowed_updates; nil means every type but chat_member
+	polling chan struct{} // closed to end the poll in progress
+	// terminated says why the last poll was ended.
+	terminated string
+	webhook    string
 
 	files    map[string]*file // by file_id
 	paths    map[string]*file // by file_path

@@ -39,9 +39,7 @@ func (s *Server) getUpdates(r *http.Request, p params) (any, *apiError) {
 	if p.has("allowed_updates") {
 		s.allowed = allowed
 	}
-	if s.polling != nil {
-		close(s.polling)
-	}
+	s.terminateLocked("Conflict: terminated by other getUpdates request; make sure that only one bot instance is running")
 	terminated := make(chan struct{})
 	s.polling = terminated
 	s.confirmLocked(int(offset))
@@ -66,13 +64,26 @@ func (s *Server) getUpdates(r *http.Request, p params) (any, *apiError) {
 		}
 		select {
 		case <-terminated:
-			return nil, &apiError{code: 409, desc: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}
+			s.mu.Lock()
+			why := s.terminated
+			s.mu.Unlock()
+			return nil, &apiError{code: 409, desc: why}
 		case <-r.Context().Done():
 			return nil, nil
 		case <-deadline.C:
 			return []Update{}, nil
 		case <-changed:
 		}
+	}
+}
+
+// terminateLocked ends the poll in progress, if any, with a 409 saying
+// why. s.mu is held.
+func (s *Server) terminateLocked(why string) {
+	if s.polling != nil {
+		s.terminated = why
+		close(s.polling)
+		s.polling = nil
 	}
 }
 
@@ -139,6 +150,7 @@ func (s *Server) setWebhook(_ *http.Request, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.webhook = url
+	s.terminateLocked("Conflict: terminated by setWebhook request")
 	if p.has("allowed_updates") {
 		s.allowed = allowed
 	}
@@ -172,6 +184,9 @@ func (s *Server) SetWebhook(url string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.webhook = url
+	if url != "" {
+		s.terminateLocked("Conflict: terminated by setWebhook request")
+	}
 	s.changedLocked()
 }
 
