@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -90,4 +91,13 @@ func next(t *testing.T, ch <-chan gateway.Event) gateway.Event {
 		t.Fatal("no event within 10 s")
 	}
 	return gateway.Event{}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
