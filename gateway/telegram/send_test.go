@@ -14,7 +14,6 @@ import (
 
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/telegram"
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
 )
 
 func TestSendFailuresAreClassified(t *testing.T) {
@@ -252,5 +251,4 @@ func TestRefusedTokenEndsReceive(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "refused the token (401") || strings.Contains(err.Error(), "wrong") {
 		t.Fatalf("Receive = %v", err)
 	}
-	_ = telegramtest.Alice
 }

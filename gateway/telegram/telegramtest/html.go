@@ -8,23 +8,23 @@ import (
 	"unicode/utf16"
 )
 
-// htmlTags are the tags Telegram's HTML parse_mode supports.
-var htmlTags = map[string]bool{
-	"b": true, "strong": true, "i": true, "em": true, "u": true, "ins": true,
-	"s": true, "strike": true, "del": true, "span": true, "tg-spoiler": true,
-	"a": true, "code": true, "pre": true, "blockquote": true, "tg-emoji": true,
+// isTag reports whether Telegram's HTML parse_mode supports the tag.
+func isTag(name string) bool {
+	switch name {
+	case "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span",
+		"tg-spoiler", "a", "code", "pre", "blockquote", "tg-emoji":
+		return true
+	}
+	return false
 }
-
-var (
-	entityRE = regexp.MustCompile(`^&(lt|gt|amp|quot|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});`)
-	hrefRE   = regexp.MustCompile(`^\s+href\s*=\s*"[^"<]*"\s*$`)
-)
 
 // parseHTML checks text the way Telegram parses parse_mode HTML and
 // returns the text without markup. Unknown or unbalanced tags and a bare
 // '<' or '&' are errors, with Telegram's wording after "can't parse
 // entities: ".
 func parseHTML(s string) (string, error) {
+	entityRE := regexp.MustCompile(`^&(lt|gt|amp|quot|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});`)
+	hrefRE := regexp.MustCompile(`^\s+href\s*=\s*"[^"<]*"\s*$`)
 	var out strings.Builder
 	var stack []string
 	for i := 0; i < len(s); {
@@ -43,7 +43,7 @@ func parseHTML(s string) (string, error) {
 				stack = stack[:len(stack)-1]
 			} else {
 				name, attrs := tagName(tag)
-				if !htmlTags[name] {
+				if !isTag(name) {
 					return "", fmt.Errorf("Unsupported start tag \"%s\" at byte offset %d", name, i)
 				}
 				if t := top(stack); t == "code" || (t == "pre" && name != "code") {

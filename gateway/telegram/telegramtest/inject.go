@@ -8,7 +8,7 @@ import (
 )
 
 // Alice is the user injected messages come from unless they name another.
-var Alice = User{ID: 42, FirstName: "Alice", Username: "alice"}
+func Alice() User { return User{ID: 42, FirstName: "Alice", Username: "alice"} }
 
 // Incoming is a message a user writes, for UserMessage.
 type Incoming struct {
@@ -46,11 +46,10 @@ type Upload struct {
 	Size       int64
 }
 
-var autoEntityRE = regexp.MustCompile(`@[A-Za-z0-9_]{3,32}|/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?`)
-
 // Entities finds the mention and bot_command entities Telegram would find
 // in text, with offsets in UTF-16 code units.
 func Entities(text string) []Entity {
+	autoEntityRE := regexp.MustCompile(`@[A-Za-z0-9_]{3,32}|/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?`)
 	var out []Entity
 	for _, loc := range autoEntityRE.FindAllStringIndex(text, -1) {
 		if loc[0] > 0 && !isSpace(text[loc[0]-1]) {
@@ -71,7 +70,7 @@ func isSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\t' }
 // message and the update's id.
 func (s *Server) UserMessage(in Incoming) (Message, int) {
 	if in.From.ID == 0 {
-		in.From = Alice
+		in.From = Alice()
 	}
 	if in.Chat == 0 {
 		in.Chat = in.From.ID

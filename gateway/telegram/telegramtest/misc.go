@@ -12,8 +12,6 @@ import (
 // MaxDownload is the largest file the cloud Bot API lets a bot download.
 const MaxDownload = 20 << 20
 
-var commandRE = regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
-
 func (s *Server) sendMessageDraft(_ *http.Request, p params) (any, *apiError) {
 	draft, aerr := p.int("draft_id")
 	if aerr != nil {
@@ -81,6 +79,7 @@ func (s *Server) setMyCommands(_ *http.Request, p params) (any, *apiError) {
 	if aerr := p.json("commands", &cmds); aerr != nil {
 		return nil, aerr
 	}
+	commandRE := regexp.MustCompile(`^[a-z0-9_]{1,32}$`)
 	for _, c := range cmds {
 		if !commandRE.MatchString(c.Command) {
 			return nil, badRequest("BOT_COMMAND_INVALID")

@@ -118,7 +118,7 @@ func TestAllowedUpdatesPersist(t *testing.T) {
 	defer s.Close()
 	call(t, s, "getUpdates", map[string]any{"allowed_updates": []string{"callback_query"}})
 	s.UserMessage(Incoming{Text: "dropped"})
-	s.Press(42, 1, Alice, "d")
+	s.Press(42, 1, Alice(), "d")
 	us := updates(t, call(t, s, "getUpdates", nil)) // omitted: the setting persists
 	if len(us) != 1 || us[0].CallbackQuery == nil {
 		t.Fatalf("got %+v", us)
