@@ -34,6 +34,11 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 	offset, backoff := 0, time.Duration(0)
 	wait := func(reason string, err error) error {
 		backoff = min(max(2*backoff, minBackoff), maxBackoff)
+		var ae *apiError
+		if errors.As(err, &ae) && ae.RetryAfter > 0 {
+			// Flood control names its own wait, which may be longer.
+			backoff = max(backoff, time.Duration(ae.RetryAfter)*time.Second)
+		}
 		a.log.Warn(reason, "err", err, "retry_in", backoff)
 		return a.clock.Sleep(ctx, backoff)
 	}

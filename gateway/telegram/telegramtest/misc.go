@@ -150,11 +150,7 @@ func (s *Server) addFileLocked(name string, data []byte, size int64) string {
 // part (or an earlier file_id), with a caption.
 func (s *Server) sendFile(kind string) handler {
 	return func(_ *http.Request, p params) (any, *apiError) {
-		caption, aerr := checkText(p.str("caption"), p.str("parse_mode"), true)
-		if aerr != nil {
-			return nil, aerr
-		}
-		kb, aerr := keyboard(p)
+		caption, kb, aerr := content(p, "caption")
 		if aerr != nil {
 			return nil, aerr
 		}

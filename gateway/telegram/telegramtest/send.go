@@ -37,6 +37,17 @@ func checkText(raw, mode string, caption bool) (string, *apiError) {
 	return text, nil
 }
 
+// content checks a message's text (or caption, by field) and its
+// keyboard.
+func content(p params, field string) (string, *Keyboard, *apiError) {
+	text, aerr := checkText(p.str(field), p.str("parse_mode"), field == "caption")
+	if aerr != nil {
+		return "", nil, aerr
+	}
+	kb, aerr := keyboard(p)
+	return text, kb, aerr
+}
+
 // keyboard reads reply_markup and checks every button's callback_data:
 // 1 to 64 bytes.
 func keyboard(p params) (*Keyboard, *apiError) {
@@ -107,11 +118,7 @@ func replyTo(c *chat, p params) (*Message, *apiError) {
 }
 
 func (s *Server) sendMessage(_ *http.Request, p params) (any, *apiError) {
-	text, aerr := checkText(p.str("text"), p.str("parse_mode"), false)
-	if aerr != nil {
-		return nil, aerr
-	}
-	kb, aerr := keyboard(p)
+	text, kb, aerr := content(p, "text")
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -174,11 +181,7 @@ func (s *Server) botMessageLocked(p params) (*Message, *apiError) {
 }
 
 func (s *Server) editMessageText(_ *http.Request, p params) (any, *apiError) {
-	text, aerr := checkText(p.str("text"), p.str("parse_mode"), false)
-	if aerr != nil {
-		return nil, aerr
-	}
-	kb, aerr := keyboard(p)
+	text, kb, aerr := content(p, "text")
 	if aerr != nil {
 		return nil, aerr
 	}
