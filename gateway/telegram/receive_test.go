@@ -4,11 +4,18 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/telegram"
 	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
 )
 
@@ -181,5 +188,43 @@ func TestButtonPressBecomesAnEvent(t *testing.T) {
 	}
 	if m := h.srv.Sent(-100)[0]; m.ReplyMarkup != nil {
 		t.Fatalf("the decision edit kept the buttons: %+v", m.ReplyMarkup)
+	}
+}
+
+// A poll answered with flood control waits the retry_after it names, not
+// the shorter backoff.
+func TestRateLimitedPollWaitsRetryAfter(t *testing.T) {
+	h := newHarness(t)
+	target, _ := url.Parse(h.srv.URL)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var limited atomic.Bool
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/getUpdates") && limited.CompareAndSwap(false, true) {
+			w.WriteHeader(429)
+			_, _ = io.WriteString(w, `{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 30","parameters":{"retry_after":30}}`)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	tg, err := telegram.New(telegram.Options{Token: h.srv.Token, BaseURL: front.URL, Clock: h.clock,
+		Logger: slog.New(slog.NewTextHandler(h.logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.tg = tg
+	evs := h.events(t)
+	h.clock.BlockUntil(1)
+	if !strings.Contains(h.logs.String(), "retry_in=30s") {
+		t.Fatalf("the wait is not the 30 s asked for: %s", h.logs.String())
+	}
+	h.clock.Advance(29 * second)
+	if n := h.srv.CallCount("getUpdates"); n != 0 {
+		t.Fatalf("polled %d times before retry_after passed", n)
+	}
+	h.clock.Advance(second)
+	h.srv.UserMessage(telegramtest.Incoming{Text: "after the wait"})
+	if ev := next(t, evs); ev.Text != "after the wait" {
+		t.Fatalf("event %+v", ev)
 	}
 }
