@@ -65,6 +65,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 		backoff = 0
 		for _, u := range updates {
 			ev, ok := a.event(u)
+			if !ok {
+				a.log.Debug("telegram: an update with nothing for the gateway is confirmed and skipped", "update_id", u.UpdateID)
+			}
 			if ok {
 				if err := deliver(ctx, ev); err != nil {
 					// Not confirmed: the next poll offers it again.

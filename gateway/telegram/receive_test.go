@@ -126,6 +126,7 @@ func TestMediaFetch(t *testing.T) {
 	photo := []byte(strings.Repeat("jpegdata", 10))
 	h.srv.UserMessage(telegramtest.Incoming{Photo: photo, Caption: "look"})
 	h.srv.UserMessage(telegramtest.Incoming{Document: &telegramtest.Upload{Name: "notes 1.txt", MIME: "text/plain", Data: []byte("notes")}})
+	h.srv.UserMessage(telegramtest.Incoming{Voice: &telegramtest.Upload{Name: "v.oga", Data: []byte("OggS")}})
 	h.srv.UserMessage(telegramtest.Incoming{Document: &telegramtest.Upload{Name: "huge.iso", Data: []byte("x"), Size: 20<<20 + 1}})
 
 	ev := next(t, evs)
@@ -138,6 +139,10 @@ func TestMediaFetch(t *testing.T) {
 	ev = next(t, evs)
 	if m := ev.Media[0]; m.Kind != "document" || m.Name != "notes 1.txt" || m.MIME != "text/plain" || string(fetch(t, m)) != "notes" {
 		t.Fatalf("document: %+v", ev.Media)
+	}
+	ev = next(t, evs)
+	if m := ev.Media[0]; m.Kind != "voice" || m.MIME != "audio/ogg" || string(fetch(t, m)) != "OggS" {
+		t.Fatalf("voice: %+v", ev.Media)
 	}
 	ev = next(t, evs)
 	calls := h.srv.CallCount("getFile")
@@ -206,7 +211,7 @@ func TestRateLimitedPollWaitsRetryAfter(t *testing.T) {
 		}
 		proxy.ServeHTTP(w, r)
 	}))
-	defer front.Close()
+	t.Cleanup(front.Close) // after Receive ends, which the harness sees to
 	tg, err := telegram.New(telegram.Options{Token: h.srv.Token, BaseURL: front.URL, Clock: h.clock,
 		Logger: slog.New(slog.NewTextHandler(h.logs, nil))})
 	if err != nil {
