@@ -62,23 +62,31 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			}
 			continue
 		}
-		backoff = 0
-		for _, u := range updates {
-			ev, ok := a.event(u)
-			if !ok {
-				a.log.Debug("telegram: an update with nothing for the gateway is confirmed and skipped", "update_id", u.UpdateID)
-			}
-			if ok {
-				if err := deliver(ctx, ev); err != nil {
-					// Not confirmed: the next poll offers it again.
-					_ = wait("telegram: an update was not taken; it will be offered again", fmt.Errorf("update %d: %w", u.UpdateID, err))
-					break
-				}
-			}
-			offset = u.UpdateID + 1
+		next, err := a.hand(ctx, updates, offset, deliver)
+		offset = next
+		if err != nil {
+			// Not confirmed: the next poll offers it again.
+			_ = wait("telegram: an update was not taken; it will be offered again", err)
+			continue
 		}
+		backoff = 0
 	}
 	return nil
+}
+
+// hand gives the updates to deliver in order and returns the offset that
+// confirms those it took; it stops at the first one deliver refused.
+// Updates with nothing for the gateway are confirmed and skipped.
+func (a *Adapter) hand(ctx context.Context, updates []tgUpdate, offset int, deliver func(context.Context, gateway.Event) error) (int, error) {
+	for _, u := range updates {
+		if ev, ok := a.event(u); !ok {
+			a.log.Debug("telegram: an update with nothing for the gateway is confirmed and skipped", "update_id", u.UpdateID)
+		} else if err := deliver(ctx, ev); err != nil {
+			return offset, fmt.Errorf("update %d: %w", u.UpdateID, err)
+		}
+		offset = u.UpdateID + 1
+	}
+	return offset, nil
 }
 
 // start calls getMe (retrying until it answers) and deletes a webhook if

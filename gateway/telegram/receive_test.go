@@ -56,32 +56,48 @@ func TestDirectMessageBecomesAnEventAndTheReplyReachesTheChat(t *testing.T) {
 func TestAnUpdateIsConfirmedOnlyAfterDeliverTookIt(t *testing.T) {
 	h := newHarness(t)
 	attempts := make(chan gateway.Event, 10)
-	fail := true
+	var refusals atomic.Int32
+	refusals.Store(2)
 	h.receive(t, func(_ context.Context, ev gateway.Event) error {
 		attempts <- ev
-		if fail {
-			fail = false
+		if ev.Text == "two" && refusals.Add(-1) >= 0 {
 			return errors.New("store is down")
 		}
 		return nil
 	})
+	// "one" is taken, "two" refused twice: "one" is confirmed, "two" is
+	// offered again after a backoff that grows.
 	_, first := h.srv.UserMessage(telegramtest.Incoming{Text: "one"})
-	if ev := next(t, attempts); ev.Text != "one" {
-		t.Fatalf("first offer: %+v", ev)
+	_, secondID := h.srv.UserMessage(telegramtest.Incoming{Text: "two"})
+	for _, want := range []string{"one", "two"} {
+		if ev := next(t, attempts); ev.Text != want {
+			t.Fatalf("got %q, want %q", ev.Text, want)
+		}
 	}
-	h.clock.BlockUntil(1) // the backoff after the refusal
-	if !strings.Contains(h.logs.String(), "will be offered again") {
+	h.clock.BlockUntil(1)
+	if !strings.Contains(h.logs.String(), "will be offered again") || !strings.Contains(h.logs.String(), "retry_in=1s") {
 		t.Errorf("log: %s", h.logs.String())
 	}
-	h.clock.Advance(minute)
-	if ev := next(t, attempts); ev.Text != "one" || ev.ID != "1" {
+	h.clock.Advance(second)
+	if ev := next(t, attempts); ev.Text != "two" || ev.ID != "2" {
 		t.Fatalf("second offer: %+v", ev)
 	}
 	if err := h.srv.WaitConfirmed(ctxT(t), first); err != nil {
 		t.Fatal(err)
 	}
-	h.srv.UserMessage(telegramtest.Incoming{Text: "two"})
+	h.clock.BlockUntil(1)
+	if !strings.Contains(h.logs.String(), "retry_in=2s") {
+		t.Errorf("the backoff does not grow: %s", h.logs.String())
+	}
+	h.clock.Advance(2 * second)
 	if ev := next(t, attempts); ev.Text != "two" {
+		t.Fatalf("third offer: %+v", ev)
+	}
+	if err := h.srv.WaitConfirmed(ctxT(t), secondID); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.UserMessage(telegramtest.Incoming{Text: "three"})
+	if ev := next(t, attempts); ev.Text != "three" {
 		t.Fatalf("after confirmation, got %+v; a taken update came back", ev)
 	}
 }

@@ -90,6 +90,12 @@ func (s *Server) terminateLocked(why string) {
 // confirmLocked drops the updates below offset; a negative offset keeps
 // only the last -offset updates. s.mu is held.
 func (s *Server) confirmLocked(offset int) {
+	before := len(s.updates)
+	defer func() {
+		if len(s.updates) != before {
+			s.changedLocked()
+		}
+	}()
 	switch {
 	case offset > 0:
 		s.updates = slices.DeleteFunc(s.updates, func(u Update) bool { return u.UpdateID < offset })
