@@ -142,7 +142,7 @@ func (a *Adapter) getUpdates(ctx context.Context, offset int) ([]tgUpdate, error
 	var updates []tgUpdate
 	err := a.call(ctx, "getUpdates", map[string]any{
 		"offset":          offset,
-		"timeout":         int(a.poll / time.Second),
+		"timeout":         int((a.poll + time.Second - 1) / time.Second), // never 0, a short poll that would spin
 		"allowed_updates": allowedUpdates(),
 	}, &updates)
 	return updates, err

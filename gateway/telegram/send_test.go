@@ -182,12 +182,13 @@ func TestTokenNeverInErrorsOrLogs(t *testing.T) {
 		name   string
 		base   string
 		client *http.Client
+		poll   time.Duration
 	}{
-		{"connection refused", dead.URL, nil},
-		{"timeout", hang.URL, &http.Client{Timeout: 50 * time.Millisecond}},
+		{"connection refused", dead.URL, nil, 0},
+		{"timeout", hang.URL, &http.Client{Timeout: 50 * time.Millisecond}, 10 * time.Millisecond},
 	} {
 		h := newHarness(t)
-		tg, err := telegram.New(telegram.Options{Token: token, BaseURL: tc.base, Client: tc.client, Clock: h.clock,
+		tg, err := telegram.New(telegram.Options{Token: token, BaseURL: tc.base, Client: tc.client, PollTimeout: tc.poll, Clock: h.clock,
 			Logger: slog.New(slog.NewTextHandler(h.logs, nil))})
 		if err != nil {
 			t.Fatal(err)
@@ -226,6 +227,7 @@ func TestNewChecksOptions(t *testing.T) {
 		{telegram.Options{}, "the token is empty"},
 		{telegram.Options{Token: "1:a", BaseURL: "ftp://x"}, `base_url "ftp://x" is not an http or https URL`},
 		{telegram.Options{Token: "1:a", BaseURL: "localhost:8081"}, `base_url "localhost:8081"`},
+		{telegram.Options{Token: "1:a", Client: &http.Client{Timeout: 10 * time.Second}}, "timeout 10s is not longer than the poll timeout 30s"},
 	} {
 		if _, err := telegram.New(tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v) = %v, want %q", tc.o, err, tc.want)

@@ -86,6 +86,9 @@ func New(o Options) (*Adapter, error) {
 	if a.poll <= 0 {
 		a.poll = 30 * time.Second
 	}
+	if t := a.client.Timeout; t > 0 && t <= a.poll {
+		return nil, fmt.Errorf("telegram: the HTTP client's timeout %s is not longer than the poll timeout %s, so every long poll would fail; give a longer client timeout, none, or a shorter poll_timeout", t, a.poll)
+	}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
