@@ -81,7 +81,7 @@ func (s *Server) spendLocked(chatID int64) *apiError {
 	if f.budget < 0 {
 		return nil
 	}
-	now := s.now()
+	now := s.clock.Now()
 	if !f.until.IsZero() {
 		if now.Before(f.until) {
 			wait := int((f.until.Sub(now) + time.Second - 1) / time.Second)

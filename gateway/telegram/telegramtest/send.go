@@ -146,7 +146,7 @@ func (s *Server) addLocked(c *chat, m *Message) *Message {
 	m.MessageID = c.nextID
 	c.nextID++
 	m.Chat = c.info
-	m.Date = s.now().Unix()
+	m.Date = s.clock.Now().Unix()
 	c.messages[m.MessageID] = m
 	s.changedLocked()
 	return m
@@ -196,7 +196,7 @@ func (s *Server) editMessageText(_ *http.Request, p params) (any, *apiError) {
 	}
 	m.Text, m.Raw, m.ParseMode, m.ReplyMarkup = text, p.str("text"), p.str("parse_mode"), kb
 	m.Edits++
-	m.EditDate = s.now().Unix()
+	m.EditDate = s.clock.Now().Unix()
 	s.changedLocked()
 	return m, nil
 }

@@ -13,7 +13,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // Server is a fake Bot API. Its methods are safe for concurrent use.
@@ -29,7 +30,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
-	now     func() time.Time
+	clock   clock.Clock
 
 	chats   map[int64]*chat
 	updates []Update
@@ -71,8 +72,9 @@ type Options struct {
 	Token string
 	// Bot defaults to id 1000, username "hermes_bot".
 	Bot User
-	// Now defaults to time.Now; it dates messages.
-	Now func() time.Time
+	// Clock dates messages, times flood waits and ends long polls; nil
+	// means the wall clock.
+	Clock clock.Clock
 }
 
 // New starts a server; Close stops it.
@@ -80,7 +82,7 @@ func New(o Options) *Server {
 	s := &Server{
 		Token:   o.Token,
 		Bot:     o.Bot,
-		now:     o.Now,
+		clock:   clock.OrReal(o.Clock),
 		changed: make(chan struct{}),
 		chats:   map[int64]*chat{},
 		nextUpd: 1,
@@ -93,9 +95,6 @@ func New(o Options) *Server {
 	}
 	if s.Bot.ID == 0 {
 		s.Bot = User{ID: 1000, IsBot: true, FirstName: "Hermes", Username: "hermes_bot"}
-	}
-	if s.now == nil {
-		s.now = time.Now
 	}
 	s.http = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.http.URL

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 type envelope struct {
@@ -76,9 +78,20 @@ func TestLongPollWaitsForAnUpdateAndOffsetConfirms(t *testing.T) {
 }
 
 func TestLongPollTimesOutEmpty(t *testing.T) {
-	s := New(Options{})
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	s := New(Options{Clock: clk})
 	defer s.Close()
-	if us := updates(t, call(t, s, "getUpdates", map[string]any{"timeout": 1})); len(us) != 0 {
+	got := make(chan envelope)
+	go func() { got <- call(t, s, "getUpdates", map[string]any{"timeout": 30}) }()
+	clk.BlockUntil(1)
+	clk.Advance(29 * time.Second)
+	select {
+	case e := <-got:
+		t.Fatalf("the poll ended before its timeout: %+v", e)
+	default:
+	}
+	clk.Advance(time.Second)
+	if us := updates(t, <-got); len(us) != 0 {
 		t.Fatalf("got %+v", us)
 	}
 }
@@ -186,8 +199,8 @@ func TestSendMessageLimits(t *testing.T) {
 }
 
 func TestEditNotModifiedAndFlood(t *testing.T) {
-	clock := time.Unix(1_800_000_000, 0)
-	s := New(Options{Now: func() time.Time { return clock }})
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	s := New(Options{Clock: clk})
 	defer s.Close()
 	call(t, s, "sendMessage", map[string]any{"chat_id": 42, "text": "<b>a</b>", "parse_mode": "HTML"})
 	edit := map[string]any{"chat_id": 42, "message_id": 1, "text": "<b>a</b>", "parse_mode": "HTML"}
@@ -208,11 +221,11 @@ func TestEditNotModifiedAndFlood(t *testing.T) {
 	if e.ErrorCode != 429 || e.Parameters.RetryAfter != 9 {
 		t.Fatalf("over budget: %+v", e)
 	}
-	clock = clock.Add(4 * time.Second)
+	clk.Advance(4 * time.Second)
 	if e := call(t, s, "editMessageText", edit); e.Parameters.RetryAfter != 5 {
 		t.Fatalf("during the wait: %+v", e)
 	}
-	clock = clock.Add(5 * time.Second)
+	clk.Advance(5 * time.Second)
 	if e := call(t, s, "sendMessage", map[string]any{"chat_id": 42, "text": "two"}); !e.OK {
 		t.Fatalf("after the wait: %+v", e)
 	}

@@ -52,7 +52,7 @@ func (s *Server) getUpdates(r *http.Request, p params) (any, *apiError) {
 		}
 		s.mu.Unlock()
 	}()
-	deadline := time.NewTimer(time.Duration(timeout) * time.Second)
+	deadline := s.clock.NewTimer(time.Duration(timeout) * time.Second)
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
@@ -70,7 +70,7 @@ func (s *Server) getUpdates(r *http.Request, p params) (any, *apiError) {
 			return nil, &apiError{code: 409, desc: why}
 		case <-r.Context().Done():
 			return nil, nil
-		case <-deadline.C:
+		case <-deadline.C():
 			return []Update{}, nil
 		case <-changed:
 		}
