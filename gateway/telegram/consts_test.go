@@ -1,0 +1,8 @@
+package telegram_test
+
+import "time"
+
+const (
+	second = time.Second
+	minute = time.Minute
+)
