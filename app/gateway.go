@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -12,6 +13,8 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/gwstore"
+	"github.com/hermes-go/hermes/gateway/telegram"
+	"github.com/hermes-go/hermes/slash"
 )
 
 // gatewayDedupeTTL is how long an inbound event's id is remembered, so a
@@ -150,4 +153,61 @@ func (a *App) undeliveredFile() func(context.Context, gateway.Undelivered) error
 		}
 		return f.Close()
 	}
+}
+
+// GatewayPlatforms builds the platforms the configuration turns on: each
+// one whose credentials are set.
+func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
+	var out []gateway.Platform
+	if tg := a.Config.Config.Gateway.Telegram; tg.Token != "" {
+		p, err := telegram.New(telegram.Options{Token: string(tg.Token), BaseURL: tg.BaseURL, Logger: a.Log, Clock: a.opts.Clock})
+		if err != nil {
+			return nil, fmt.Errorf("gateway.telegram: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// GatewayConfigured reports whether any platform is turned on.
+func GatewayConfigured(c config.Config) bool {
+	return c.Gateway.Telegram.Token != ""
+}
+
+// AnnounceCommands gives each platform that has a command menu the slash
+// commands it takes (Telegram: setMyCommands). A name the platform cannot
+// show (Telegram takes a-z, 0-9 and _: a skill named web-search) is left
+// out of the menu; it still works when typed.
+func (a *App) AnnounceCommands(ctx context.Context, platforms []gateway.Platform) {
+	for _, p := range platforms {
+		tg, ok := p.(*telegram.Adapter)
+		if !ok {
+			continue
+		}
+		var cmds []telegram.Command
+		for _, c := range a.Slash().Commands(slash.Chat) {
+			if telegramCommandName(c.Name) {
+				cmds = append(cmds, telegram.Command{Name: c.Name, Description: c.Description})
+			}
+		}
+		if len(cmds) > 100 {
+			cmds = cmds[:100] // Telegram's limit
+		}
+		if err := tg.SetCommands(ctx, cmds); err != nil {
+			a.Log.Warn("gateway: the command menu was not set", slog.String("platform", p.Name()), slog.String("error", err.Error()))
+		}
+	}
+}
+
+// telegramCommandName reports whether Telegram's menu can show name.
+func telegramCommandName(name string) bool {
+	if name == "" || len(name) > 32 {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }

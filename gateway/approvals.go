@@ -130,7 +130,7 @@ func approvalText(r safety.Request) string {
 		b.WriteString("\nwhich runs:\n" + fenced(match))
 	}
 	if r.Dir != "" {
-		b.WriteString("\nin " + fenced(safety.Escape(r.Dir)))
+		b.WriteString("\nin the directory:\n" + fenced(safety.Escape(r.Dir)))
 	}
 	return b.String()
 }

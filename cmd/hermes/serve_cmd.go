@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -48,6 +49,15 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			if err != nil {
 				return err
 			}
+			if app.GatewayConfigured(h.Config.Config) && !check {
+				// The gateway runs turns in this process, so it needs
+				// the whole runtime, not only the stores.
+				h.Close()
+				if h, err = a.open(cmd, app.Options{}); err != nil {
+					return err
+				}
+				h.StartMCP(cmd.Context())
+			}
 			defer h.Close()
 			ctx := cmd.Context()
 			if err := h.SyncJobs(ctx); err != nil {
@@ -74,17 +84,52 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 			// Start-up (config, schema, job list) leaves garbage that an
 			// idle serve would hold for hours before the next collection.
 			debug.FreeOSMemory()
+			// The gateway stops with the scheduler, also when the
+			// scheduler stops on an error of its own.
+			gctx, stopGateway := context.WithCancel(ctx)
+			defer stopGateway()
+			gw, err := startGateway(gctx, h, cmd.OutOrStdout())
+			if err != nil {
+				return err
+			}
 			h.Log.Info("hermes serve started", "zone", zone)
 			err = h.RunScheduler(ctx, runner, a.loadOptions())
+			stopGateway()
+			gwErr := gw()
 			h.Log.Info("hermes serve stopped")
 			if ctx.Err() != nil {
 				return nil
 			}
-			return err
+			return errors.Join(err, gwErr)
 		},
 	}
 	cmd.Flags().BoolVar(&check, "check", false, "validate the configuration and the jobs, print the next fires, and exit")
 	return cmd
+}
+
+// startGateway starts the gateway when a platform is configured and
+// returns a function that waits for it to stop (after ctx ends).
+func startGateway(ctx context.Context, h *app.App, out io.Writer) (wait func() error, err error) {
+	if !app.GatewayConfigured(h.Config.Config) {
+		return func() error { return nil }, nil
+	}
+	platforms, err := h.GatewayPlatforms()
+	if err != nil {
+		return nil, err
+	}
+	runner, err := h.GatewayRunner(platforms)
+	if err != nil {
+		return nil, err
+	}
+	h.AnnounceCommands(ctx, platforms)
+	names := make([]string, len(platforms))
+	for i, p := range platforms {
+		names[i] = p.Name()
+	}
+	fmt.Fprintf(out, "gateway: listening on %s\n", strings.Join(names, ", "))
+	done := make(chan error, 1)
+	go func() { done <- runner.Run(ctx) }()
+	return func() error { return <-done }, nil
 }
 
 // printJobs prints the time zone and each job's next fire (seed 003: a

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// gatewayServe starts hermes serve with Telegram pointed at tg and the
+// model at srv, and stops it when the test ends.
+func gatewayServe(t *testing.T, h *home, tg *telegramtest.Server, srv *llmtest.Server, extra string) {
+	t.Helper()
+	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
+memory: {long_term: false}
+gateway:
+  telegram:
+    token: "%s"
+    base_url: "%s"
+    allow: ["42"]
+%s`, srv.URL(), tg.Token, tg.URL, extra))
+	cmd := exec.Command(hermesBin, "serve")
+	cmd.Env, cmd.Dir = h.env, h.dir
+	var logs syncBuffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
+		}
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", logs.String())
+		}
+		if strings.Contains(logs.String(), tg.Token) {
+			t.Errorf("the bot token is in serve's log")
+		}
+	})
+}
+
+// waitText waits until a bot message in chat holds want, and returns it.
+func waitText(t *testing.T, tg *telegramtest.Server, chat int64, want string) telegramtest.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var found telegramtest.Message
+	err := tg.Wait(ctx, func() bool {
+		for _, m := range tg.Sent(chat) {
+			if strings.Contains(m.Text, want) {
+				found = m
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		var got []string
+		for _, m := range tg.Sent(chat) {
+			got = append(got, m.Text)
+		}
+		t.Fatalf("no message in chat %d holds %q; the bot sent %q", chat, want, got)
+	}
+	return found
+}
+
+// Through the real binary: someone allowed is answered; a stranger gets a
+// pairing code, the owner approves it with hermes pairing, and then the
+// stranger is answered too. The menu of commands was set.
+func TestGatewayTelegramAnswersAndPairs(t *testing.T) {
+	h := newHome(t)
+	tg := telegramtest.New(telegramtest.Options{})
+	defer tg.Close()
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "Hello **Alice**, <b>not html</b> & more."}, llmtest.Reply{Text: "Welcome, Bob."})
+	gatewayServe(t, h, tg, srv, "")
+
+	tg.UserMessage(telegramtest.Incoming{Text: "hi hermes"})
+	got := waitText(t, tg, 42, "Hello Alice")
+	if !strings.Contains(got.Text, "<b>not html</b> & more.") {
+		t.Errorf("the reply's own angle brackets were not shown as text: %q (sent as %q)", got.Text, got.Raw)
+	}
+
+	bob := telegramtest.User{ID: 77, FirstName: "Bob", Username: "bob"}
+	tg.UserMessage(telegramtest.Incoming{From: bob, Text: "let me in"})
+	msg := waitText(t, tg, 77, "hermes pairing approve telegram ")
+	code := strings.Fields(msg.Text[strings.Index(msg.Text, "approve telegram ")+len("approve telegram "):])[0]
+	if r := h.hermes("pairing", "approve", "telegram", code); r.code != 0 {
+		t.Fatalf("approve %q: exit %d %s", code, r.code, r.stderr)
+	}
+	tg.UserMessage(telegramtest.Incoming{From: bob, Text: "thanks"})
+	waitText(t, tg, 77, "Welcome, Bob.")
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d model calls, want 2: the stranger's first message must not reach the model", n)
+	}
+	var names []string
+	for _, c := range tg.Commands() {
+		names = append(names, c.Command)
+	}
+	if !strings.Contains(strings.Join(names, " "), "approve") || !strings.Contains(strings.Join(names, " "), "new") {
+		t.Errorf("the command menu is %q", names)
+	}
+}
+
+// A dangerous command the model wants asks the chat with buttons; a
+// stranger's press does nothing, the owner's "Deny" refuses it, and the
+// command never runs.
+func TestGatewayTelegramApprovalButtons(t *testing.T) {
+	h := newHome(t)
+	tg := telegramtest.New(telegramtest.Options{})
+	defer tg.Close()
+	srv := llmtest.New(t)
+	marker := filepath.Join(h.dir, "deleted")
+	args, _ := json.Marshal(map[string]string{"command": "rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker})
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "terminal", Arguments: string(args)}}}, llmtest.Reply{Text: "I did not delete it."})
+	gatewayServe(t, h, tg, srv, "")
+
+	tg.UserMessage(telegramtest.Incoming{Text: "clean up"})
+	ask := waitText(t, tg, 42, "needs your approval")
+	var deny string
+	if ask.ReplyMarkup != nil {
+		for _, row := range ask.ReplyMarkup.InlineKeyboard {
+			for _, b := range row {
+				if b.Text == "Deny" {
+					deny = b.CallbackData
+				}
+			}
+		}
+	}
+	if deny == "" {
+		t.Fatalf("the request has no Deny button: %+v", ask)
+	}
+	tg.Press(42, ask.MessageID, telegramtest.User{ID: 99, FirstName: "Mallory"}, strings.Replace(deny, ":d", ":o", 1))
+	tg.Press(42, ask.MessageID, telegramtest.Alice(), deny)
+	waitText(t, tg, 42, "Denied by")
+	waitText(t, tg, 42, "I did not delete it.")
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the denied command ran")
+	}
+}
