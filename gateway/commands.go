@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hermes-go/hermes/slash"
 )
@@ -32,6 +33,17 @@ func (r *Runner) command(ctx context.Context, p Platform, ev Event, key string) 
 		}
 	case "help":
 		r.reply(ctx, p, ev, "", r.commands().Help(slash.Chat)+"\nAnything else goes to hermes.")
+	case "skills":
+		var lines []string
+		for _, c := range r.commands().Commands(slash.Chat) {
+			if c.Skill {
+				lines = append(lines, c.Usage()+" — "+c.Description)
+			}
+		}
+		if len(lines) == 0 {
+			lines = []string{"No skills yet: hermes writes them as it learns."}
+		}
+		r.reply(ctx, p, ev, "", strings.Join(lines, "\n"))
 	case "whoami":
 		ok, why, _ := r.authorize(ctx, p, ev.User)
 		r.reply(ctx, p, ev, "", fmt.Sprintf("You are %s (id %s) on %s; allowed: %v (%s).", ev.User.Name, ev.User.ID, p.Name(), ok, why))

@@ -162,9 +162,10 @@ type harness struct {
 
 func startRunner(t *testing.T) *harness {
 	h := &harness{p: newChatPlatform(), eng: &fakeEngine{started: make(chan struct{}, 1)}, bound: map[string]string{}, seen: map[string]bool{}, paired: map[string]bool{"1": true}}
-	reg := slash.Registry{}
+	reg := slash.Registry{Skills: func() []slash.Command { return []slash.Command{{Name: "tidy", Description: "tidy up"}} }}
 	r := New(Options{
 		Engine: h.eng, Platforms: []Platform{h.p}, RequireMention: true, GroupSessionsPerUser: true, Commands: &reg,
+		Skill: func(name, instruction string) (string, error) { return "SKILL " + name + ": " + instruction, nil },
 		Seen: func(_ context.Context, platform, id string) (bool, error) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
@@ -294,5 +295,27 @@ func TestRunnerApprovalInTheChat(t *testing.T) {
 	})
 	if got := fmt.Sprint(safety.Once); got != "once" {
 		t.Fatal(got)
+	}
+}
+
+// Commands answer at once: /help lists the chat's commands, /skills the
+// skills, a skill runs as a turn with its message, and a command not
+// offered in chats says so.
+func TestRunnerCommands(t *testing.T) {
+	h := startRunner(t)
+	h.say(dm, owner, "/help", true)
+	h.p.waitUntil(t, "the help", func(sent, _ []string) bool { return containsAny(sent, "/approve [session|always] — ") })
+	h.say(dm, owner, "/whoami", true)
+	h.p.waitUntil(t, "whoami", func(sent, _ []string) bool { return containsAny(sent, "You are owner (id 1) on fake; allowed: true") })
+	h.say(dm, owner, "/exit", true)
+	h.p.waitUntil(t, "the refusal", func(sent, _ []string) bool { return containsAny(sent, "/exit is not a command or a skill here") })
+	h.say(dm, owner, "/skills", true)
+	h.p.waitUntil(t, "the skills", func(sent, _ []string) bool { return containsAny(sent, "/tidy [instruction] — tidy up") })
+	h.say(dm, owner, "/tidy the pdfs", true)
+	h.p.waitUntil(t, "the skill's turn", func(sent, _ []string) bool { return containsAny(sent, "echo: SKILL tidy: the pdfs") })
+	h.eng.mu.Lock()
+	defer h.eng.mu.Unlock()
+	if len(h.eng.inputs) != 1 {
+		t.Errorf("%d turns ran; want only the skill's", len(h.eng.inputs))
 	}
 }
