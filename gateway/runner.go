@@ -216,8 +216,10 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 		allowed: func(u User) bool { return r.mayApprove(ctx, p, u) },
 		send:    stream.send, edit: stream.edit}
 	start := time.Now()
+	stopTyping := r.typing(ctx, p, ev.Chat)
 	res, err := r.opt.Engine.Turn(ctx, sessionID, engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
 		Approval: safety.Asker{Prompter: prompter}}, stream)
+	stopTyping()
 	if err != nil {
 		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())
 		return
@@ -233,6 +235,33 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 	r.log.Info("gateway: turn", slog.String("platform", p.Name()), slog.String("session_id", res.SessionID),
 		slog.String("stopped", string(res.Stopped)), slog.Int64("duration_ms", time.Since(start).Milliseconds()),
 		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
+}
+
+// typingEvery is how often the typing indicator is renewed: Telegram
+// shows it for five seconds.
+const typingEvery = 4 * time.Second
+
+// typing shows that hermes is writing in chat until the returned
+// function is called.
+func (r *Runner) typing(ctx context.Context, p Platform, chat Chat) func() {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(typingEvery)
+		defer t.Stop()
+		for {
+			if err := p.Typing(ctx, chat); err != nil && ctx.Err() == nil {
+				r.log.Debug("gateway: typing indicator", slog.String("platform", p.Name()), slog.String("error", err.Error()))
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 func (r *Runner) resolve(ctx context.Context, key string) (string, bool, error) {

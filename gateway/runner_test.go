@@ -23,6 +23,7 @@ type chatPlatform struct {
 	answers []string
 	changed chan struct{}
 	refused map[string]bool // event ids whose deliver failed
+	typing  int
 }
 
 func newChatPlatform() *chatPlatform {
@@ -86,7 +87,13 @@ func (f *chatPlatform) Answer(_ context.Context, _ Event, text string) error {
 	return nil
 }
 
-func (f *chatPlatform) Typing(context.Context, Chat) error { return nil }
+func (f *chatPlatform) Typing(context.Context, Chat) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.typing++
+	f.changed <- struct{}{}
+	return nil
+}
 
 // waitUntil waits for the platform to show what cond looks for.
 func (f *chatPlatform) waitUntil(t *testing.T, what string, cond func(sent, answers []string) bool) {
@@ -223,6 +230,8 @@ func TestRunnerAnswersAndKeepsTheSession(t *testing.T) {
 	h.p.waitUntil(t, "the answer", func(sent, _ []string) bool { return containsAny(sent, "echo: hello") })
 	h.say(dm, owner, "again", true)
 	h.p.waitUntil(t, "the second answer", func(sent, _ []string) bool { return containsAny(sent, "echo: again") })
+	// Each turn shows the typing indicator at least once.
+	h.p.waitUntil(t, "typing in both turns", func([]string, []string) bool { return h.p.typing >= 2 })
 	h.eng.mu.Lock()
 	defer h.eng.mu.Unlock()
 	if len(h.eng.ids) != 2 || h.eng.ids[0] != "" || h.eng.ids[1] != "s1" || h.eng.inputs[0].Source != "fake" {
