@@ -86,7 +86,7 @@ func waitText(t *testing.T, tg *telegramtest.Server, chat int64, want string) te
 func TestGatewayTelegramAnswersAndPairs(t *testing.T) {
 	h := newHome(t)
 	tg := telegramtest.New(telegramtest.Options{})
-	defer tg.Close()
+	t.Cleanup(tg.Close) // after serve has stopped: cleanups run last first
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "Hello **Alice**, <b>not html</b> & more."}, llmtest.Reply{Text: "Welcome, Bob."})
 	gatewayServe(t, h, tg, srv, "")
@@ -124,7 +124,7 @@ func TestGatewayTelegramAnswersAndPairs(t *testing.T) {
 func TestGatewayTelegramApprovalButtons(t *testing.T) {
 	h := newHome(t)
 	tg := telegramtest.New(telegramtest.Options{})
-	defer tg.Close()
+	t.Cleanup(tg.Close) // after serve has stopped: cleanups run last first
 	srv := llmtest.New(t)
 	marker := filepath.Join(h.dir, "deleted")
 	args, _ := json.Marshal(map[string]string{"command": "rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker})
