@@ -169,9 +169,10 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 	return out, nil
 }
 
-// GatewayConfigured reports whether any platform is turned on.
+// GatewayConfigured reports whether any platform or webhook route is
+// turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != ""
+	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

@@ -26,6 +26,44 @@ type Gateway struct {
 	MaxInboundMediaBytes int64 `yaml:"max_inbound_media_bytes"`
 	// Telegram is the Telegram bot.
 	Telegram TelegramGateway `yaml:"telegram"`
+	// Webhook is the inbound HTTP routes.
+	Webhook WebhookGateway `yaml:"webhook"`
+}
+
+// WebhookGateway is gateway.webhook: routes other services call.
+type WebhookGateway struct {
+	// Listen is the address hermes serve answers them on
+	// (127.0.0.1:8644 by default; put a TLS proxy in front to expose it).
+	Listen string `yaml:"listen"`
+	// Routes are the routes by name; none leaves the listener off.
+	Routes map[string]WebhookRoute `yaml:"routes"`
+}
+
+// WebhookRoute is one route of gateway.webhook.routes.
+type WebhookRoute struct {
+	// Path is the URL path, starting with /.
+	Path string `yaml:"path"`
+	// Auth is how a call is checked: github (X-Hub-Signature-256) or
+	// bearer (Authorization: Bearer SECRET).
+	Auth WebhookAuth `yaml:"auth"`
+	// Secret is the signing key or token (usually ${VAR} from .env).
+	Secret Secret `yaml:"secret"`
+	// Prompt is the turn's message, a Go template over the JSON payload
+	// ({{.action}}, {{json .}}).
+	Prompt string `yaml:"prompt"`
+	// Deliver is where the turn's answer goes, as a job's deliver:.
+	Deliver []string `yaml:"deliver"`
+	// Toolsets are the tools the turn may use: the payload is someone
+	// else's text, so only web by default.
+	Toolsets []string `yaml:"toolsets"`
+}
+
+// WebhookAuth is how a webhook route checks its callers.
+type WebhookAuth string
+
+// UnmarshalText accepts github or bearer.
+func (a *WebhookAuth) UnmarshalText(text []byte) error {
+	return oneOf(a, text, false, WebhookAuth("github"), WebhookAuth("bearer"))
 }
 
 // TelegramGateway is gateway.telegram.
@@ -107,5 +145,6 @@ func defaultGateway() Gateway {
 		Reset:                  SessionReset{Mode: ResetNone, IdleMinutes: 24 * 60, AtHour: 4},
 		Busy:                   BusyInterrupt,
 		MaxInboundMediaBytes:   20 << 20,
+		Webhook:                WebhookGateway{Listen: "127.0.0.1:8644"},
 	}
 }

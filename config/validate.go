@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -54,6 +56,19 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 	}
 	if g.Reset.Mode == ResetIdle && g.Reset.IdleMinutes == 0 {
 		errs = append(errs, badValue(where("gateway.reset.idle_minutes"), "gateway.reset.idle_minutes", "0", "is not accepted with mode idle; use the minutes of silence after which a chat starts afresh"))
+	}
+	for _, name := range slices.Sorted(maps.Keys(g.Webhook.Routes)) {
+		rt, key := g.Webhook.Routes[name], "gateway.webhook.routes."+name
+		switch {
+		case !strings.HasPrefix(rt.Path, "/"):
+			errs = append(errs, badValue(where(key+".path"), key+".path", rt.Path, "is not accepted; use a URL path starting with /, like /hooks/github"))
+		case rt.Auth == "":
+			errs = append(errs, badValue(where(key+".auth"), key+".auth", "", "is not accepted; every route checks its callers: use github or bearer"))
+		case rt.Secret == "":
+			errs = append(errs, badValue(where(key+".secret"), key+".secret", "", "is not accepted; a route needs its secret (usually ${VAR} from .env)"))
+		case strings.TrimSpace(rt.Prompt) == "":
+			errs = append(errs, badValue(where(key+".prompt"), key+".prompt", "", "is not accepted; say what hermes should do with the payload"))
+		}
 	}
 	return errs
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -107,29 +109,67 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 	return cmd
 }
 
-// startGateway starts the gateway when a platform is configured and
-// returns a function that waits for it to stop (after ctx ends).
+// startGateway starts the gateway's platforms and webhook routes when
+// the configuration has any, and returns a function that waits for them
+// to stop (after ctx ends).
 func startGateway(ctx context.Context, h *app.App, out io.Writer) (wait func() error, err error) {
+	var waits []func() error
+	wait = func() error {
+		var errs []error
+		for _, w := range waits {
+			errs = append(errs, w())
+		}
+		return errors.Join(errs...)
+	}
 	if !app.GatewayConfigured(h.Config.Config) {
-		return func() error { return nil }, nil
+		return wait, nil
 	}
 	platforms, err := h.GatewayPlatforms()
 	if err != nil {
 		return nil, err
 	}
-	runner, err := h.GatewayRunner(platforms)
+	if len(platforms) > 0 {
+		runner, err := h.GatewayRunner(platforms)
+		if err != nil {
+			return nil, err
+		}
+		h.AnnounceCommands(ctx, platforms)
+		names := make([]string, len(platforms))
+		for i, p := range platforms {
+			names[i] = p.Name()
+		}
+		fmt.Fprintf(out, "gateway: listening on %s\n", strings.Join(names, ", "))
+		done := make(chan error, 1)
+		go func() { done <- runner.Run(ctx) }()
+		waits = append(waits, func() error { return <-done })
+	}
+	hooks, err := h.WebhookHandler(ctx)
+	if err != nil || hooks == nil {
+		return wait, err
+	}
+	addr := h.Config.Config.Gateway.Webhook.Listen
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("gateway.webhook.listen %q: %w", addr, err)
 	}
-	h.AnnounceCommands(ctx, platforms)
-	names := make([]string, len(platforms))
-	for i, p := range platforms {
-		names[i] = p.Name()
-	}
-	fmt.Fprintf(out, "gateway: listening on %s\n", strings.Join(names, ", "))
+	fmt.Fprintf(out, "gateway: webhooks on http://%s\n", ln.Addr())
+	srv := &http.Server{Handler: hooks, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
-	go func() { done <- runner.Run(ctx) }()
-	return func() error { return <-done }, nil
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			done <- err
+			return
+		}
+		done <- nil
+	}()
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	waits = append(waits, func() error { err := <-done; hooks.Wait(); return err })
+	return wait, nil
 }
 
 // printJobs prints the time zone and each job's next fire (seed 003: a
