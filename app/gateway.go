@@ -77,7 +77,16 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		Interrupt:            g.Busy != config.BusyQueue,
 		Commands:             &commands,
 		Skill:                a.Tools.Skills.Invocation,
-		Logger:               a.Log,
+		Usage: func(ctx context.Context, key string) string {
+			// Looking the session up must not reset it: the reset
+			// policy applies to the next message.
+			id, _, err := a.Gateway.Resolve(ctx, key, a.opts.Clock.Now(), gwstore.ResetPolicy{Mode: gwstore.ResetNone})
+			if err != nil {
+				return "usage: " + err.Error()
+			}
+			return a.UsageReport(ctx, id)
+		},
+		Logger: a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {
 		opt.Workdir = wd

@@ -111,6 +111,8 @@ gateway: {telegram: {allow: ["7"]}}
 	if len(reqs) != 2 || len(reqs[1].Messages) < 4 {
 		t.Errorf("%d model calls, the second with %d messages; want 2, the second continuing the session", len(reqs), len(reqs[1].Messages))
 	}
+	p.in <- gateway.Event{ID: "u", Kind: gateway.KindMessage, Chat: dm, User: me, Text: "/usage", Addressed: true}
+	p.wait(t, "read from cache")
 	p.in <- gateway.Event{ID: "3", Kind: gateway.KindMessage, Chat: gateway.Chat{ID: "9", Type: gateway.DM}, User: gateway.User{ID: "9"}, Text: "hi", Addressed: true}
 	p.wait(t, "hermes pairing approve telegram ")
 	pairs, err := a.Gateway.ListPairings(context.Background())

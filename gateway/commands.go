@@ -33,6 +33,12 @@ func (r *Runner) command(ctx context.Context, p Platform, ev Event, key string) 
 		}
 	case "help":
 		r.reply(ctx, p, ev, "", r.commands().Help(slash.Chat)+"\nAnything else goes to hermes.")
+	case "usage":
+		if r.opt.Usage == nil {
+			r.reply(ctx, p, ev, "", "/usage is not available here.")
+			return true
+		}
+		r.reply(ctx, p, ev, "", r.opt.Usage(ctx, key))
 	case "skills":
 		var lines []string
 		for _, c := range r.commands().Commands(slash.Chat) {

@@ -58,7 +58,9 @@ type Options struct {
 	// Skill turns a skill's command into the message that runs it.
 	Commands *slash.Registry
 	Skill    func(name, instruction string) (string, error)
-	Logger   *slog.Logger
+	// Usage answers /usage for the chat whose session key is key.
+	Usage  func(ctx context.Context, key string) string
+	Logger *slog.Logger
 }
 
 // Runner is the gateway inside hermes serve: it takes every platform's

@@ -76,7 +76,7 @@ func TestUsageAndCost(t *testing.T) {
 	out := h.chatScript(srv, "", "/usage\nfirst\nsecond\n/usage\n/exit\n")
 	// Per call: 20,000 uncached × $2/M + 80,000 cached × $0.5/M + 10,000
 	// out × $10/M = $0.04 + $0.04 + $0.10 = $0.18; two calls, $0.36.
-	for _, want := range []string{"no session yet", "input    200000 tokens (160000 read from cache, 80%", "cost     $0.3600"} {
+	for _, want := range []string{"No session yet", "input    200000 tokens (160000 read from cache, 80%", "cost     $0.3600"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the chat output lacks %q:\n%s", want, out)
 		}

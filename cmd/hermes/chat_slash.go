@@ -57,21 +57,7 @@ func drain(w io.Writer, h *app.App) {
 // printUsage answers /usage: the session's token totals, how much of the
 // input was read from the provider's prompt cache, and the estimated cost.
 func printUsage(ctx context.Context, out io.Writer, h *app.App, sessionID string) {
-	if sessionID == "" {
-		fmt.Fprintln(out, "no session yet: usage is counted from your first message")
-		return
-	}
-	s, err := h.Sessions.Get(ctx, sessionID)
-	if err != nil {
-		fmt.Fprintln(out, "usage:", err)
-		return
-	}
-	cached := 0.0
-	if s.InputTokens > 0 {
-		cached = 100 * float64(s.CacheReadTokens) / float64(s.InputTokens)
-	}
-	fmt.Fprintf(out, "session %s\n  input    %d tokens (%d read from cache, %.0f%%; %d written to cache)\n  output   %d tokens (%d reasoning)\n  cost     $%.4f estimated\n",
-		s.ID, s.InputTokens, s.CacheReadTokens, cached, s.CacheWriteTokens, s.OutputTokens, s.ReasoningTokens, s.CostUSD)
+	fmt.Fprintln(out, h.UsageReport(ctx, sessionID))
 }
 
 // compressNow answers /compress [focus]: it compresses the session now and
