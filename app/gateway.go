@@ -86,6 +86,23 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			}
 			return a.UsageReport(ctx, id)
 		},
+		Compress: func(ctx context.Context, key, focus string) string {
+			id, _, err := a.Gateway.Resolve(ctx, key, a.opts.Clock.Now(), gwstore.ResetPolicy{Mode: gwstore.ResetNone})
+			if err != nil {
+				return "compress: " + err.Error()
+			}
+			if id == "" {
+				return "Nothing to compress yet."
+			}
+			res, err := a.Engine.Compress(ctx, id, focus)
+			if err != nil {
+				return "compress: " + err.Error()
+			}
+			if err := a.Gateway.Bind(ctx, key, res.SessionID); err != nil {
+				return "compress: the chat could not be moved to the compressed session: " + err.Error()
+			}
+			return fmt.Sprintf("Compressed ~%d → ~%d tokens; this chat goes on in session %s.", res.Before, res.After, res.SessionID)
+		},
 		Logger: a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {

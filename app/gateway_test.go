@@ -113,6 +113,8 @@ gateway: {telegram: {allow: ["7"]}}
 	}
 	p.in <- gateway.Event{ID: "u", Kind: gateway.KindMessage, Chat: dm, User: me, Text: "/usage", Addressed: true}
 	p.wait(t, "read from cache")
+	p.in <- gateway.Event{ID: "c", Kind: gateway.KindMessage, Chat: dm, User: me, Text: "/compress", Addressed: true}
+	p.wait(t, "too short to compress")
 	p.in <- gateway.Event{ID: "3", Kind: gateway.KindMessage, Chat: gateway.Chat{ID: "9", Type: gateway.DM}, User: gateway.User{ID: "9"}, Text: "hi", Addressed: true}
 	p.wait(t, "hermes pairing approve telegram ")
 	pairs, err := a.Gateway.ListPairings(context.Background())

@@ -33,6 +33,13 @@ func (r *Runner) command(ctx context.Context, p Platform, ev Event, key string) 
 		}
 	case "help":
 		r.reply(ctx, p, ev, "", r.commands().Help(slash.Chat)+"\nAnything else goes to hermes.")
+	case "compress":
+		if r.opt.Compress == nil {
+			r.reply(ctx, p, ev, "", "/compress is not available here.")
+			return true
+		}
+		// It waits for the running turn: both change the session.
+		r.chats.submit(key, false, func(ctx context.Context) { r.reply(ctx, p, ev, "", r.opt.Compress(ctx, key, args)) })
 	case "usage":
 		if r.opt.Usage == nil {
 			r.reply(ctx, p, ev, "", "/usage is not available here.")

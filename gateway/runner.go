@@ -59,8 +59,12 @@ type Options struct {
 	Commands *slash.Registry
 	Skill    func(name, instruction string) (string, error)
 	// Usage answers /usage for the chat whose session key is key.
-	Usage  func(ctx context.Context, key string) string
-	Logger *slog.Logger
+	Usage func(ctx context.Context, key string) string
+	// Compress answers /compress [focus] for the chat whose session key
+	// is key: it compresses the session now and returns what to tell the
+	// chat; the chat goes on in the session it names.
+	Compress func(ctx context.Context, key, focus string) string
+	Logger   *slog.Logger
 }
 
 // Runner is the gateway inside hermes serve: it takes every platform's
@@ -226,7 +230,9 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())
 		return
 	}
-	if sessionID == "" && r.opt.Bind != nil {
+	// A new session, or one compression continued in a child session:
+	// the chat goes on in the session the turn ended in.
+	if res.SessionID != sessionID && r.opt.Bind != nil {
 		if err := r.opt.Bind(context.WithoutCancel(ctx), key, res.SessionID); err != nil {
 			r.log.Error("gateway: the chat's session was not recorded", slog.String("session_id", res.SessionID), slog.String("error", err.Error()))
 		}

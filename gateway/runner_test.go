@@ -140,6 +140,9 @@ func (e *fakeEngine) Turn(ctx context.Context, sessionID string, in engine.Input
 	if sessionID == "" {
 		sessionID = fmt.Sprint("s", n)
 	}
+	if strings.HasPrefix(in.Text, "compact") {
+		sessionID += "-child" // compression continued the session in a child
+	}
 	res := &agent.Result{Stopped: agent.StopDone}
 	switch {
 	case strings.HasPrefix(in.Text, "wait"):
@@ -228,14 +231,16 @@ func TestRunnerAnswersAndKeepsTheSession(t *testing.T) {
 	h := startRunner(t)
 	h.say(dm, owner, "hello", true)
 	h.p.waitUntil(t, "the answer", func(sent, _ []string) bool { return containsAny(sent, "echo: hello") })
+	h.say(dm, owner, "compact me", true)
+	h.p.waitUntil(t, "the second answer", func(sent, _ []string) bool { return containsAny(sent, "echo: compact me") })
 	h.say(dm, owner, "again", true)
-	h.p.waitUntil(t, "the second answer", func(sent, _ []string) bool { return containsAny(sent, "echo: again") })
+	h.p.waitUntil(t, "the third answer", func(sent, _ []string) bool { return containsAny(sent, "echo: again") })
 	// Each turn shows the typing indicator at least once.
-	h.p.waitUntil(t, "typing in both turns", func([]string, []string) bool { return h.p.typing >= 2 })
+	h.p.waitUntil(t, "typing in every turn", func([]string, []string) bool { return h.p.typing >= 3 })
 	h.eng.mu.Lock()
 	defer h.eng.mu.Unlock()
-	if len(h.eng.ids) != 2 || h.eng.ids[0] != "" || h.eng.ids[1] != "s1" || h.eng.inputs[0].Source != "fake" {
-		t.Errorf("turns ran in sessions %q with %+v; want a new one, then s1", h.eng.ids, h.eng.inputs)
+	if len(h.eng.ids) != 3 || h.eng.ids[0] != "" || h.eng.ids[1] != "s1" || h.eng.ids[2] != "s1-child" || h.eng.inputs[0].Source != "fake" {
+		t.Errorf("turns ran in sessions %q with %+v; want a new one, s1, then the child compression made", h.eng.ids, h.eng.inputs)
 	}
 }
 
