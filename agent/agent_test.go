@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -413,5 +414,48 @@ func TestModelCallsReuseTheConnection(t *testing.T) {
 				t.Errorf("6 model calls opened %d connections, want 1", n)
 			}
 		})
+	}
+}
+
+// lateInterrupt answers, and the turn is interrupted right after the
+// answer arrived, before it is recorded: a new message in a chat does
+// that.
+type lateInterrupt struct{ cancel context.CancelFunc }
+
+func (lateInterrupt) Name() string { return "late" }
+
+func (p lateInterrupt) Stream(ctx context.Context, _ *llm.Request) iter.Seq[llm.Event] {
+	return func(yield func(llm.Event) bool) {
+		if !yield(llm.Event{Kind: llm.EventText, Text: "the answer"}) {
+			return
+		}
+		p.cancel()
+		yield(llm.Event{Kind: llm.EventDone, Response: &llm.Response{Message: llm.AssistantMessage("the answer"), FinishReason: llm.FinishStop}})
+	}
+}
+
+// ctxRecorder refuses to record under a context that has ended, as the
+// SQLite store does.
+type ctxRecorder struct{ memRecorder }
+
+func (c *ctxRecorder) Record(ctx context.Context, msgs []agent.Recorded) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return c.memRecorder.Record(ctx, msgs)
+}
+
+// An answer the user has already seen is recorded even when the turn is
+// interrupted before it was stored, so the session holds what was shown.
+func TestAnswerShownIsRecordedDespiteALateInterrupt(t *testing.T) {
+	h := newHarness(t, &noteTool{name: "read_note"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rec := &ctxRecorder{}
+	h.cfg.Provider, h.cfg.Recorder = lateInterrupt{cancel}, rec
+	res := agent.Run(ctx, h.cfg, nil, llm.UserMessage("hi"), nil)
+	msgs := rec.messages()
+	if res.Final != "the answer" || len(msgs) != 2 || msgs[1].Text() != "the answer" {
+		t.Errorf("stopped %s (%v) with %d messages recorded; want the question and the answer", res.Stopped, res.Err, len(msgs))
 	}
 }

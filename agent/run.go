@@ -108,7 +108,9 @@ func (r *run) loop(ctx context.Context) *Result {
 		}
 		msg := resp.Message
 		if len(msg.ToolCalls) == 0 {
-			if err := r.record(ctx, Recorded{Message: msg, FinishReason: string(resp.FinishReason)}); err != nil {
+			// The answer has been shown; an interrupt that comes now
+			// must not keep it off the record.
+			if err := r.record(context.WithoutCancel(ctx), Recorded{Message: msg, FinishReason: string(resp.FinishReason)}); err != nil {
 				return r.finish(StopError, err)
 			}
 			r.msgs = append(r.msgs, msg)
@@ -231,7 +233,7 @@ func (r *run) summarize(ctx context.Context) *Result {
 		return r.failed(ctx, resp, err)
 	}
 	msg := llm.AssistantMessage(resp.Message.Text())
-	if err := r.record(ctx, Recorded{Message: msg, FinishReason: string(resp.FinishReason)}); err != nil {
+	if err := r.record(context.WithoutCancel(ctx), Recorded{Message: msg, FinishReason: string(resp.FinishReason)}); err != nil {
 		return r.finish(StopError, err)
 	}
 	r.msgs = append(r.msgs, msg)
