@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
@@ -107,7 +108,9 @@ func (f *chatPlatform) waitUntil(t *testing.T, what string, cond func(sent, answ
 		}
 		select {
 		case <-f.changed:
-		case <-t.Context().Done():
+		case <-time.After(30 * time.Second):
+			f.mu.Lock()
+			defer f.mu.Unlock()
 			t.Fatalf("timed out waiting for %s; sent %q", what, f.sent)
 		}
 	}
