@@ -24,7 +24,7 @@ func newServeCmd(a *cli) *cobra.Command {
 	var check bool
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run hermes as a long-running service: scheduled jobs and their delivery",
+		Short: "Run hermes as a long-running service: scheduled jobs, their delivery, and the chat gateway",
 		Long: `Run the scheduler: the jobs under schedules: in config.yaml fire on time,
 in their time zones, each in a fresh session (or their own with
 session_type: continue), and their results are delivered along their
@@ -42,6 +42,10 @@ progress get scheduler.shutdown_timeout (20s) to finish and are then
 cancelled; every message is stored as it is produced, so their sessions
 stay consistent. A run with no progress for scheduler.inactivity_timeout
 (10m) is stopped and reported as failed.
+
+With gateway.telegram.token set, serve also answers on Telegram (see
+hermes pairing for letting people in), and with gateway.webhook.routes it
+takes webhooks on gateway.webhook.listen; turns then run in serve itself.
 
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
