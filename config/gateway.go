@@ -43,7 +43,8 @@ type WebhookGateway struct {
 type WebhookRoute struct {
 	// Path is the URL path, starting with /.
 	Path string `yaml:"path"`
-	// Auth is how a call is checked: github (X-Hub-Signature-256) or
+	// Auth is how a call is checked: github (X-Hub-Signature-256),
+	// standard (Standard Webhooks or Svix signatures, whsec_ secrets) or
 	// bearer (Authorization: Bearer SECRET).
 	Auth WebhookAuth `yaml:"auth"`
 	// Secret is the signing key or token (usually ${VAR} from .env).
@@ -61,9 +62,9 @@ type WebhookRoute struct {
 // WebhookAuth is how a webhook route checks its callers.
 type WebhookAuth string
 
-// UnmarshalText accepts github or bearer.
+// UnmarshalText accepts github, standard or bearer.
 func (a *WebhookAuth) UnmarshalText(text []byte) error {
-	return oneOf(a, text, false, WebhookAuth("github"), WebhookAuth("bearer"))
+	return oneOf(a, text, false, WebhookAuth("github"), WebhookAuth("standard"), WebhookAuth("bearer"))
 }
 
 // TelegramGateway is gateway.telegram.

@@ -63,7 +63,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 		case !strings.HasPrefix(rt.Path, "/"):
 			errs = append(errs, badValue(where(key+".path"), key+".path", rt.Path, "is not accepted; use a URL path starting with /, like /hooks/github"))
 		case rt.Auth == "":
-			errs = append(errs, badValue(where(key+".auth"), key+".auth", "", "is not accepted; every route checks its callers: use github or bearer"))
+			errs = append(errs, badValue(where(key+".auth"), key+".auth", "", "is not accepted; every route checks its callers: use github, standard or bearer"))
 		case rt.Secret == "":
 			errs = append(errs, badValue(where(key+".secret"), key+".secret", "", "is not accepted; a route needs its secret (usually ${VAR} from .env)"))
 		case strings.TrimSpace(rt.Prompt) == "":

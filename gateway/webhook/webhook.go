@@ -12,15 +12,18 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
+	"time"
 )
 
 // The ways a route checks who is calling.
@@ -30,7 +33,15 @@ const (
 	AuthGitHub = "github"
 	// AuthBearer checks "Authorization: Bearer <secret>".
 	AuthBearer = "bearer"
+	// AuthStandard checks Standard Webhooks' webhook-signature (and
+	// Svix's svix-signature): an HMAC-SHA256 of the id, the timestamp
+	// and the body under the whsec_ secret, within five minutes of now.
+	AuthStandard = "standard"
 )
+
+// standardTolerance is how far a Standard Webhooks timestamp may be from
+// now, so a captured call cannot be replayed later.
+const standardTolerance = 5 * time.Minute
 
 // Route is one inbound route.
 type Route struct {
@@ -68,6 +79,9 @@ type Options struct {
 	// MaxBody caps a payload; 0 means 1 MiB.
 	MaxBody int64
 	Logger  *slog.Logger
+	// Now is the time Standard Webhooks timestamps are checked against;
+	// nil means the wall clock.
+	Now func() time.Time
 }
 
 // Handler serves the routes.
@@ -84,6 +98,9 @@ func New(base context.Context, opt Options) *Handler {
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
 	}
 	return &Handler{opt: opt, base: base}
 }
@@ -117,7 +134,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "could not read the body", http.StatusBadRequest)
 		return
 	}
-	if !verified(route, r.Header, body) {
+	if !verified(route, r.Header, body, h.opt.Now()) {
 		h.opt.Logger.Warn("webhook: call refused: bad or missing signature", slog.String("route", route.Name), slog.String("remote", r.RemoteAddr))
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
@@ -165,7 +182,7 @@ func (h *Handler) route(path string) (Route, bool) {
 }
 
 // verified checks a call against its route, in constant time.
-func verified(rt Route, hdr http.Header, body []byte) bool {
+func verified(rt Route, hdr http.Header, body []byte, now time.Time) bool {
 	if rt.Secret == "" {
 		return false
 	}
@@ -185,14 +202,54 @@ func verified(rt Route, hdr http.Header, body []byte) bool {
 	case AuthBearer:
 		got, ok := strings.CutPrefix(hdr.Get("Authorization"), "Bearer ")
 		return ok && subtle.ConstantTimeCompare([]byte(got), []byte(rt.Secret)) == 1
+	case AuthStandard:
+		return standardVerified(rt.Secret, hdr, body, now)
 	}
 	return false
+}
+
+// standardVerified checks a Standard Webhooks (or Svix) signature: any
+// of the space-separated "v1,<base64>" entries (several during a key
+// rotation) may match HMAC-SHA256(key, id "." timestamp "." body), where
+// key is the base64 after "whsec_".
+func standardVerified(secret string, hdr http.Header, body []byte, now time.Time) bool {
+	id, ts, sigs := hdr.Get("Webhook-Id"), hdr.Get("Webhook-Timestamp"), hdr.Get("Webhook-Signature")
+	if id == "" {
+		id, ts, sigs = hdr.Get("Svix-Id"), hdr.Get("Svix-Timestamp"), hdr.Get("Svix-Signature")
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if id == "" || err != nil {
+		return false
+	}
+	if d := now.Sub(time.Unix(sec, 0)); d > standardTolerance || d < -standardTolerance {
+		return false
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	if err != nil || len(key) == 0 {
+		return false
+	}
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte(id + "." + ts + "."))
+	mac.Write(body)
+	want := mac.Sum(nil)
+	ok := false
+	for _, entry := range strings.Fields(sigs) {
+		v, sig, found := strings.Cut(entry, ",")
+		if !found || v != "v1" {
+			continue
+		}
+		got, err := base64.StdEncoding.DecodeString(sig)
+		if err == nil && hmac.Equal(got, want) {
+			ok = true
+		}
+	}
+	return ok
 }
 
 // deliveryID is the id a sender gives a delivery, kept the same when it
 // redelivers, or else the body's hash.
 func deliveryID(hdr http.Header, body []byte) string {
-	for _, h := range []string{"X-GitHub-Delivery", "Webhook-Id", "X-Request-Id"} {
+	for _, h := range []string{"X-GitHub-Delivery", "Webhook-Id", "Svix-Id", "X-Request-Id"} {
 		if v := hdr.Get(h); v != "" && len(v) <= 200 {
 			return v
 		}

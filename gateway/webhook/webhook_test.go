@@ -5,10 +5,12 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func sign(secret, body string) string {
@@ -81,5 +83,53 @@ func TestWebhook(t *testing.T) {
 	}
 	if calls[1].ID == "" || calls[1].ID == "d1" {
 		t.Errorf("a call without a delivery id got id %q, want its body's hash", calls[1].ID)
+	}
+}
+
+// The platforms' own published examples (PLATFORMS.md §10), and what a
+// replayed, altered or wrongly keyed call gets.
+func TestSignatureVectors(t *testing.T) {
+	gh := Route{Auth: AuthGitHub, Secret: "It's a Secret to Everybody"}
+	hdr := http.Header{}
+	hdr.Set("X-Hub-Signature-256", "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17")
+	if !verified(gh, hdr, []byte("Hello, World!"), time.Now()) {
+		t.Error("GitHub's example signature is refused")
+	}
+
+	std := Route{Auth: AuthStandard, Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}
+	body := []byte(`{"test": 2432232314}`)
+	at := time.Unix(1614265330, 0)
+	for _, tt := range []struct {
+		name   string
+		prefix string // Webhook- or Svix-
+		sig    string
+		now    time.Time
+		body   []byte
+		want   bool
+	}{
+		{"the example", "Webhook-", "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", at, body, true},
+		{"svix headers", "Svix-", "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", at, body, true},
+		{"one of several during rotation", "Webhook-", "v1,AAAA v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", at, body, true},
+		{"replayed ten minutes later", "Webhook-", "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", at.Add(10 * time.Minute), body, false},
+		{"from the future", "Webhook-", "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", at.Add(-10 * time.Minute), body, false},
+		{"another body", "Webhook-", "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", at, []byte(`{"test": 1}`), false},
+		{"the Ed25519 scheme is not HMAC", "Webhook-", "v1a,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", at, body, false},
+	} {
+		h := http.Header{}
+		h.Set(tt.prefix+"Id", "msg_p5jXN8AQM9LWM0D4loKWxJek")
+		h.Set(tt.prefix+"Timestamp", "1614265330")
+		h.Set(tt.prefix+"Signature", tt.sig)
+		if got := verified(std, h, tt.body, tt.now); got != tt.want {
+			t.Errorf("%s: verified = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	if verified(Route{Auth: AuthStandard, Secret: "whsec_" + "b3RoZXJrZXk="}, func() http.Header {
+		h := http.Header{}
+		h.Set("Webhook-Id", "msg_p5jXN8AQM9LWM0D4loKWxJek")
+		h.Set("Webhook-Timestamp", "1614265330")
+		h.Set("Webhook-Signature", "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
+		return h
+	}(), body, at) {
+		t.Error("a signature made with another key passed")
 	}
 }
