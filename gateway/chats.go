@@ -73,21 +73,6 @@ func (c *chats) stop(key string) bool {
 	return true
 }
 
-// busy reports whether chat key has a job running or waiting.
-func (c *chats) busy(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.m[key]
-	return ok
-}
-
-// active returns how many chats have work.
-func (c *chats) active() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
-}
-
 // wait blocks until every job has ended; the caller ends base first.
 func (c *chats) wait() { c.wg.Wait() }
 

@@ -129,3 +129,18 @@ func TestChatsShutdown(t *testing.T) {
 		t.Errorf("%d chats left after shutdown", c.active())
 	}
 }
+
+// busy reports whether chat key has a job running or waiting.
+func (c *chats) busy(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.m[key]
+	return ok
+}
+
+// active returns how many chats have work.
+func (c *chats) active() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}

@@ -33,8 +33,6 @@ type replyStream struct {
 	// when none is.
 	open  *MessageRef
 	shown string
-	// sent counts the messages sent, for tests and the load figures.
-	sent int
 	// broken is set when a send failed (the outbox has already retried
 	// and kept the text): the rest of this step is sent when it ends
 	// instead of at every delta.
@@ -99,7 +97,6 @@ func (s *replyStream) put(part string) {
 		return
 	}
 	ref, err := s.send(s.ctx, Outgoing{Text: part})
-	s.sent++
 	if err != nil {
 		s.broken = true
 		if s.failed != nil {
