@@ -13,24 +13,8 @@ import (
 // cache keys on the bytes of the prefix.
 func plainBody(t *testing.T, c *Chat, req *llm.Request) string {
 	t.Helper()
-	r := *req
-	r.Cache = nil
-	w := chatRequest{Model: r.Model, Messages: chatMessages(r.Messages), Tools: chatTools(r.Tools),
-		Temperature: r.Temperature, ReasoningEffort: r.ReasoningEffort, Stream: !r.NoStream}
-	if w.Model == "" {
-		w.Model = c.ep.Model
-	}
-	if w.Stream && !c.noStreamOptions {
-		w.StreamOptions = &chatStreamOptions{IncludeUsage: true}
-	}
-	if c.completionTokens {
-		w.MaxCompletionTokens = r.MaxTokens
-	} else {
-		w.MaxTokens = r.MaxTokens
-	}
-	if len(r.Tools) > 0 {
-		w.ToolChoice = chatToolChoice(r.ToolChoice)
-	}
+	w := c.header(req)
+	w.Messages, w.Tools = chatMessages(req.Messages), chatTools(req.Tools)
 	b, err := json.Marshal(w)
 	if err != nil {
 		t.Fatal(err)

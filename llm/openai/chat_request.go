@@ -91,26 +91,7 @@ var chatEmptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // gives for the whole chatRequest, so a long turn does not encode its
 // history again on every call.
 func (c *Chat) body(req *llm.Request) (any, error) {
-	w := chatRequest{
-		Model:           req.Model,
-		Temperature:     req.Temperature,
-		ReasoningEffort: req.ReasoningEffort,
-		Stream:          !req.NoStream,
-	}
-	if w.Model == "" {
-		w.Model = c.ep.Model
-	}
-	if w.Stream && !c.noStreamOptions {
-		w.StreamOptions = &chatStreamOptions{IncludeUsage: true}
-	}
-	if c.completionTokens {
-		w.MaxCompletionTokens = req.MaxTokens
-	} else {
-		w.MaxTokens = req.MaxTokens
-	}
-	if len(req.Tools) > 0 {
-		w.ToolChoice = chatToolChoice(req.ToolChoice)
-	}
+	w := c.header(req)
 	if len(req.Extra) > 0 {
 		w.Messages = chatMessages(req.Messages)
 		w.Tools = chatTools(req.Tools)
@@ -169,6 +150,31 @@ func (c *Chat) body(req *llm.Request) (any, error) {
 		buf = append(append(append(buf, `"tools":`...), tools...), ',')
 	}
 	return llm.Encoded(append(buf, rest...)), nil
+}
+
+// header is the request's fields other than the messages and tools.
+func (c *Chat) header(req *llm.Request) chatRequest {
+	w := chatRequest{
+		Model:           req.Model,
+		Temperature:     req.Temperature,
+		ReasoningEffort: req.ReasoningEffort,
+		Stream:          !req.NoStream,
+	}
+	if w.Model == "" {
+		w.Model = c.ep.Model
+	}
+	if w.Stream && !c.noStreamOptions {
+		w.StreamOptions = &chatStreamOptions{IncludeUsage: true}
+	}
+	if c.completionTokens {
+		w.MaxCompletionTokens = req.MaxTokens
+	} else {
+		w.MaxTokens = req.MaxTokens
+	}
+	if len(req.Tools) > 0 {
+		w.ToolChoice = chatToolChoice(req.ToolChoice)
+	}
+	return w
 }
 
 // chatTools declares the tools.
