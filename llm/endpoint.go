@@ -103,7 +103,21 @@ func (e Endpoint) do(ctx context.Context, req *http.Request, headers map[string]
 		}
 		return nil, ParseError(e.Name, resp.StatusCode, resp.Header, data)
 	}
+	resp.Body = &releasing{ReadCloser: resp.Body, ctx: ctx}
 	return resp, nil
+}
+
+// releasing is a response body whose Close reads what is left of it
+// first (see Release), so that whoever closes it keeps the connection
+// reusable.
+type releasing struct {
+	io.ReadCloser
+	ctx context.Context
+}
+
+func (r *releasing) Close() error {
+	Release(r.ctx, r.ReadCloser)
+	return nil
 }
 
 // maxBody bounds a body read by ReadBody (model lists and the like; a

@@ -12,7 +12,8 @@ const (
 	releaseWait  = 250 * time.Millisecond
 )
 
-// Release closes the body of a model reply the caller has finished with.
+// Release closes the body of a model reply the caller has finished with;
+// Endpoint's responses do it when their body is closed.
 // Unless ctx is done, it first reads what is left of the body (at most
 // 64 KiB, for at most a quarter of a second): net/http puts a
 // connection back in its pool only when the body was read to its end, and

@@ -79,7 +79,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Even
 			yield(llm.Event{Kind: llm.EventError, Err: llm.ReadError(ctx, c.ep.Name, err)})
 			return
 		}
-		defer llm.Release(ctx, resp.Body)
+		defer resp.Body.Close()
 		a := newAssembler(c.ep.Name, body.Model, llm.NewBudget(c.ep.Name, body.MaxTokens))
 		// A server that ignores "stream": true (some compatible proxies)
 		// answers with one JSON body; read whichever form arrived.

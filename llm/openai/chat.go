@@ -71,7 +71,7 @@ func (c *Chat) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.Event]
 			yield(llm.Event{Kind: llm.EventError, Err: err})
 			return
 		}
-		defer llm.Release(ctx, resp.Body)
+		defer resp.Body.Close()
 		ct := strings.ToLower(resp.Header.Get("Content-Type"))
 		streamed := !req.NoStream
 		switch {

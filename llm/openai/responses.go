@@ -50,7 +50,7 @@ func (r *Responses) Stream(ctx context.Context, req *llm.Request) iter.Seq[llm.E
 			yield(llm.Event{Kind: llm.EventError, Err: err})
 			return
 		}
-		defer llm.Release(ctx, resp.Body)
+		defer resp.Body.Close()
 		budget := llm.NewBudget(r.ep.Name, req.MaxTokens)
 		if kind := responsesMediaType(resp); kind == "application/json" || (req.NoStream && kind != "text/event-stream") {
 			r.parseWhole(ctx, resp, budget, yield)
