@@ -103,6 +103,16 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			}
 			return fmt.Sprintf("Compressed ~%d → ~%d tokens; this chat goes on in session %s.", res.Before, res.After, res.SessionID)
 		},
+		Tidy:  a.tidy,
+		Model: a.chatModel,
+		ChatModel: func(ctx context.Context, key string) string {
+			m, err := a.Gateway.ChatModel(ctx, key)
+			if err != nil {
+				a.Log.Warn("gateway: the chat's model could not be read; the configured one answers", slog.String("error", err.Error()))
+			}
+			return m
+		},
+		Inbox:  gatewayInbox{a.Gateway},
 		Logger: a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {

@@ -118,6 +118,13 @@ func (c *Compressor) ShouldCompress(estimate int) bool {
 	return ShouldCompress(estimate, c.Window(), c.opts.ReplyBudget, c.opts.Threshold)
 }
 
+// Past reports whether a conversation of estimate tokens fills more than
+// share of the usable window, whatever the compressor's own threshold:
+// the gateway's hygiene before a turn asks it at 85 %.
+func (c *Compressor) Past(estimate int, share float64) bool {
+	return ShouldCompress(estimate, c.Window(), c.opts.ReplyBudget, share)
+}
+
 // Window is the context window the compressor works to, in tokens.
 func (c *Compressor) Window() int { return int(c.window.Load()) }
 

@@ -145,6 +145,31 @@ func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compre
 	if e.opt.Compressor == nil {
 		return nil, errors.New("compression is off (compression.enabled: false)")
 	}
+	return e.compressNow(ctx, sessionID, focus, nil)
+}
+
+// Tidy compresses a session before a turn when its stored conversation
+// fills more than share of the context window, and returns nil when it
+// does not (or compression is off). It is seed 000's second layer, the
+// gateway's session hygiene: the loop compresses at its own threshold
+// during a turn, but a chat session can arrive at a turn already too big
+// for it (a compression that failed and is cooling down, a threshold set
+// near 1, a session grown by another front), and one message more would
+// then overflow the window before the loop could act.
+func (e *Engine) Tidy(ctx context.Context, sessionID string, share float64) (*Compressed, error) {
+	comp := e.opt.Compressor
+	if comp == nil || sessionID == "" {
+		return nil, nil
+	}
+	return e.compressNow(ctx, sessionID, "", func(history []llm.Message) bool {
+		return comp.Past(comp.Estimate(history), share)
+	})
+}
+
+// compressNow compresses a session under its lock and lease, when due
+// (nil: always) says its history should be; it returns nil when it
+// should not.
+func (e *Engine) compressNow(ctx context.Context, sessionID, focus string, due func([]llm.Message) bool) (*Compressed, error) {
 	box, err := e.Toolbox(nil)
 	if err != nil {
 		return nil, err
@@ -166,6 +191,9 @@ func (e *Engine) Compress(ctx context.Context, sessionID, focus string) (*Compre
 	history, err := e.history(ctx, sessionID)
 	if err != nil {
 		return nil, err
+	}
+	if due != nil && !due(history) {
+		return nil, nil
 	}
 	res, err := e.opt.Compressor.Compress(ctx, history, compress.CompressOptions{Force: true, Focus: focus})
 	if err != nil {

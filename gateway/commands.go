@@ -57,6 +57,12 @@ func (r *Runner) command(ctx context.Context, p Platform, ev Event, key string) 
 			lines = []string{"No skills yet: hermes writes them as it learns."}
 		}
 		r.reply(ctx, p, ev, "", strings.Join(lines, "\n"))
+	case "model":
+		if r.opt.Model == nil {
+			r.reply(ctx, p, ev, "", "/model is not available here.")
+			return true
+		}
+		r.reply(ctx, p, ev, "", r.opt.Model(ctx, key, args))
 	case "whoami":
 		ok, why, _ := r.authorize(ctx, p, ev.User)
 		r.reply(ctx, p, ev, "", fmt.Sprintf("You are %s (id %s) on %s; allowed: %v (%s).", ev.User.Name, ev.User.ID, p.Name(), ok, why))
@@ -77,7 +83,7 @@ func (r *Runner) command(ctx context.Context, p Platform, ev Event, key string) 
 				r.reply(ctx, p, ev, "", err.Error())
 				return true
 			}
-			r.chats.submit(key, false, func(ctx context.Context) { r.turn(ctx, p, ev, key, text) })
+			r.queueTurn(ctx, p, ev, key, text)
 			return true
 		}
 		r.reply(ctx, p, ev, "", "/"+c.Name+" is not available here yet.")

@@ -64,7 +64,22 @@ type Options struct {
 	// is key: it compresses the session now and returns what to tell the
 	// chat; the chat goes on in the session it names.
 	Compress func(ctx context.Context, key, focus string) string
-	Logger   *slog.Logger
+	// Tidy compresses a session before a turn when it fills more than
+	// HygieneShare of the context window; it returns the session the
+	// conversation continues in ("" when nothing was done) and a note
+	// for the chat.
+	Tidy func(ctx context.Context, sessionID string) (continued, note string, err error)
+	// Model answers /model [name] for the chat whose session key is key:
+	// with a name it switches the chat to that model ("default" goes back
+	// to the configured one); without, it says which model the chat
+	// uses. ChatModel is the model a chat's turns call, "" for the
+	// configured one.
+	Model     func(ctx context.Context, key, name string) string
+	ChatModel func(ctx context.Context, key string) string
+	// Inbox keeps messages until their turns are over, so a restart
+	// does not lose them; nil keeps them in memory only.
+	Inbox  Inbox
+	Logger *slog.Logger
 }
 
 // Runner is the gateway inside hermes serve: it takes every platform's
@@ -74,6 +89,8 @@ type Runner struct {
 	log       *slog.Logger
 	approvals *approvals
 	chats     *chats
+	// base is Run's context: its end is hermes stopping.
+	base context.Context
 }
 
 // New returns a Runner.
@@ -97,7 +114,9 @@ func New(opt Options) *Runner {
 // Run receives from every platform until ctx ends, then waits for the
 // turns in progress to stop.
 func (r *Runner) Run(ctx context.Context) error {
+	r.base = ctx
 	r.chats = newChats(ctx, r.opt.Interrupt)
+	r.resume(ctx)
 	var wg sync.WaitGroup
 	errs := make([]error, len(r.opt.Platforms))
 	for i, p := range r.opt.Platforms {
@@ -168,7 +187,7 @@ func (r *Runner) message(ctx context.Context, p Platform, ev Event) {
 	if r.command(ctx, p, ev, key) {
 		return
 	}
-	r.chats.submit(key, false, func(ctx context.Context) { r.turn(ctx, p, ev, key, ev.Text) })
+	r.queueTurn(ctx, p, ev, key, ev.Text)
 }
 
 func (r *Runner) authorize(ctx context.Context, p Platform, u User) (bool, string, error) {
@@ -205,6 +224,7 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 	if reset {
 		r.reply(ctx, p, ev, "", "(A new session started: this chat's earlier one reached its reset time.)")
 	}
+	sessionID = r.tidy(ctx, p, ev, key, sessionID)
 	caps := p.Caps()
 	stream := &replyStream{ctx: context.WithoutCancel(ctx), canEdit: caps.CanEdit,
 		split: func(s string) []string { return Split(s, caps.MaxText, caps.Measure) },
@@ -224,7 +244,7 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 	start := time.Now()
 	stopTyping := r.typing(ctx, p, ev.Chat)
 	res, err := r.opt.Engine.Turn(ctx, sessionID, engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
-		Approval: safety.Asker{Prompter: prompter}}, stream)
+		Model: r.chatModel(ctx, key), Approval: safety.Asker{Prompter: prompter}}, stream)
 	stopTyping()
 	if err != nil {
 		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())
@@ -270,6 +290,14 @@ func (r *Runner) typing(ctx context.Context, p Platform, chat Chat) func() {
 		}
 	}()
 	return func() { cancel(); <-done }
+}
+
+// chatModel is the model chat key's turns call, "" for the configured one.
+func (r *Runner) chatModel(ctx context.Context, key string) string {
+	if r.opt.ChatModel == nil {
+		return ""
+	}
+	return r.opt.ChatModel(ctx, key)
 }
 
 func (r *Runner) resolve(ctx context.Context, key string) (string, bool, error) {

@@ -170,12 +170,16 @@ type harness struct {
 	seen   map[string]bool
 	paired map[string]bool
 	mu     sync.Mutex
+	// stop ends the runner and waits for it (once).
+	stop func()
 }
 
-func startRunner(t *testing.T) *harness {
+// startRunner runs a gateway over a fake platform and engine until the
+// test ends; each of more changes its options first.
+func startRunner(t *testing.T, more ...func(*Options)) *harness {
 	h := &harness{p: newChatPlatform(), eng: &fakeEngine{started: make(chan struct{}, 1)}, bound: map[string]string{}, seen: map[string]bool{}, paired: map[string]bool{"1": true}}
 	reg := slash.Registry{Skills: func() []slash.Command { return []slash.Command{{Name: "tidy", Description: "tidy up"}} }}
-	r := New(Options{
+	opt := Options{
 		Engine: h.eng, Platforms: []Platform{h.p}, RequireMention: true, GroupSessionsPerUser: true, Commands: &reg,
 		Skill: func(name, instruction string) (string, error) { return "SKILL " + name + ": " + instruction, nil },
 		Seen: func(_ context.Context, platform, id string) (bool, error) {
@@ -205,16 +209,21 @@ func startRunner(t *testing.T) *harness {
 			h.bound[key] = id
 			return nil
 		},
-	})
+	}
+	for _, f := range more {
+		f(&opt)
+	}
+	r := New(opt)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
-	t.Cleanup(func() {
+	h.stop = sync.OnceFunc(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("Run: %v", err)
 		}
 	})
+	t.Cleanup(h.stop)
 	return h
 }
 

@@ -50,5 +50,23 @@ CREATE TABLE gateway_sessions (
 	created_at  INTEGER NOT NULL,
 	last_active INTEGER NOT NULL
 );
+`, // 2: the inbound messages taken but not yet answered, so a restart
+	// runs them instead of losing them, and the model each chat chose
+	// with /model.
+	`
+CREATE TABLE gateway_inbox (
+	id          INTEGER PRIMARY KEY AUTOINCREMENT,
+	platform    TEXT NOT NULL,
+	event_id    TEXT NOT NULL,
+	event       BLOB NOT NULL,
+	received_at INTEGER NOT NULL,
+	started_at  INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE gateway_chat_models (
+	key    TEXT PRIMARY KEY,
+	model  TEXT NOT NULL,
+	set_at INTEGER NOT NULL
+);
 `,
 }

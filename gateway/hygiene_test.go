@@ -1,0 +1,78 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// A session past the hygiene share is compressed before the turn: the
+// turn runs in the child, the chat is bound to it and told. A failed
+// compression leaves the turn in the session it had.
+func TestRunnerTidiesBeforeTheTurn(t *testing.T) {
+	var asked []string
+	h := startRunner(t, func(o *Options) {
+		o.Tidy = func(_ context.Context, id string) (string, string, error) {
+			asked = append(asked, id)
+			switch id {
+			case "s1":
+				return "s1-tidy", "(compressed)", nil
+			case "s1-tidy":
+				return "", "", errors.New("summarizer down")
+			}
+			return "", "", nil
+		}
+	})
+	for _, text := range []string{"one", "two", "three"} {
+		h.say(dm, owner, text, true)
+		h.p.waitUntil(t, "the answer to "+text, func(sent, _ []string) bool { return containsAny(sent, "echo: "+text) })
+	}
+	h.stop()
+	h.eng.mu.Lock()
+	defer h.eng.mu.Unlock()
+	want := []string{"", "s1-tidy", "s1-tidy"}
+	for i, id := range h.eng.ids {
+		if id != want[i] {
+			t.Fatalf("turns ran in %q, want %q", h.eng.ids, want)
+		}
+	}
+	// A new chat has nothing to tidy; the turn in s1 asked, then the one
+	// in s1-tidy asked and failed.
+	if len(asked) != 2 || asked[0] != "s1" || asked[1] != "s1-tidy" {
+		t.Errorf("tidy asked about %q, want s1 then s1-tidy", asked)
+	}
+	if h.bound[SessionKey("fake", dm, owner, true)] != "s1-tidy" {
+		t.Errorf("chat bound to %q, want s1-tidy", h.bound)
+	}
+	if !containsAny(h.p.sent, "(compressed)") {
+		t.Errorf("the chat was not told: %q", h.p.sent)
+	}
+}
+
+// /model answers through the hook, and the chat's model reaches its
+// turns.
+func TestRunnerModel(t *testing.T) {
+	models := map[string]string{}
+	h := startRunner(t, func(o *Options) {
+		o.Model = func(_ context.Context, key, name string) string {
+			if name == "" {
+				return "model: " + models[key]
+			}
+			models[key] = name
+			return "switched to " + name
+		}
+		o.ChatModel = func(_ context.Context, key string) string { return models[key] }
+	})
+	h.say(dm, owner, "/model gpt-5-mini", true)
+	h.p.waitUntil(t, "the switch", func(sent, _ []string) bool { return containsAny(sent, "switched to gpt-5-mini") })
+	h.say(dm, owner, "/model", true)
+	h.p.waitUntil(t, "the model", func(sent, _ []string) bool { return containsAny(sent, "model: gpt-5-mini") })
+	h.say(dm, owner, "hello", true)
+	h.p.waitUntil(t, "the answer", func(sent, _ []string) bool { return containsAny(sent, "echo: hello") })
+	h.stop()
+	h.eng.mu.Lock()
+	defer h.eng.mu.Unlock()
+	if len(h.eng.inputs) != 1 || h.eng.inputs[0].Model != "gpt-5-mini" {
+		t.Errorf("turns %+v; want one calling gpt-5-mini", h.eng.inputs)
+	}
+}

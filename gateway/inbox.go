@@ -1,0 +1,160 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Inbox keeps the messages the gateway took until their turns are over.
+// A platform is told a message arrived as soon as the gateway has it
+// (Telegram's update is confirmed), and from then on only the gateway
+// knows of it: a message waiting behind a busy chat, or whose turn was
+// running, when hermes stops would otherwise be lost without a word.
+// gwstore keeps it in state.db; app adapts one to the other.
+type Inbox interface {
+	// Hold records a message about to wait for its turn.
+	Hold(ctx context.Context, platform string, ev Event) (id int64, err error)
+	// Start records that its turn began; Release forgets it.
+	Start(ctx context.Context, id int64) error
+	Release(ctx context.Context, id int64) error
+	// Held returns what is held, oldest first.
+	Held(ctx context.Context) ([]HeldEvent, error)
+}
+
+// HeldEvent is a message an Inbox held.
+type HeldEvent struct {
+	ID       int64
+	Platform string
+	Event    Event
+	// Started is set when its turn had begun.
+	Started bool
+}
+
+// storedEvent is what an Inbox keeps of a message: everything a turn
+// needs but its media, whose download links a platform lets expire.
+type storedEvent struct {
+	ID        string    `json:"id"`
+	Chat      Chat      `json:"chat"`
+	User      User      `json:"user"`
+	Received  time.Time `json:"received"`
+	Text      string    `json:"text"`
+	Addressed bool      `json:"addressed,omitempty"`
+	MessageID string    `json:"message_id,omitempty"`
+}
+
+// EncodeEvent is the form an Inbox stores a message in.
+func EncodeEvent(ev Event) ([]byte, error) {
+	return json.Marshal(storedEvent{ID: ev.ID, Chat: ev.Chat, User: ev.User, Received: ev.Received,
+		Text: ev.Text, Addressed: ev.Addressed, MessageID: ev.MessageID})
+}
+
+// DecodeEvent reads a message EncodeEvent stored.
+func DecodeEvent(data []byte) (Event, error) {
+	var s storedEvent
+	if err := json.Unmarshal(data, &s); err != nil {
+		return Event{}, fmt.Errorf("gateway: a held message is unreadable: %w", err)
+	}
+	return Event{ID: s.ID, Kind: KindMessage, Chat: s.Chat, User: s.User, Received: s.Received,
+		Text: s.Text, Addressed: s.Addressed, MessageID: s.MessageID}, nil
+}
+
+// queueTurn holds ev in the inbox and queues its turn in chat key. The
+// held message is released when the turn is over, and kept when hermes
+// stops first: a turn that never began runs at the next start, one cut
+// off is reported to its chat then (running it again could repeat what
+// its tools already did).
+func (r *Runner) queueTurn(ctx context.Context, p Platform, ev Event, key, text string) {
+	held := r.hold(ctx, p, ev)
+	r.chats.submit(key, false, func(ctx context.Context) {
+		if ctx.Err() != nil && r.stopping() {
+			return // hermes is stopping: the next start runs it
+		}
+		r.inboxDo(ctx, "start", held)
+		r.turn(ctx, p, ev, key, text)
+		if !r.stopping() {
+			r.inboxDo(ctx, "release", held)
+		}
+	})
+}
+
+// hold records ev in the inbox and returns its id, 0 when there is no
+// inbox or it failed (the message is then answered all the same, only
+// not across a restart).
+func (r *Runner) hold(ctx context.Context, p Platform, ev Event) int64 {
+	if r.opt.Inbox == nil {
+		return 0
+	}
+	id, err := r.opt.Inbox.Hold(ctx, p.Name(), ev)
+	if err != nil {
+		r.log.Error("gateway: the message was not recorded; it is lost if hermes stops before answering it",
+			slog.String("platform", p.Name()), slog.String("event", ev.ID), slog.String("error", err.Error()))
+		return 0
+	}
+	return id
+}
+
+// inboxDo starts or releases held message id; 0 is none.
+func (r *Runner) inboxDo(ctx context.Context, what string, id int64) {
+	if id == 0 {
+		return
+	}
+	do := r.opt.Inbox.Release
+	if what == "start" {
+		do = r.opt.Inbox.Start
+	}
+	if err := do(context.WithoutCancel(ctx), id); err != nil {
+		r.log.Warn("gateway: held message "+what+" not recorded", slog.Int64("held", id), slog.String("error", err.Error()))
+	}
+}
+
+// stopping reports whether the gateway is shutting down.
+func (r *Runner) stopping() bool { return r.base != nil && r.base.Err() != nil }
+
+// restartNotice tells a chat that the turn of its message was cut off.
+const restartNotice = "hermes restarted while it was answering your message %q, so that answer was cut off. Send it again if you still need it."
+
+// resume takes up what the inbox held when hermes stopped: messages that
+// waited run now, in the order they came; chats whose turn was cut off
+// are told.
+func (r *Runner) resume(ctx context.Context) {
+	if r.opt.Inbox == nil {
+		return
+	}
+	held, err := r.opt.Inbox.Held(ctx)
+	if err != nil {
+		r.log.Error("gateway: the messages held at the last stop could not be read", slog.String("error", err.Error()))
+		return
+	}
+	platforms := make(map[string]Platform, len(r.opt.Platforms))
+	for _, p := range r.opt.Platforms {
+		platforms[p.Name()] = p
+	}
+	for _, h := range held {
+		p, ok := platforms[h.Platform]
+		switch {
+		case !ok:
+			r.log.Warn("gateway: a held message's platform is not configured any more; it is dropped",
+				slog.String("platform", h.Platform), slog.String("event", h.Event.ID))
+		case h.Started:
+			r.log.Info("gateway: a turn was cut off by the last stop", slog.String("platform", h.Platform), slog.String("event", h.Event.ID))
+			r.reply(ctx, p, h.Event, "", fmt.Sprintf(restartNotice, clip(h.Event.Text, 80)))
+		default:
+			r.log.Info("gateway: running a message held at the last stop", slog.String("platform", h.Platform), slog.String("event", h.Event.ID))
+			r.message(ctx, p, h.Event)
+		}
+		// message held it again if it still needs a turn.
+		r.inboxDo(ctx, "release", h.ID)
+	}
+}
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	rs := []rune(s)
+	if len(rs) <= n {
+		return s
+	}
+	return string(rs[:n-1]) + "…"
+}
