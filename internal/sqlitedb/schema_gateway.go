@@ -50,7 +50,8 @@ CREATE TABLE gateway_sessions (
 	created_at  INTEGER NOT NULL,
 	last_active INTEGER NOT NULL
 );
-`, // 2: the inbound messages taken but not yet answered, so a restart
+`,
+	// 2: the inbound messages taken but not yet answered, so a restart
 	// runs them instead of losing them, and the model each chat chose
 	// with /model.
 	`
