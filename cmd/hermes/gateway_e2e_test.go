@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,8 +19,9 @@ import (
 )
 
 // gatewayServe starts hermes serve with Telegram pointed at tg and the
-// model at srv, and stops it when the test ends.
-func gatewayServe(t *testing.T, h *home, tg *telegramtest.Server, srv *llmtest.Server, extra string) {
+// model at srv, and stops it when the test ends, or earlier when the
+// function it returns is called.
+func gatewayServe(t *testing.T, h *home, tg *telegramtest.Server, srv *llmtest.Server, extra string) (stop func()) {
 	t.Helper()
 	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
 memory: {long_term: false}
@@ -36,7 +38,7 @@ gateway:
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
+	stop = sync.OnceFunc(func() {
 		cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
@@ -53,6 +55,8 @@ gateway:
 			t.Errorf("the bot token is in serve's log")
 		}
 	})
+	t.Cleanup(stop)
+	return stop
 }
 
 // waitText waits until a bot message in chat holds want, and returns it.
