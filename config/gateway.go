@@ -83,6 +83,22 @@ type TelegramGateway struct {
 	// Approvers are the user ids whose button presses approve commands;
 	// empty means anyone allowed in the chat.
 	Approvers []string `yaml:"approvers"`
+	// Webhook, when its url is set, has Telegram post updates to hermes
+	// instead of hermes polling for them.
+	Webhook TelegramWebhook `yaml:"webhook"`
+}
+
+// TelegramWebhook is gateway.telegram.webhook.
+type TelegramWebhook struct {
+	// URL is the public HTTPS address Telegram posts to (a TLS proxy in
+	// front of gateway.webhook.listen); hermes answers on its path.
+	URL string `yaml:"url" check:"url"`
+	// Secret is what Telegram sends back in every post's
+	// X-Telegram-Bot-Api-Secret-Token; empty derives one from the token.
+	Secret Secret `yaml:"secret"`
+	// MaxConnections is how many posts Telegram makes at once (1-100;
+	// 0 is Telegram's default, 40).
+	MaxConnections int `yaml:"max_connections"`
 }
 
 // SessionReset is gateway.reset.

@@ -307,6 +307,11 @@ func TestGatewaySection(t *testing.T) {
 		{"gateway:\n  reset: {mode: daily, at_hour: 24}\n", "gateway.reset.at_hour"},
 		{"gateway:\n  reset: {mode: idle, idle_minutes: 0}\n", "gateway.reset.idle_minutes"},
 		{"gateway:\n  telegram: {base_url: \"ftp://x\"}\n", "gateway.telegram.base_url"},
+		{"gateway:\n  telegram: {webhook: {url: \"https://bot.example.com\"}}\n", "gateway.telegram.webhook.url"},
+		{"gateway:\n  telegram: {webhook: {url: \"https://bot.example.com/hooks/a\"}}\n  webhook:\n    routes:\n      a: {path: /hooks/a, auth: bearer, secret: s, prompt: p}\n",
+			"gateway.webhook.routes.a.path: \"/hooks/a\" is not accepted; gateway.telegram.webhook.url answers on that path"},
+		{"gateway:\n  webhook:\n    routes:\n      a: {path: /x, auth: bearer, secret: s, prompt: p}\n      b: {path: /x, auth: bearer, secret: s, prompt: p}\n",
+			"gateway.webhook.routes.b.path"},
 	} {
 		_, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -57,8 +58,20 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 	if g.Reset.Mode == ResetIdle && g.Reset.IdleMinutes == 0 {
 		errs = append(errs, badValue(where("gateway.reset.idle_minutes"), "gateway.reset.idle_minutes", "0", "is not accepted with mode idle; use the minutes of silence after which a chat starts afresh"))
 	}
+	paths := map[string]string{}
+	if hook := g.Telegram.Webhook.URL; hook != "" {
+		if u, err := url.Parse(hook); err == nil && u.Path != "" && u.Path != "/" {
+			paths[u.Path] = "gateway.telegram.webhook.url"
+		} else {
+			errs = append(errs, badValue(where("gateway.telegram.webhook.url"), "gateway.telegram.webhook.url", hook, "is not accepted; give the https URL Telegram posts to, with the path hermes answers on, like https://bot.example.com/telegram"))
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(g.Webhook.Routes)) {
 		rt, key := g.Webhook.Routes[name], "gateway.webhook.routes."+name
+		if other, taken := paths[rt.Path]; taken {
+			errs = append(errs, badValue(where(key+".path"), key+".path", rt.Path, "is not accepted; "+other+" answers on that path already"))
+		}
+		paths[rt.Path] = key + ".path"
 		switch {
 		case !strings.HasPrefix(rt.Path, "/"):
 			errs = append(errs, badValue(where(key+".path"), key+".path", rt.Path, "is not accepted; use a URL path starting with /, like /hooks/github"))

@@ -147,7 +147,7 @@ func startGateway(ctx context.Context, h *app.App, out io.Writer) (wait func() e
 		go func() { done <- runner.Run(ctx) }()
 		waits = append(waits, func() error { return <-done })
 	}
-	hooks, err := h.WebhookHandler(ctx)
+	hooks, hooksWait, err := h.GatewayHTTP(ctx, platforms)
 	if err != nil || hooks == nil {
 		return wait, err
 	}
@@ -172,7 +172,7 @@ func startGateway(ctx context.Context, h *app.App, out io.Writer) (wait func() e
 		defer cancel()
 		srv.Shutdown(sctx)
 	}()
-	waits = append(waits, func() error { err := <-done; hooks.Wait(); return err })
+	waits = append(waits, func() error { err := <-done; hooksWait(); return err })
 	return wait, nil
 }
 

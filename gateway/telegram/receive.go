@@ -31,6 +31,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 	if err := a.start(ctx); err != nil {
 		return err
 	}
+	if a.hook != nil {
+		return a.receiveWebhook(ctx, deliver)
+	}
 	offset, backoff := 0, time.Duration(0)
 	wait := func(reason string, err error) error {
 		backoff = min(max(2*backoff, minBackoff), maxBackoff)
@@ -89,8 +92,8 @@ func (a *Adapter) hand(ctx context.Context, updates []tgUpdate, offset int, deli
 	return offset, nil
 }
 
-// start calls getMe (retrying until it answers) and deletes a webhook if
-// one is set.
+// start calls getMe (retrying until it answers) and, when polling,
+// deletes a webhook if one is set.
 func (a *Adapter) start(ctx context.Context) error {
 	backoff := time.Duration(0)
 	for {
@@ -115,7 +118,7 @@ func (a *Adapter) start(ctx context.Context) error {
 		a.log.Warn("telegram: getWebhookInfo failed", "err", err)
 		return nil
 	}
-	if info.URL != "" {
+	if info.URL != "" && a.hook == nil {
 		a.log.Warn("telegram: a webhook is set for this bot; deleting it so that polling works", "webhook_host", hostOf(info.URL))
 		if err := a.call(ctx, "deleteWebhook", map[string]any{"drop_pending_updates": false}, nil); err != nil {
 			a.log.Warn("telegram: deleteWebhook failed", "err", err)

@@ -1,7 +1,7 @@
 // Package telegram is hermes's Telegram adapter: it receives updates from
-// the Bot API by long polling, turns them into gateway Events, and sends
-// replies rendered as Telegram HTML, so that no text the model writes can
-// break a message's formatting.
+// the Bot API by long polling or by webhook, turns them into gateway
+// Events, and sends replies rendered as Telegram HTML, so that no text the
+// model writes can break a message's formatting.
 package telegram
 
 import (
@@ -38,6 +38,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Clock times backoffs and stamps events; nil means the wall clock.
 	Clock clock.Clock
+	// Webhook, when set, receives updates by webhook instead of polling.
+	Webhook *Webhook
 }
 
 // Adapter is the Telegram platform. Its methods are safe for concurrent
@@ -52,6 +54,8 @@ type Adapter struct {
 	mu      sync.Mutex
 	botID   int64
 	botName string
+	// hook is webhook mode's state; nil when the adapter polls.
+	hook *webhookState
 }
 
 // New checks o and returns an Adapter; it makes no request until Receive
@@ -91,6 +95,11 @@ func New(o Options) (*Adapter, error) {
 	}
 	if a.log == nil {
 		a.log = slog.Default()
+	}
+	if o.Webhook != nil {
+		if a.hook, err = checkWebhook(*o.Webhook, a.base, o.Token); err != nil {
+			return nil, err
+		}
 	}
 	a.log = a.log.With("platform", "telegram")
 	return a, nil

@@ -40,6 +40,8 @@ type Server struct {
 	// terminated says why the last poll was ended.
 	terminated string
 	webhook    string
+	// hook pushes updates to the webhook while one is set.
+	hook webhookPusher
 
 	files    map[string]*file // by file_id
 	paths    map[string]*file // by file_path
@@ -103,6 +105,7 @@ func New(o Options) *Server {
 
 // Close shuts the server down, ending any poll in progress.
 func (s *Server) Close() {
+	s.stopPushing()
 	s.http.CloseClientConnections()
 	s.http.Close()
 }

@@ -156,6 +156,8 @@ func (s *Server) setWebhook(_ *http.Request, p params) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.webhook = url
+	s.hook.secret = p.str("secret_token")
+	s.startPushingLocked()
 	s.terminateLocked("Conflict: terminated by setWebhook request")
 	if p.has("allowed_updates") {
 		s.allowed = allowed
