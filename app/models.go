@@ -60,9 +60,25 @@ func (m *Models) get(name string) builtModel {
 		return b
 	}
 	b := m.build(name)
+	if name != "" && b.err != nil {
+		// A name that does not resolve is not kept: names come from
+		// chats (/model), and each kept failure would be memory for good.
+		return b
+	}
+	if len(m.built) >= maxBuiltModels {
+		main, ok := m.built[""]
+		clear(m.built)
+		if ok {
+			m.built[""] = main
+		}
+	}
 	m.built[name] = b
 	return b
 }
+
+// maxBuiltModels bounds the models kept built: the main one, and those
+// jobs and chats name, which people choose from a handful.
+const maxBuiltModels = 64
 
 // build resolves and wires one model.
 func (m *Models) build(name string) builtModel {
