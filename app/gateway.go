@@ -34,11 +34,15 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 	if err != nil {
 		return nil, err
 	}
+	access := platformAccess(g)
 	auth := gateway.Authorizer{
-		AllowAll:    map[string]bool{"telegram": g.Telegram.AllowAll},
-		Allow:       map[string][]string{"telegram": g.Telegram.Allow},
+		AllowAll:    map[string]bool{},
+		Allow:       map[string][]string{},
 		GlobalAllow: g.Allow,
 		Pairings:    a.Gateway,
+	}
+	for name, acc := range access {
+		auth.AllowAll[name], auth.Allow[name] = acc.allowAll, acc.allow
 	}
 	undelivered := a.undeliveredFile()
 	boxes := make(map[string]*gateway.Outbox, len(platforms))
@@ -124,21 +128,22 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			return code, err
 		}
 	}
-	if len(g.Telegram.Approvers) > 0 {
-		approvers := g.Telegram.Approvers
-		opt.Approvers = func(platform string, u gateway.User) bool {
-			if platform != "telegram" {
-				return false
-			}
-			for _, id := range approvers {
-				if id == u.ID {
-					return true
-				}
-			}
-			return false
-		}
-	}
+	opt.Approvers = func(platform string) []string { return access[platform].approvers }
 	return gateway.New(opt), nil
+}
+
+// access is who may talk to hermes on one platform, and who may answer
+// its approval requests.
+type access struct {
+	allowAll         bool
+	allow, approvers []string
+}
+
+// platformAccess is each platform's access settings, by platform name.
+func platformAccess(g config.Gateway) map[string]access {
+	return map[string]access{
+		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
+	}
 }
 
 // resetPolicy is gateway.reset as the gateway's store applies it.

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +75,44 @@ func TestRunnerModel(t *testing.T) {
 	defer h.eng.mu.Unlock()
 	if len(h.eng.inputs) != 1 || h.eng.inputs[0].Model != "gpt-5-mini" {
 		t.Errorf("turns %+v; want one calling gpt-5-mini", h.eng.inputs)
+	}
+}
+
+// A platform's approvers list decides who may answer its approval
+// requests: someone allowed to talk but not on the list is refused; a
+// platform without a list lets anyone allowed.
+func TestRunnerApproversList(t *testing.T) {
+	h := startRunner(t, func(o *Options) {
+		o.Approvers = func(platform string) []string {
+			if platform == "fake" {
+				return []string{"9"}
+			}
+			return nil
+		}
+	})
+	h.mu.Lock()
+	h.paired["9"] = true
+	h.mu.Unlock()
+	h.say(dm, owner, "rm -rf build", true)
+	var data string
+	h.p.waitUntil(t, "the approval request", func(sent, _ []string) bool {
+		for _, s := range sent {
+			if i := strings.Index(s, "[Allow once="); i >= 0 {
+				data, _, _ = strings.Cut(s[i+len("[Allow once="):], "]")
+				return true
+			}
+		}
+		return false
+	})
+	h.p.events <- Event{ID: "press-owner", Kind: KindButton, Chat: dm, User: owner, Data: data}
+	h.p.waitUntil(t, "the owner's refusal", func(_, answers []string) bool { return len(answers) == 1 })
+	h.p.events <- Event{ID: "press-9", Kind: KindButton, Chat: dm, User: User{ID: "9", Name: "ops"}, Data: data}
+	h.p.waitUntil(t, "the approval by 9", func(sent, answers []string) bool {
+		return len(answers) == 2 && containsAny(sent, "approval: once")
+	})
+	h.p.mu.Lock()
+	defer h.p.mu.Unlock()
+	if h.p.answers[0] == "Done." || h.p.answers[1] != "Done." {
+		t.Errorf("answers %q: want the owner (not an approver here) refused, then 9 done", h.p.answers)
 	}
 }

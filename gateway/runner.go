@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,9 +44,9 @@ type Options struct {
 	// Send and Edit deliver through the outbox; nil sends directly.
 	Send func(ctx context.Context, sessionID string, p Platform, chat Chat, m Outgoing) (MessageRef, error)
 	Edit func(ctx context.Context, sessionID string, p Platform, ref MessageRef, m Outgoing) error
-	// Approvers says who may answer approval requests on a platform;
-	// nil lets anyone who may talk to hermes.
-	Approvers func(platform string, user User) bool
+	// Approvers lists, per platform, the user ids who may answer approval
+	// requests; a platform with none lets anyone who may talk to hermes.
+	Approvers func(platform string) []string
 	// GroupSessionsPerUser gives each person in a group a session.
 	GroupSessionsPerUser bool
 	// RequireMention answers groups only when addressed.
@@ -310,7 +311,9 @@ func (r *Runner) resolve(ctx context.Context, key string) (string, bool, error) 
 // mayApprove says whether u may answer approval requests on p.
 func (r *Runner) mayApprove(ctx context.Context, p Platform, u User) bool {
 	if r.opt.Approvers != nil {
-		return r.opt.Approvers(p.Name(), u)
+		if ids := r.opt.Approvers(p.Name()); len(ids) > 0 {
+			return slices.Contains(ids, u.ID)
+		}
 	}
 	ok, _, err := r.authorize(ctx, p, u)
 	return err == nil && ok
