@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/safety/writeguard"
 )
 
@@ -85,7 +86,7 @@ func (m *turnMedia) receive(ctx context.Context, to engine.AttachTo) ([]llm.Part
 			got, err = receive(ctx, f, dir, opt.MaxInbound)
 		}
 		if err != nil {
-			m.r.log.Warn("gateway: a file was not received", slog.String("session_id", to.SessionID), slog.String("kind", f.Kind), slog.String("error", err.Error()))
+			m.r.log.Warn("gateway: a file was not received", slog.String("session_id", to.SessionID), slog.String("kind", f.Kind), slog.String("error", reason(err)))
 			m.r.reply(ctx, m.p, m.ev, to.SessionID, fmt.Sprintf("I did not receive the %s %s: %s.", f.Kind, name, reason(err)))
 			parts = append(parts, llm.TextPart(fmt.Sprintf("[the user sent a %s, %s, which was not received: %s; they were told]", f.Kind, name, reason(err))))
 			continue
@@ -95,13 +96,15 @@ func (m *turnMedia) receive(ctx context.Context, to engine.AttachTo) ([]llm.Part
 	return parts, nil
 }
 
-// reason words a failed download for the chat.
+// reason words a failed download for the chat and the model; what a
+// platform's error says passes the redactor first, in case it quotes a
+// URL with the bot's token.
 func reason(err error) string {
 	var big *tooBigError
 	if errors.As(err, &big) {
 		return big.Error()
 	}
-	return "it could not be downloaded (" + err.Error() + ")"
+	return "it could not be downloaded (" + redact.Secrets(err.Error()) + ")"
 }
 
 // folder is session id's folder. The id comes from hermes's store; it is

@@ -27,11 +27,14 @@ const maxInlineImage = 5 << 20
 // every filesystem's 255.
 const maxNameBytes = 100
 
-// tooBigError is a file over the inbound cap: the announced size, or
-// what was read when the announcement was wrong.
+// tooBigError is a file over the inbound cap: by its announced size, or,
+// when size is 0, found so by reading past the cap.
 type tooBigError struct{ size, max int64 }
 
 func (e *tooBigError) Error() string {
+	if e.size == 0 {
+		return fmt.Sprintf("it is larger than the limit of %s (gateway.max_inbound_media_bytes)", human(e.max))
+	}
 	return fmt.Sprintf("it is %s, over the limit of %s (gateway.max_inbound_media_bytes)", human(e.size), human(e.max))
 }
 
@@ -75,7 +78,7 @@ func receive(ctx context.Context, m Media, dir string, max int64) (saved, error)
 		err = cerr
 	}
 	if err == nil && n > max {
-		err = &tooBigError{size: n, max: max}
+		err = &tooBigError{max: max}
 	}
 	if err != nil {
 		os.Remove(f.Name())

@@ -159,3 +159,13 @@ func TestReceivedParts(t *testing.T) {
 		t.Errorf("a document: %+v", parts)
 	}
 }
+
+// A download that fails is told as it failed, without a token the
+// platform's error may quote.
+func TestReasonRedacts(t *testing.T) {
+	err := errors.New(`Get "https://api.telegram.org/file/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq/x.jpg": connection reset`)
+	got := reason(err)
+	if strings.Contains(got, "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq") || !strings.Contains(got, "could not be downloaded") || !strings.Contains(got, "connection reset") {
+		t.Errorf("reason = %q", got)
+	}
+}

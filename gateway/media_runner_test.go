@@ -90,7 +90,7 @@ func TestRunnerReceivesMedia(t *testing.T) {
 		fetched("big.zip", "document", "application/zip", 10, make([]byte, 65), nil),
 	}}
 	p.waitUntil(t, "the reply and the refusal", func(sent, _ []string) bool {
-		return containsAny(sent, "got them") && containsAny(sent, "I did not receive the document big.zip: it is 65 bytes, over the limit of 64 bytes")
+		return containsAny(sent, "got them") && containsAny(sent, "I did not receive the document big.zip: it is larger than the limit of 64 bytes")
 	})
 	folder := filepath.Join(home, ".hermes", "sessions", "s1", "files")
 	eng.mu.Lock()
