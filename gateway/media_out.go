@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,8 @@ import (
 // in the chat's session folder or in the gateway's working directory
 // (symbolic links resolved, so a link cannot lead out), which is not
 // where secrets are kept (writeguard's rules: $HERMES_HOME with its .env
-// and config, ~/.ssh, cloud credentials, .env files), a regular file (not
+// and config, ~/.ssh, cloud credentials, .env files) nor hidden (where
+// programs keep settings and keys no list names), a regular file (not
 // a FIFO or device, which would hang or stream forever) with no second
 // name (a hard link makes a key look like a file in the folder), no
 // bigger than max, and holding no secret the redactor recognizes (a key
@@ -64,15 +66,15 @@ func (o outbound) check(name string) (string, error) {
 // place checks where the file really is.
 func (o outbound) place(real string) error {
 	for _, dir := range o.folders {
-		if within(dir, real) {
+		if rel, ok := within(dir, real); ok {
 			// The folder is inside $HERMES_HOME, which the guard keeps
 			// whole; its name rules (.env, a repository's config) still
 			// apply.
-			return refusedBy(writeguard.Guard{}.Check(real))
+			return cmp.Or(hidden(rel), refusedBy(writeguard.Guard{}.Check(real)))
 		}
 	}
-	if within(o.workdir, real) {
-		return refusedBy(o.guard.Check(real))
+	if rel, ok := within(o.workdir, real); ok {
+		return cmp.Or(hidden(rel), refusedBy(o.guard.Check(real)))
 	}
 	where := "the chat's files"
 	if len(o.folders) > 0 {
@@ -144,16 +146,32 @@ func secretIn(r io.Reader) string {
 }
 
 // within reports whether p is dir or lies under it, dir's own links
-// resolved.
-func within(dir, p string) bool {
+// resolved, and where in it.
+func within(dir, p string) (string, bool) {
 	if dir == "" {
-		return false
+		return "", false
 	}
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
 	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	ok := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return rel, ok
+}
+
+// hidden refuses a path with a hidden part below the folder it is in.
+// Dotfiles and dot-folders are where programs keep settings and
+// credentials, more of them than any list names (~/.gnupg, ~/.config/gh,
+// a browser's cookies, a repository's .git/config with a token in a
+// remote): when hermes serve runs in the home directory, they are all in
+// its working directory.
+func hidden(rel string) error {
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if strings.HasPrefix(part, ".") && part != "." {
+			return fmt.Errorf("%s is hidden, and hidden files and folders hold settings and credentials (~/.gnupg, ~/.config), so none is attached", part)
+		}
+	}
+	return nil
 }
 
 // refusedBy words a guard's refusal for the chat: the rule, not the

@@ -150,6 +150,34 @@ func TestOutboundWorkdirIsHermesHome(t *testing.T) {
 	}
 }
 
+// When hermes serve runs in the home directory (a service started
+// without one), the home is the working directory: hidden files and
+// folders, where programs keep their keys, stay home all the same.
+func TestOutboundWorkdirIsHome(t *testing.T) {
+	w := newAttachWorld(t)
+	w.out.workdir = w.home
+	for _, p := range []string{".gnupg/private-keys-v1.d/key", ".config/gh/hosts.yml", "work/.git/config", ".mozilla/cookies.sqlite"} {
+		path := filepath.Join(w.home, p)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("secret stuff"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.out.check("~/" + p); err == nil || !strings.Contains(err.Error(), "is hidden") {
+			t.Errorf("check(~/%s) = %v; want refused as hidden", p, err)
+		}
+	}
+	for _, p := range []string{".ssh/id_rsa", ".hermes/config.yaml"} {
+		if _, err := w.out.check("~/" + p); err == nil {
+			t.Errorf("check(~/%s) was allowed", p)
+		}
+	}
+	if _, err := w.out.check("~/work/report.md"); err != nil {
+		t.Errorf("a file in the home's project: %v", err)
+	}
+}
+
 // A key spread across the boundary of two pieces of the scan is found.
 func TestSecretInAcrossChunks(t *testing.T) {
 	key := "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n"
