@@ -178,6 +178,16 @@ func seeable(mime string) bool {
 // the image itself, after a line with its path (so later turns can name
 // it); anything else as a line naming the path, size and type, which the
 // file tools can open.
+//
+// The image goes into the stored message as a data: URL, once, rather
+// than as a reference re-read for every request: the request carries the
+// bytes either way, so a reference saves nothing on the wire, while it
+// would make the conversation depend on a file the agent can change or
+// delete (the model would be shown something else than the person sent,
+// or every request of the session would fail) and would have every
+// provider adapter read files. The store keeps the parts apart from the
+// text it indexes; compression summarizes old turns, images and all; and
+// an image over maxInlineImage goes by its path instead.
 func (s saved) parts(kind string, images bool) []llm.Part {
 	about := fmt.Sprintf("%s, %s", human(s.size), s.mime)
 	if seeable(s.sniffed) && images && s.size <= maxInlineImage {
