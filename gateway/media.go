@@ -85,6 +85,9 @@ func (m *turnMedia) receive(ctx context.Context, to engine.AttachTo) ([]llm.Part
 		if err == nil {
 			got, err = receive(ctx, f, dir, opt.MaxInbound)
 		}
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err() // the turn was stopped
+		}
 		if err != nil {
 			m.r.log.Warn("gateway: a file was not received", slog.String("session_id", to.SessionID), slog.String("kind", f.Kind), slog.String("error", reason(err)))
 			m.r.reply(ctx, m.p, m.ev, to.SessionID, fmt.Sprintf("I did not receive the %s %s: %s.", f.Kind, name, reason(err)))
