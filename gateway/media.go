@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -142,17 +143,22 @@ func (m *turnMedia) send(ctx context.Context, sessionID string) {
 	}
 	var files, refused []string
 	for _, p := range paths {
-		real, err := out.check(p)
+		copied, err := out.check(p)
 		if err != nil {
 			m.r.log.Warn("gateway: an attachment was refused", slog.String("session_id", sessionID), slog.String("path", p), slog.String("why", err.Error()))
 			refused = append(refused, fmt.Sprintf("%s: %s", p, err))
 			continue
 		}
-		files = append(files, real)
+		files = append(files, copied)
 	}
 	if len(files) > 0 {
+		// Send returns once the platform has the files (or gave up), so
+		// the copies taken for it can go.
 		if _, err := m.r.opt.Send(ctx, sessionID, m.p, m.ev.Chat, Outgoing{Files: files}); err != nil {
 			m.r.log.Warn("gateway: attachments not delivered", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		}
+		for _, f := range files {
+			os.RemoveAll(filepath.Dir(f))
 		}
 	}
 	if len(refused) > 0 {

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/safety/writeguard"
 )
 
@@ -31,10 +31,12 @@ type outbound struct {
 	workdir string
 	guard   writeguard.Guard
 	max     int64
+	// tmp is where the copies sent are made ("" for the system's).
+	tmp string
 }
 
-// check returns the file that may be sent for the path the model gave,
-// or why it may not.
+// check returns a copy of the file the model named, to send, or why it
+// may not go.
 func (o outbound) check(name string) (string, error) {
 	p := strings.TrimSpace(name)
 	if p == "" {
@@ -60,7 +62,7 @@ func (o outbound) check(name string) (string, error) {
 	if err := o.place(real); err != nil {
 		return "", err
 	}
-	return real, o.content(real)
+	return o.take(real)
 }
 
 // place checks where the file really is.
@@ -86,63 +88,80 @@ func (o outbound) place(real string) error {
 	return fmt.Errorf("it is %s, outside %s; only files made or received there can be attached", real, where)
 }
 
-// content opens the file as it is now and checks what it is.
-func (o outbound) content(real string) error {
+// take opens the file as it is now, checks what it is, and copies it
+// aside, to a folder of its own under tmp: what is sent is the copy of
+// the bytes checked, which a link or a write put in place after the
+// check cannot change (the platform opens the file by name, later, and
+// the outbox may hold it a while). The caller removes the copy's folder.
+func (o outbound) take(real string) (string, error) {
 	f, err := openAttachment(real)
 	if err != nil {
-		return fmt.Errorf("it cannot be opened (%v)", err)
+		return "", fmt.Errorf("it cannot be opened (%v)", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return err
+		return "", err
 	}
 	switch {
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("it is not a regular file (%s)", fi.Mode().Type())
+		return "", fmt.Errorf("it is not a regular file (%s)", fi.Mode().Type())
 	case fi.Size() == 0:
-		return errors.New("it is empty")
+		return "", errors.New("it is empty")
 	case fi.Size() > o.max:
-		return fmt.Errorf("it is %s, over the limit of %s for attachments", human(fi.Size()), human(o.max))
+		return "", fmt.Errorf("it is %s, over the limit of %s for attachments", human(fi.Size()), human(o.max))
 	case links(fi) > 1:
-		return fmt.Errorf("it has %d names (hard links), so it may be a file from elsewhere under a name in the folder; only files with one name are attached", links(fi))
+		return "", fmt.Errorf("it has %d names (hard links), so it may be a file from elsewhere under a name in the folder; only files with one name are attached", links(fi))
 	}
-	if kind := secretIn(f); kind != "" {
-		return fmt.Errorf("it holds a secret (%s)", kind)
+	dir, err := os.MkdirTemp(o.tmp, "hermes-attach-")
+	if err != nil {
+		return "", err
 	}
-	return nil
+	copied, err := copyScanned(f, filepath.Join(dir, filepath.Base(real)), o.max)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return copied, nil
 }
 
-// secretChunk and secretOverlap are how a file is scanned for secrets: in
-// pieces that overlap by more than any key's length, so a key across two
-// pieces is still whole in one.
-const (
-	secretChunk   = 1 << 20
-	secretOverlap = 16 << 10
-)
-
-// secretIn returns the kind of the first secret redact recognizes in r
-// ("private_key"), or "".
-func secretIn(r io.Reader) string {
-	buf := make([]byte, secretChunk+secretOverlap)
-	kept := 0
-	for {
-		n, err := io.ReadFull(r, buf[kept:])
-		text := string(buf[:kept+n])
-		if red := redact.Secrets(text); red != text {
-			kind := "a key or token"
-			if i := strings.Index(red, "[REDACTED:"); i >= 0 {
-				if j := strings.IndexByte(red[i:], ']'); j > 0 {
-					kind = red[i+len("[REDACTED:") : i+j]
-				}
-			}
-			return kind
-		}
-		if err != nil {
-			return ""
-		}
-		kept = copy(buf, buf[kept+n-secretOverlap:kept+n])
+// copyScanned copies what r holds to a new file at path, scanning it for
+// secrets as it goes; a secret, or more than max bytes (the file grew
+// since it was measured), is refused.
+func copyScanned(r io.Reader, path string, max int64) (string, error) {
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
 	}
+	counted := &counter{w: out}
+	kind := secretIn(io.TeeReader(io.LimitReader(r, max+1), counted))
+	if err := cmp.Or(counted.err, out.Close()); err != nil {
+		return "", err
+	}
+	switch {
+	case kind != "":
+		return "", fmt.Errorf("it holds a secret (%s)", kind)
+	case counted.n > max:
+		return "", fmt.Errorf("it grew past the limit of %s for attachments while it was read", human(max))
+	}
+	return path, nil
+}
+
+// counter writes to w and counts what it wrote, keeping the first error
+// (which TeeReader would return to a reader that does not look).
+type counter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *counter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // within reports whether p is dir or lies under it, dir's own links

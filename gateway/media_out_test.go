@@ -43,7 +43,7 @@ func newAttachWorld(t *testing.T) attachWorld {
 	put(filepath.Join(w.other, "theirs.pdf"), "someone else's file")
 	put(filepath.Join(w.workdir, "report.md"), "# Report\n")
 	put(filepath.Join(w.workdir, ".env"), "DB_PASSWORD=hunter2hunter2\n")
-	w.out = outbound{folders: []string{w.folder}, workdir: w.workdir, max: 1 << 20,
+	w.out = outbound{folders: []string{w.folder}, workdir: w.workdir, max: 1 << 20, tmp: t.TempDir(),
 		guard: writeguard.Guard{Home: home, HermesHome: w.hermes, Pid: -1}}
 	return w
 }
@@ -65,9 +65,38 @@ func TestOutboundAllows(t *testing.T) {
 		filepath.Join(w.folder, "photo.jpg"):  filepath.Join(w.folder, "photo.jpg"),
 	} {
 		got, err := w.out.check(name)
-		if err != nil || got != want {
-			t.Errorf("check(%q) = %q, %v; want %q", name, got, err, want)
+		if err != nil {
+			t.Errorf("check(%q): %v", name, err)
+			continue
 		}
+		sent, _ := os.ReadFile(got)
+		orig, _ := os.ReadFile(want)
+		if filepath.Base(got) != filepath.Base(want) || string(sent) != string(orig) || !strings.HasPrefix(got, w.out.tmp) {
+			t.Errorf("check(%q) = %q holding %q; want a copy of %s", name, got, sent, want)
+		}
+	}
+}
+
+// What is sent is a copy of what was checked: a link put in place of the
+// file afterwards, before the platform reads it, changes nothing.
+func TestOutboundSendsWhatWasChecked(t *testing.T) {
+	w := newAttachWorld(t)
+	report := filepath.Join(w.workdir, "report.md")
+	got, err := w.out.check(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(report); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(w.home, ".ssh", "id_rsa"), report); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(got); string(b) != "# Report\n" {
+		t.Errorf("the file sent now holds %q", b)
+	}
+	if entries, _ := os.ReadDir(w.out.tmp); len(entries) != 1 {
+		t.Errorf("%d copies in the folder; want one, and none of the refused files", len(entries))
 	}
 }
 

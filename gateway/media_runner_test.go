@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,8 @@ import (
 	"github.com/hermes-go/hermes/safety/writeguard"
 )
 
-// filePlatform is a chat platform that also records the files sent.
+// filePlatform is a chat platform that also records the files sent, by
+// name and content, as it reads them when sending.
 type filePlatform struct {
 	*chatPlatform
 	fmu   sync.Mutex
@@ -23,7 +25,10 @@ type filePlatform struct {
 
 func (f *filePlatform) Send(ctx context.Context, chat Chat, m Outgoing) (MessageRef, error) {
 	f.fmu.Lock()
-	f.files = append(f.files, m.Files...)
+	for _, path := range m.Files {
+		b, err := os.ReadFile(path)
+		f.files = append(f.files, fmt.Sprintf("%s=%q%v", filepath.Base(path), b, err))
+	}
 	f.fmu.Unlock()
 	if m.Text == "" {
 		m.Text = "[files]"
@@ -133,7 +138,7 @@ func TestRunnerAttachesFiles(t *testing.T) {
 	p.waitUntil(t, "the refusal", func(sent, _ []string) bool { return containsAny(sent, "I did not attach ~/.ssh/id_ed25519: it is ") })
 	p.fmu.Lock()
 	defer p.fmu.Unlock()
-	if len(p.files) != 1 || p.files[0] != filepath.Join(work, "chart.png") {
+	if want := fmt.Sprintf("chart.png=%q<nil>", pngBytes); len(p.files) != 1 || p.files[0] != want {
 		t.Errorf("files sent: %q; want only the chart", p.files)
 	}
 	p.mu.Lock()
