@@ -113,8 +113,10 @@ func createUnique(dir, name string) (*os.File, error) {
 }
 
 // safeName makes the name a sender gave a file into one that stays in
-// its folder and shows: its last path element only (either separator),
-// without control or reserved characters, without leading dots (no
+// its folder and shows as it is: its last path element only (either
+// separator), without control, invisible or direction-changing
+// characters (which make "photo\u202egpj.exe" look like a .jpg) or
+// characters Windows reserves, without leading dots (no
 // hidden files, no "..") and at most maxNameBytes long, extension kept.
 // A name with nothing left is named after the kind ("photo").
 func safeName(name, kind string) string {
@@ -123,7 +125,7 @@ func safeName(name, kind string) string {
 	}
 	name = strings.Map(func(r rune) rune {
 		switch {
-		case r == utf8.RuneError, unicode.IsControl(r), strings.ContainsRune(`:*?"<>|`, r):
+		case r == utf8.RuneError, unicode.IsControl(r), unicode.Is(unicode.Cf, r), strings.ContainsRune(`:*?"<>|`, r):
 			return '_'
 		case unicode.IsSpace(r):
 			return ' '

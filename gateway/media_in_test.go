@@ -57,6 +57,8 @@ func TestSafeName(t *testing.T) {
 		{"what?.txt", "document", "what_.txt"},
 		{"trailing. . ", "document", "trailing"},
 		{"C:evil.txt", "document", "C_evil.txt"},
+		{"invoice\u202Efdp.exe", "document", "invoice_fdp.exe"},
+		{"a\u200bb.txt", "document", "a_b.txt"},
 	}
 	for _, tt := range tests {
 		if got := safeName(tt.in, tt.kind); got != tt.want {
