@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/llm"
 )
@@ -170,4 +172,24 @@ func TestReasonRedacts(t *testing.T) {
 	if strings.Contains(got, "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq") || !strings.Contains(got, "could not be downloaded") || !strings.Contains(got, "connection reset") {
 		t.Errorf("reason = %q", got)
 	}
+}
+
+// Whatever a sender names a file, the name kept is one plain name in its
+// folder: not empty, no separator, not hidden, valid UTF-8 without
+// control or invisible characters, and short.
+func FuzzSafeName(f *testing.F) {
+	for _, s := range []string{"report.pdf", "../../.ssh/id_rsa", `..\x`, ".", "..", "", "\x00", "a\u202eb", strings.Repeat("ж", 200) + ".tar.gz", "\xff\xfe.txt"} {
+		f.Add(s, "document")
+	}
+	f.Fuzz(func(t *testing.T, name, kind string) {
+		got := safeName(name, kind)
+		if got == "" || strings.ContainsAny(got, `/\`) || strings.HasPrefix(got, ".") || len(got) > maxNameBytes || !utf8.ValidString(got) {
+			t.Fatalf("safeName(%q, %q) = %q", name, kind, got)
+		}
+		for _, r := range got {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+				t.Fatalf("safeName(%q, %q) = %q keeps %U", name, kind, got, r)
+			}
+		}
+	})
 }

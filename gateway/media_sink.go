@@ -3,6 +3,7 @@ package gateway
 import (
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/hermes-go/hermes/agent"
 )
@@ -105,17 +106,21 @@ func (a *attachLines) Paths() []string {
 // attachment returns the path a line attaches, if it is such a line:
 // MEDIA:path, with spaces around and in code quotes allowed.
 func attachment(line string) (string, bool) {
-	t := strings.Trim(strings.TrimSpace(line), "`")
-	rest, ok := strings.CutPrefix(t, attachPrefix)
+	rest, ok := strings.CutPrefix(lineStart(strings.TrimSpace(line)), attachPrefix)
 	if !ok {
 		return "", false
 	}
-	return strings.Trim(strings.TrimSpace(rest), `"'`), true
+	return strings.Trim(strings.TrimSpace(strings.TrimRight(rest, "`")), `"'`), true
 }
 
 // mayAttach reports whether the start of a line may still become an
 // attachment line.
 func mayAttach(start string) bool {
-	t := strings.TrimLeft(start, " \t`")
+	t := lineStart(start)
 	return strings.HasPrefix(t, attachPrefix) || strings.HasPrefix(attachPrefix, t)
+}
+
+// lineStart is a line without the spaces and code quotes it starts with.
+func lineStart(s string) string {
+	return strings.TrimLeft(strings.TrimLeftFunc(s, unicode.IsSpace), "`")
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/agent"
 )
@@ -73,4 +74,40 @@ func deltas(s string, cut int, runes bool) []string {
 	}
 	cut = min(cut, len(s))
 	return []string{s[:cut], s[cut:]}
+}
+
+// How a reply is cut into deltas changes neither what is shown nor what
+// is attached, and no attachment line is shown.
+func FuzzAttachLines(f *testing.F) {
+	f.Add("Here.\nMEDIA:/a.png\nmore", 3)
+	f.Add("  `MEDIA: b`\r\nME\nMEDIA", 1)
+	f.Add("MEDIA:", 0)
+	f.Fuzz(func(t *testing.T, text string, cut int) {
+		if !utf8.ValidString(text) {
+			t.Skip("the model's text is UTF-8")
+		}
+		run := func(parts []string) (string, []string) {
+			var log sinkLog
+			a := &attachLines{next: &log}
+			for _, p := range parts {
+				a.Event(agent.Event{Kind: agent.EventText, Text: p})
+			}
+			a.Event(agent.Event{Kind: agent.EventDone})
+			return log.text.String(), a.Paths()
+		}
+		if cut < 0 {
+			cut = -cut
+		}
+		whole, wholePaths := run([]string{text})
+		cutShown, cutPaths := run(deltas(text, cut%(len(text)+1), false))
+		runeShown, runePaths := run(deltas(text, 0, true))
+		if cutShown != whole || runeShown != whole || !slices.Equal(cutPaths, wholePaths) || !slices.Equal(runePaths, wholePaths) {
+			t.Fatalf("%q: whole %q %q, cut at %d %q %q, by rune %q %q", text, whole, wholePaths, cut, cutShown, cutPaths, runeShown, runePaths)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(whole, "|done|"), "\n") {
+			if _, ok := attachment(line); ok {
+				t.Fatalf("%q: the line %q is shown", text, line)
+			}
+		}
+	})
 }
