@@ -145,6 +145,7 @@ type access struct {
 func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
+		"dingtalk": {g.DingTalk.AllowAll, g.DingTalk.Allow, g.DingTalk.Approvers},
 	}
 }
 
@@ -232,13 +233,18 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	if p, err := a.dingTalkPlatform(); err != nil {
+		return nil, err
+	} else if p != nil {
+		out = append(out, p)
+	}
 	return out, nil
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0
+	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0 || dingTalkConfigured(c)
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash
