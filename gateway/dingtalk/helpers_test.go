@@ -45,7 +45,14 @@ type fixture struct {
 // for the wall clock, and path turns on http mode.
 func newFixture(t *testing.T, clk clock.Clock, path string) *fixture {
 	t.Helper()
-	srv := dingtalktest.New(dingtalktest.Options{Clock: clk})
+	return newFixtureOn(t, dingtalktest.Options{Clock: clk}, path)
+}
+
+// newFixtureOn is newFixture with the fake's options.
+func newFixtureOn(t *testing.T, o dingtalktest.Options, path string) *fixture {
+	t.Helper()
+	clk := o.Clock
+	srv := dingtalktest.New(o)
 	t.Cleanup(srv.Close)
 	log := &logBuffer{}
 	a, err := New(Options{ClientID: srv.ClientID, ClientSecret: srv.ClientSecret, BaseURL: srv.URL, HTTPPath: path,

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/hermes-go/hermes/gateway"
-	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // BotTopic is the Stream topic robot messages arrive on.
@@ -125,14 +125,14 @@ func (a *Adapter) stream(ctx context.Context, deliver func(context.Context, gate
 	defer conn.CloseNow()
 	conn.SetReadLimit(maxFrameBytes)
 	a.log.Info("dingtalk: Stream connected")
-	quiet := a.keepalive(ctx, conn)
-	defer quiet.Stop()
+	heard, stop := a.keepalive(ctx, conn)
+	defer stop()
 	for {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
-			return true, fmt.Errorf("dingtalk: the Stream connection dropped: %v", websocket.CloseStatus(err))
+			return true, fmt.Errorf("dingtalk: the Stream connection dropped: %w", err)
 		}
-		quiet.Reset(pingEvery)
+		heard()
 		var f Frame
 		if err := json.Unmarshal(data, &f); err != nil {
 			a.log.Warn("dingtalk: a Stream frame is not JSON; ignored", "error", err)
@@ -141,7 +141,7 @@ func (a *Adapter) stream(ctx context.Context, deliver func(context.Context, gate
 		ack, moved := a.frame(ctx, f, deliver)
 		out, _ := json.Marshal(ack)
 		if err := conn.Write(ctx, websocket.MessageText, out); err != nil {
-			return true, fmt.Errorf("dingtalk: acknowledging a frame failed: %v", websocket.CloseStatus(err))
+			return true, fmt.Errorf("dingtalk: acknowledging a frame failed: %w", err)
 		}
 		if moved {
 			return true, errMoved
@@ -151,22 +151,52 @@ func (a *Adapter) stream(ctx context.Context, deliver func(context.Context, gate
 
 // keepalive pings the connection when it has been quiet for pingEvery,
 // and closes it when the pong does not come within pingWait, so a link
-// that died without a word is noticed.
-func (a *Adapter) keepalive(ctx context.Context, conn *websocket.Conn) clock.Timer {
-	var t clock.Timer
-	t = a.clock.AfterFunc(pingEvery, func() {
-		pctx, cancel := context.WithTimeout(ctx, pingWait)
-		defer cancel()
-		if err := conn.Ping(pctx); err != nil {
-			if ctx.Err() == nil {
-				a.log.Warn("dingtalk: the Stream connection did not answer a ping; reconnecting")
+// that died without a word is noticed. heard is called for every frame
+// read; stop ends the pings.
+func (a *Adapter) keepalive(ctx context.Context, conn *websocket.Conn) (heard, stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var mu sync.Mutex
+	last := a.clock.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := a.clock.NewTimer(pingEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C():
+				mu.Lock()
+				quiet := now.Sub(last)
+				mu.Unlock()
+				if quiet < pingEvery {
+					t.Reset(pingEvery - quiet)
+					continue
+				}
+				pctx, pcancel := context.WithTimeout(ctx, pingWait)
+				err := conn.Ping(pctx)
+				pcancel()
+				if err != nil {
+					if ctx.Err() == nil {
+						a.log.Warn("dingtalk: the Stream connection did not answer a ping; reconnecting")
+					}
+					conn.CloseNow()
+					return
+				}
+				mu.Lock()
+				last = a.clock.Now()
+				mu.Unlock()
+				t.Reset(pingEvery)
 			}
-			conn.CloseNow()
-			return
 		}
-		t.Reset(pingEvery)
-	})
-	return t
+	}()
+	heard = func() {
+		mu.Lock()
+		last = a.clock.Now()
+		mu.Unlock()
+	}
+	return heard, func() { cancel(); <-done }
 }
 
 // frame handles one frame and returns its ack; moved is set for a

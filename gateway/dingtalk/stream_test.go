@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/dingtalk/dingtalktest"
@@ -56,6 +57,27 @@ func TestStreamNotTakenAcks500(t *testing.T) {
 	}
 	if ack, err := f.srv.WaitAck(ctx, id); err != nil || ack.Code != 500 {
 		t.Errorf("ack %+v, %v; want code 500", ack, err)
+	}
+}
+
+// A message the gateway could not take, acked 500, comes again in a new
+// frame and is delivered then; one acked 200 does not.
+func TestStreamRedeliveredAfterRefusal(t *testing.T) {
+	f := newFixtureOn(t, dingtalktest.Options{RedeliverAfter: 50 * time.Millisecond}, "")
+	events := f.receive(1)
+	ctx := waitCtx(t)
+	m := f.srv.UserMessage(dingtalktest.Incoming{Text: "keep trying"})
+	if _, err := f.srv.Deliver(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(t, events); ev.ID != m.MsgID {
+		t.Errorf("event %+v", ev)
+	}
+	if err := f.srv.Wait(ctx, func() bool { return len(f.srv.Acks()) == 2 }); err != nil {
+		t.Fatal(err)
+	}
+	if acks := f.srv.Acks(); acks[0].Code != 500 || acks[1].Code != 200 || f.srv.Redelivered() != 1 {
+		t.Errorf("acks %+v after %d redeliveries", acks, f.srv.Redelivered())
 	}
 }
 

@@ -100,6 +100,12 @@ func (s *Server) UserMessage(in Incoming) Message {
 // what DingTalk does when an ack comes late: a new messageId, the same
 // msgId.
 func (s *Server) Deliver(ctx context.Context, m Message) (string, error) {
+	return s.deliver(ctx, m, 3)
+}
+
+// deliver pushes m, and when the server redelivers, arranges for it to
+// be pushed again (at most left more times) unless it is acked with 200.
+func (s *Server) deliver(ctx context.Context, m Message, left int) (string, error) {
 	data, _ := json.Marshal(m)
 	id := s.frameID()
 	f := Frame{SpecVersion: "1.0", Type: "CALLBACK", Data: string(data), Headers: map[string]string{
@@ -108,10 +114,34 @@ func (s *Server) Deliver(ctx context.Context, m Message) (string, error) {
 	if err := s.WaitConnected(ctx, 1); err != nil {
 		return id, err
 	}
-	if !s.push(ctx, f) {
+	pushed := s.push(ctx, f)
+	if s.redeliverAfter > 0 && left > 0 {
+		s.clock.AfterFunc(s.redeliverAfter, func() {
+			for _, a := range s.Acks() {
+				if a.Headers["messageId"] == id && a.Code == 200 {
+					return
+				}
+			}
+			s.mu.Lock()
+			s.redelivered++
+			s.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			s.deliver(ctx, m, left-1)
+		})
+	}
+	if !pushed {
 		return id, fmt.Errorf("dingtalktest: the Stream connection dropped before message %s was pushed", m.MsgID)
 	}
 	return id, nil
+}
+
+// Redelivered is how many times a message was delivered again for want
+// of its ack.
+func (s *Server) Redelivered() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.redelivered
 }
 
 // Sign is DingTalk's signature of a callback: base64(HMAC-SHA256(key =

@@ -32,9 +32,13 @@ type Options struct {
 	// RobotCode is the robot the robot API accepts; it defaults to
 	// ClientID.
 	RobotCode string
-	// Clock dates messages and times tokens, sessions and the rate
-	// limit; nil means the wall clock.
+	// Clock dates messages and times tokens, sessions, the rate limit
+	// and redeliveries; nil means the wall clock.
 	Clock clock.Clock
+	// RedeliverAfter, when set, delivers a robot message again, in a new
+	// frame, when it was not acked with 200 within that time, as
+	// DingTalk does (after some 15 to 60 s); up to three times.
+	RedeliverAfter time.Duration
 }
 
 // Sent is a message the robot sent.
@@ -56,8 +60,9 @@ type Server struct {
 	ClientID, ClientSecret string
 	RobotCode              string
 
-	http  *httptest.Server
-	clock clock.Clock
+	http           *httptest.Server
+	clock          clock.Clock
+	redeliverAfter time.Duration
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
@@ -73,9 +78,10 @@ type Server struct {
 	// sends are the times of the robot's sends in the last minute.
 	sends []time.Time
 	// limitNext answers that many sends with errcode 130101.
-	limitNext int
-	refused   int
-	nextID    int
+	limitNext   int
+	refused     int
+	redelivered int
+	nextID      int
 }
 
 type session struct {
@@ -87,7 +93,7 @@ type session struct {
 func New(o Options) *Server {
 	s := &Server{
 		ClientID: o.ClientID, ClientSecret: o.ClientSecret, RobotCode: o.RobotCode,
-		clock:   clock.OrReal(o.Clock),
+		clock: clock.OrReal(o.Clock), redeliverAfter: o.RedeliverAfter,
 		changed: make(chan struct{}),
 		tokens:  map[string]time.Time{}, tickets: map[string]bool{}, sessions: map[string]session{},
 	}
