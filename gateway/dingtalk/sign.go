@@ -2,23 +2,14 @@ package dingtalk
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strconv"
 	"time"
-)
 
-// Sign is DingTalk's robot signature of a timestamp in milliseconds:
-// base64(HMAC-SHA256(key = secret, timestamp + "\n" + secret)). DingTalk
-// signs its HTTP callbacks with it, keyed by the app secret, and custom
-// robots sign their sends with it.
-func Sign(timestamp, secret string) string {
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(timestamp + "\n" + secret))
-	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
-}
+	"github.com/hermes-go/hermes/notify"
+)
 
 // SignTolerance is how far a callback's timestamp may be from now.
 const SignTolerance = time.Hour
@@ -46,7 +37,9 @@ func verify(timestamp, sign, secret string, now time.Time) error {
 	if err != nil {
 		return errSign
 	}
-	want, _ := base64.StdEncoding.DecodeString(Sign(timestamp, secret))
+	// DingTalk signs callbacks as custom robots sign their sends:
+	// base64(HMAC-SHA256(key = secret, timestamp + "\n" + secret)).
+	want, _ := base64.StdEncoding.DecodeString(notify.DingTalkSign(timestamp, secret))
 	if !hmac.Equal(got, want) {
 		return errSign
 	}

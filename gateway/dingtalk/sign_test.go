@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermes-go/hermes/notify"
 )
 
-// PLATFORMS.md §10's DingTalk vector: timestamp 1700000000000, secret
-// SECdemo.
+// PLATFORMS.md §10's DingTalk vector (timestamp 1700000000000, secret
+// SECdemo) holds for the signature callbacks are checked with.
 func TestSignKnownAnswer(t *testing.T) {
-	if got := Sign("1700000000000", "SECdemo"); got != "lOvVf9TQCVugV68mGbSZCg0gzOl1SVjxWi1MyVZCUuA=" {
-		t.Errorf("Sign = %q", got)
+	if got := notify.DingTalkSign("1700000000000", "SECdemo"); got != "lOvVf9TQCVugV68mGbSZCg0gzOl1SVjxWi1MyVZCUuA=" {
+		t.Errorf("DingTalkSign = %q", got)
 	}
 }
 
@@ -20,7 +22,7 @@ func TestVerifyRefusesForgeries(t *testing.T) {
 	const secret = "app-secret-value"
 	now := time.UnixMilli(1700000000000)
 	ts := "1700000000000"
-	good := Sign(ts, secret)
+	good := notify.DingTalkSign(ts, secret)
 	if err := verify(ts, good, secret, now); err != nil {
 		t.Fatalf("a good signature: %v", err)
 	}
@@ -28,15 +30,15 @@ func TestVerifyRefusesForgeries(t *testing.T) {
 	for _, c := range []struct{ name, ts, sign, want string }{
 		{"no headers", "", "", "both needed"},
 		{"no sign", ts, "", "both needed"},
-		{"wrong secret", ts, Sign(ts, "other"), "does not match"},
-		{"sign of another time", ts, Sign("1700000000001", secret), "does not match"},
+		{"wrong secret", ts, notify.DingTalkSign(ts, "other"), "does not match"},
+		{"sign of another time", ts, notify.DingTalkSign("1700000000001", secret), "does not match"},
 		{"not base64", ts, "%%%", "does not match"},
 		{"truncated sign", ts, good[:20], "does not match"},
-		{"stale", old, Sign(old, secret), "from now"},
-		{"future", "1700003600001", Sign("1700003600001", secret), "from now"},
-		{"seconds not ms", "1700000000", Sign("1700000000", secret), "from now"},
-		{"not a number", "soon", Sign("soon", secret), "not milliseconds"},
-		{"negative", "-5", Sign("-5", secret), "not milliseconds"},
+		{"stale", old, notify.DingTalkSign(old, secret), "from now"},
+		{"future", "1700003600001", notify.DingTalkSign("1700003600001", secret), "from now"},
+		{"seconds not ms", "1700000000", notify.DingTalkSign("1700000000", secret), "from now"},
+		{"not a number", "soon", notify.DingTalkSign("soon", secret), "not milliseconds"},
+		{"negative", "-5", notify.DingTalkSign("-5", secret), "not milliseconds"},
 	} {
 		err := verify(c.ts, c.sign, secret, now)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
