@@ -286,3 +286,24 @@ func TestGatewayDingTalkHTTPCallbacks(t *testing.T) {
 		t.Errorf("the retried callback reached the model %d times", n)
 	}
 }
+
+// hermes gateway status checks DingTalk's credentials as serve would use
+// them, and says why not, without the secret.
+func TestGatewayDingTalkStatus(t *testing.T) {
+	dt := dingtalktest.New(dingtalktest.Options{})
+	t.Cleanup(dt.Close)
+	h := newHome(t)
+	config := func(secret string) string {
+		return fmt.Sprintf("gateway:\n  dingtalk: {client_id: %q, client_secret: %q, base_url: %q}\n", dt.ClientID, secret, dt.URL)
+	}
+	h.write("config.yaml", config(dt.ClientSecret))
+	r := h.hermes("gateway", "status")
+	if r.code != 0 || !strings.Contains(r.stdout, "dingtalk") || !strings.Contains(r.stdout, "robot "+dt.ClientID+", messages over a Stream connection") {
+		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	h.write("config.yaml", config("wrong-secret-value"))
+	r = h.hermes("gateway", "status")
+	if r.code == 0 || !strings.Contains(r.stdout, "check client_id and client_secret") || strings.Contains(r.stdout+r.stderr, "wrong-secret-value") {
+		t.Errorf("a wrong secret: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
