@@ -126,6 +126,7 @@ func (a *Adapter) Name() string { return "dingtalk" }
 func (a *Adapter) Caps() gateway.Caps {
 	return gateway.Caps{
 		MaxText:   MaxText,
+		Measure:   gateway.ByteLen,
 		SendEvery: time.Minute / PerMinute,
 	}
 }

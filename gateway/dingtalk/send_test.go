@@ -200,7 +200,7 @@ func TestSendLimitInBytes(t *testing.T) {
 	if len(got) != 2 || !strings.Contains(got[1].Text, "report.pdf") || strings.Contains(got[1].Text, "/tmp/x") {
 		t.Errorf("sent %+v", got)
 	}
-	if c := f.a.Caps(); c.MaxText != MaxText || c.Measure != nil || c.CanEdit || c.Buttons {
+	if c := f.a.Caps(); c.MaxText != MaxText || c.Measure == nil || c.Measure("钉") != 3 || c.CanEdit || c.Buttons {
 		t.Errorf("caps %+v", c)
 	}
 }
