@@ -120,7 +120,15 @@ func (a *Adapter) stream(ctx context.Context, deliver func(context.Context, gate
 	conn, _, err := websocket.Dial(ctx, target, &websocket.DialOptions{HTTPClient: a.client})
 	if err != nil {
 		// The address holds the ticket: say where, not what.
-		return false, fmt.Errorf("dingtalk: connecting the Stream WebSocket failed: %w", errors.Unwrap(err))
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		host := ""
+		if u, perr := url.Parse(target); perr == nil {
+			host = u.Host
+		}
+		return false, fmt.Errorf("dingtalk: connecting the Stream WebSocket at %s failed: %v", host, err)
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(maxFrameBytes)

@@ -2,6 +2,9 @@ package dingtalk
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +141,22 @@ func TestStreamRefusedCredentials(t *testing.T) {
 	err := f.a.Receive(waitCtx(t), func(ctx context.Context, ev gateway.Event) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "check client_id and client_secret") || strings.Contains(err.Error(), "wrong-secret-value") {
 		t.Errorf("Receive = %v", err)
+	}
+}
+
+// A Stream endpoint that cannot be reached is retried, and the error
+// logged names its host, not the one-time ticket in its address.
+func TestStreamDialErrorHidesTicket(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"endpoint":"ws://127.0.0.1:1/connect","ticket":"SECRET-TICKET-123"}`)
+	}))
+	t.Cleanup(api.Close)
+	a, err := New(Options{ClientID: "x", ClientSecret: "y", BaseURL: api.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.stream(context.Background(), nil)
+	if err == nil || strings.Contains(err.Error(), "SECRET-TICKET") || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("stream = %v", err)
 	}
 }
