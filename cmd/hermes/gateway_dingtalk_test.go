@@ -307,3 +307,27 @@ func TestGatewayDingTalkStatus(t *testing.T) {
 		t.Errorf("a wrong secret: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// Someone not allowed who writes to the robot directly gets a pairing
+// code in the chat, and is answered once the owner approves it.
+func TestGatewayDingTalkPairing(t *testing.T) {
+	h := newHome(t)
+	dt := dingtalktest.New(dingtalktest.Options{})
+	t.Cleanup(dt.Close)
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "Welcome, Bob."})
+	dingtalkServe(t, h, dt, srv, "", "")
+
+	deliver(t, dt, dt.UserMessage(dingtalktest.Incoming{Staff: "bob7", Nick: "Bob", Text: "let me in"}))
+	msg := waitDingTalk(t, dt, "bob7", "hermes pairing approve dingtalk ")
+	code := strings.Fields(strings.Trim(msg.Text[strings.Index(msg.Text, "approve dingtalk ")+len("approve dingtalk "):], "`"))[0]
+	code = strings.Trim(code, "`")
+	if r := h.hermes("pairing", "approve", "dingtalk", code); r.code != 0 {
+		t.Fatalf("approve %q: exit %d %s", code, r.code, r.stderr)
+	}
+	deliver(t, dt, dt.UserMessage(dingtalktest.Incoming{Staff: "bob7", Nick: "Bob", Text: "thanks"}))
+	waitDingTalk(t, dt, "bob7", "Welcome, Bob.")
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d model calls, want 1: the stranger's first message must not reach the model", n)
+	}
+}
