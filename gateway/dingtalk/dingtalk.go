@@ -43,7 +43,7 @@ type Options struct {
 	// BaseURL is the open API root: the public one (the default), a
 	// proxy or a test server.
 	BaseURL string
-	// HTTP, when set, takes messages as DingTalk's HTTP callbacks on
+	// HTTPPath, when set, takes messages as DingTalk's HTTP callbacks on
 	// this path instead of over a Stream connection.
 	HTTPPath string
 	// Client makes the HTTP requests; nil means a client of its own.
