@@ -1,0 +1,160 @@
+package email
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"mime"
+	"net/mail"
+	"strings"
+	"testing"
+)
+
+// offline is an adapter for address whose servers are never reached.
+func offline(t *testing.T, address string) *Adapter {
+	t.Helper()
+	a, err := New(Options{IMAP: Server{Addr: "127.0.0.1:1", TLS: NoTLS}, SMTP: Server{Addr: "127.0.0.1:1", TLS: NoTLS},
+		Username: "hermes", Address: address, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// mailOf is raw with LF line ends turned into CRLF.
+func mailOf(raw string) []byte { return []byte(strings.ReplaceAll(raw, "\n", "\r\n")) }
+
+// A mail in MIME parts, with headers and bodies in charsets other than
+// UTF-8, is read: the text/plain part preferred, attachments kept, the
+// thread's root taken from References.
+func TestParse(t *testing.T) {
+	raw := mailOf(`From: =?GB2312?B?1cXI/Q==?= <Zhang.San@Example.COM>
+To: hermes@example.com
+Subject: =?GB2312?B?u+HS6bzGu64=?=
+Message-ID: <m3@example.com>
+In-Reply-To: <m2@example.com>
+References: <m1@example.com> <m2@example.com>
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="mixed"
+
+--mixed
+Content-Type: multipart/alternative; boundary="alt"
+
+--alt
+Content-Type: text/plain; charset=iso-8859-1
+Content-Transfer-Encoding: quoted-printable
+
+Caf=E9 at noon?
+
+--alt
+Content-Type: text/html; charset=utf-8
+
+<p>HTML version</p>
+--alt--
+
+--mixed
+Content-Type: image/png
+Content-Disposition: attachment; filename="plan.png"
+Content-Transfer-Encoding: base64
+
+iVBORw0KGgo=
+--mixed--
+`)
+	m, err := parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.id != "<m3@example.com>" || m.from != "zhang.san@example.com" || m.name != "张三" || m.subject != "会议计划" {
+		t.Errorf("headers: id %q from %q name %q subject %q", m.id, m.from, m.name, m.subject)
+	}
+	if m.root() != "<m1@example.com>" || m.inReplyTo != "<m2@example.com>" {
+		t.Errorf("thread: root %q in-reply-to %q", m.root(), m.inReplyTo)
+	}
+	if strings.TrimSpace(m.text) != "Café at noon?" {
+		t.Errorf("text = %q, want the text/plain part decoded from ISO-8859-1", m.text)
+	}
+	if len(m.files) != 1 || m.files[0].name != "plan.png" || m.files[0].mime != "image/png" || len(m.files[0].data) != 8 {
+		t.Errorf("files = %+v", m.files)
+	}
+}
+
+// The thread's root: the first id of References, else In-Reply-To, else
+// the mail's own id; a mail without a Message-ID gets a stable one.
+func TestParseRoot(t *testing.T) {
+	m, _ := parse(mailOf("From: a@x\nMessage-ID: <b@x>\nIn-Reply-To: <a@x>\n\nhi\n"))
+	if m.root() != "<a@x>" {
+		t.Errorf("root = %q, want In-Reply-To", m.root())
+	}
+	m, _ = parse(mailOf("From: a@x\nMessage-ID: <b@x>\n\nhi\n"))
+	if m.root() != "<b@x>" {
+		t.Errorf("root = %q, want the own id", m.root())
+	}
+	raw := mailOf("From: a@x\nSubject: no id\n\nhi\n")
+	m1, _ := parse(raw)
+	m2, _ := parse(raw)
+	if m1.id == "" || m1.id != m2.id || !validID(strings.Trim(m1.id, "<>")) {
+		t.Errorf("ids of a mail without Message-ID: %q, %q; want one stable, well-formed id", m1.id, m2.id)
+	}
+}
+
+// Mail that a robot or a list sent is never answered, nor mail from
+// hermes's own address: each would start a mail loop.
+func TestLoopGuards(t *testing.T) {
+	a := offline(t, "Hermes@Example.com")
+	base := "To: hermes@example.com\nMessage-ID: <x@y>\nSubject: hi\n"
+	for _, tt := range []struct {
+		name, headers string
+		answered      bool
+	}{
+		{"person", "From: ana@example.com\n", true},
+		{"auto-submitted no", "From: ana@example.com\nAuto-Submitted: no\n", true},
+		{"auto-replied", "From: ana@example.com\nAuto-Submitted: auto-replied\n", false},
+		{"auto-generated", "From: ana@example.com\nAuto-Submitted: Auto-Generated\n", false},
+		{"bulk", "From: ana@example.com\nPrecedence: bulk\n", false},
+		{"list precedence", "From: ana@example.com\nPrecedence: list\n", false},
+		{"junk", "From: ana@example.com\nPrecedence: junk\n", false},
+		{"list-id", "From: ana@example.com\nList-Id: <dev.lists.example.com>\n", false},
+		{"own address", "From: HERMES@example.com\n", false},
+		{"own address with name", "From: hermes <hermes@EXAMPLE.com>\n", false},
+		{"no sender", "", false},
+	} {
+		_, ok, err := a.event(context.Background(), mailOf(tt.headers+base+"\nhello\n"))
+		if err != nil || ok != tt.answered {
+			t.Errorf("%s: answered = %v (%v), want %v", tt.name, ok, err, tt.answered)
+		}
+	}
+}
+
+// A reply's headers cannot be written by the mail it answers: a subject
+// that decodes to several lines stays one, and ids that are not plain
+// ids are dropped rather than copied into In-Reply-To or References.
+func TestReplyHeadersCannotBeInjected(t *testing.T) {
+	a := offline(t, "hermes@example.com")
+	raw := mailOf("From: ana@example.com\nMessage-ID: <ok@x>\nReferences: <a b@x> <c@x>\n" +
+		"Subject: =?utf-8?q?hi=0D=0ABcc:_victim@example.com=0D=0A=0D=0Abody?=\n\nhello\n")
+	ev, ok, err := a.event(context.Background(), raw)
+	if err != nil || !ok {
+		t.Fatalf("event: %v, %v", ok, err)
+	}
+	th, _, _ := a.state.Thread(context.Background(), ev.Chat.ID, ev.Chat.Thread)
+	out := a.compose("ana@example.com", "<r@example.com>", th, references(th.References, th.LastID), "answer")
+	msg, err := mail.ReadMessage(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg.Header.Get("Bcc") != "" || strings.Contains(string(out), "\r\nBcc:") {
+		t.Errorf("the subject added a header:\n%s", out)
+	}
+	subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	if err != nil || strings.ContainsAny(subject, "\r\n") || !strings.HasPrefix(subject, "Re: hi") {
+		t.Errorf("Subject decodes to %q (%v), want one line", subject, err)
+	}
+	if got := msg.Header.Get("References"); got != "<c@x> <ok@x>" {
+		t.Errorf("References = %q, want the well-formed ids only", got)
+	}
+	body, _ := io.ReadAll(msg.Body)
+	if strings.TrimSpace(string(body)) != "answer" {
+		t.Errorf("body = %q", body)
+	}
+}
