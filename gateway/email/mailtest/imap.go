@@ -102,3 +102,18 @@ func crlf(raw string) string {
 	}
 	return string(out)
 }
+
+// MarkUnread takes the \Seen flag off message uid of mailbox, as a person
+// reading the mailbox in a mail program may.
+func (s *Server) MarkUnread(t testing.TB, mailbox string, uid imap.UID) {
+	t.Helper()
+	s.login(t, func(c *imapclient.Client) {
+		if _, err := c.Select(mailbox, nil).Wait(); err != nil {
+			t.Fatalf("mailtest: select %s: %v", mailbox, err)
+		}
+		flags := &imap.StoreFlags{Op: imap.StoreFlagsDel, Silent: true, Flags: []imap.Flag{imap.FlagSeen}}
+		if err := c.Store(imap.UIDSetNum(uid), flags, nil).Close(); err != nil {
+			t.Fatalf("mailtest: store -\\Seen on %d: %v", uid, err)
+		}
+	})
+}
