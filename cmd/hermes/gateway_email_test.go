@@ -1,16 +1,19 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime/quotedprintable"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway/email/mailtest"
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -20,8 +23,9 @@ const emailPassword = "imap-password"
 
 // emailServe starts hermes serve reading the mailbox of s, answering
 // ana@example.com, with the model at srv, and stops it when the test
-// ends. The poll is an hour away: mail comes in by IDLE.
-func emailServe(t *testing.T, h *home, s *mailtest.Server, srv *llmtest.Server) {
+// ends. The poll is an hour away: mail comes in by IDLE. extra is more
+// configuration.
+func emailServe(t *testing.T, h *home, s *mailtest.Server, srv *llmtest.Server, extra string) {
 	t.Helper()
 	if s.Password != emailPassword {
 		t.Fatalf("mailtest's password changed to %q", s.Password)
@@ -38,7 +42,7 @@ gateway:
     address: %s
     poll_every: 1h
     allow: [Ana@Example.com]
-`, srv.URL(), s.IMAPAddr, s.SMTPAddr, s.User, s.Address))
+%s`, srv.URL(), s.IMAPAddr, s.SMTPAddr, s.User, s.Address, extra))
 	cmd := exec.Command(hermesBin, "serve")
 	cmd.Env, cmd.Dir = h.env, h.dir
 	var logs syncBuffer
@@ -85,7 +89,7 @@ func TestGatewayEmailThread(t *testing.T) {
 	h := newHome(t)
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "Friday works, Ana."}, llmtest.Reply{Text: "We said Friday."})
-	emailServe(t, h, s, srv)
+	emailServe(t, h, s, srv, "")
 
 	s.Deliver(t, "INBOX", "From: Mallory <mallory@example.net>\nTo: hermes@example.com\nSubject: let me in\nMessage-ID: <m1@example.net>\n\nhi\n")
 	s.Deliver(t, "INBOX", "From: Ana <ana@example.com>\nTo: hermes@example.com\nSubject: Release\nMessage-ID: <a1@example.com>\n\nCan we ship on Friday?\n")
@@ -129,5 +133,51 @@ func TestGatewayEmailThread(t *testing.T) {
 	}
 	if n := s.Count(t); n != 2 {
 		t.Errorf("%d mails sent, want 2", n)
+	}
+}
+
+// A dangerous command asks by mail (mail has no buttons: the request says
+// to answer /approve or /deny); Ana's reply "/deny", above the quoted
+// request, reaches hermes as the command, and the command never runs.
+func TestGatewayEmailApprovalByReply(t *testing.T) {
+	s := mailtest.Start(t)
+	h := newHome(t)
+	srv := llmtest.New(t)
+	marker := filepath.Join(h.dir, "deleted")
+	args, _ := json.Marshal(map[string]string{"command": "rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker})
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "terminal", Arguments: string(args)}}}, llmtest.Reply{Text: "I did not delete it."})
+	// No timeout can deny it while the test waits: only the reply can.
+	emailServe(t, h, s, srv, "approvals: {timeout: 10m}\n")
+
+	s.Deliver(t, "INBOX", "From: Ana <ana@example.com>\nTo: hermes@example.com\nSubject: Clean up\nMessage-ID: <c1@example.com>\n\nPlease clean up.\n")
+	ask := s.Next(t)
+	body := mailBody(t, ask)
+	if !strings.Contains(body, "needs your approval") || !strings.Contains(body, "/deny") || ask.Header("In-Reply-To") != "<c1@example.com>" {
+		t.Fatalf("the approval request (In-Reply-To %q):\n%s", ask.Header("In-Reply-To"), body)
+	}
+	quoted := "> " + strings.ReplaceAll(body, "\n", "\n> ")
+	id := ask.Header("Message-Id")
+	s.Deliver(t, "INBOX", fmt.Sprintf("From: Ana <ana@example.com>\nTo: hermes@example.com\nSubject: Re: Clean up\nMessage-ID: <c2@example.com>\nIn-Reply-To: %s\nReferences: <c1@example.com> %s\n\n/deny\n\nOn Thu, Dec 3, 2026 at 10:00 AM hermes <hermes@example.com> wrote:\n%s\n", id, id, quoted))
+	for {
+		m := s.Next(t)
+		if b := mailBody(t, m); strings.Contains(b, "I did not delete it.") {
+			break
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the denied command ran")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model calls, want 2: /deny is a command, not a message for the model", len(reqs))
+	}
+	var result string
+	for _, m := range reqs[1].Messages {
+		if m.Role == llm.RoleTool {
+			result = m.Text()
+		}
+	}
+	if !strings.Contains(strings.ToLower(result), "denied") {
+		t.Errorf("the tool result the model saw is %q, want the denial", result)
 	}
 }
