@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"mime"
 	"mime/quotedprintable"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -238,3 +240,48 @@ func TestSendThreads(t *testing.T) {
 
 // qpBody is the body of a quoted-printable mail, decoded.
 func qpBody(m mailtest.Sent) io.Reader { return quotedprintable.NewReader(m.Msg.Body) }
+
+// Files a reply names go with it as attachments, under their own names
+// (any script), beside the text; a file that cannot be read, or more
+// than mail carries, is refused for good rather than sent without it.
+func TestSendAttachesFiles(t *testing.T) {
+	s := mailtest.Start(t)
+	a := offline(t, s.Address)
+	a.o.SMTP = Server{Addr: s.SMTPAddr, TLS: NoTLS}
+	dir := t.TempDir()
+	report := filepath.Join(dir, "报告 \"v1\".json")
+	if err := os.WriteFile(report, []byte("{\"a\": 1}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	chat := gateway.Chat{ID: "ana@example.com", Type: gateway.DM, Thread: "<a@x>"}
+	if _, err := a.Send(context.Background(), chat, gateway.Outgoing{Text: "The report.", Files: []string{report}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parse(s.Next(t).Raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(got.text) != "The report." || len(got.files) != 1 {
+		t.Fatalf("text %q, %d files", got.text, len(got.files))
+	}
+	if f := got.files[0]; f.name != "报告 \"v1\".json" || string(f.data) != "{\"a\": 1}\n" || f.mime != "application/json" {
+		t.Errorf("attachment %q (%s): %q", f.name, f.mime, f.data)
+	}
+
+	var se *gateway.SendError
+	_, err = a.Send(context.Background(), chat, gateway.Outgoing{Text: "x", Files: []string{filepath.Join(dir, "missing.pdf")}})
+	if !errors.As(err, &se) || se.Kind != gateway.Permanent || !strings.Contains(err.Error(), "missing.pdf") {
+		t.Errorf("a missing file: %v, want a permanent error naming it", err)
+	}
+	big := filepath.Join(dir, "big.bin")
+	if err := os.WriteFile(big, make([]byte, maxAttachBytes+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Send(context.Background(), chat, gateway.Outgoing{Text: "x", Files: []string{big}})
+	if !errors.As(err, &se) || se.Kind != gateway.Permanent {
+		t.Errorf("a file over the limit: %v, want a permanent error", err)
+	}
+	if n := s.Count(t); n != 1 {
+		t.Errorf("%d mails sent, want only the one with its file", n)
+	}
+}

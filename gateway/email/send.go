@@ -48,9 +48,13 @@ func (a *Adapter) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoin
 			th.LastID = chat.Thread
 		}
 	}
+	files, err := readFiles(m.Files)
+	if err != nil {
+		return gateway.MessageRef{}, &gateway.SendError{Kind: gateway.Permanent, Message: err.Error(), Err: err}
+	}
 	id := a.messageID()
 	refs := references(th.References, th.LastID)
-	raw := a.compose(to.Address, id, th, refs, m.Text)
+	raw := a.compose(to.Address, id, th, refs, m.Text, files...)
 	if err := a.deliver(ctx, to.Address, raw); err != nil {
 		return gateway.MessageRef{}, classify(err)
 	}
@@ -76,8 +80,8 @@ func references(parentRefs, parentID string) string {
 
 // compose builds the reply: headers encoded per RFC 2047 where they are
 // not ASCII, marked Auto-Submitted so other robots do not answer it, and
-// the text as UTF-8 quoted-printable.
-func (a *Adapter) compose(to, id string, th Thread, refs, text string) []byte {
+// the text as UTF-8 quoted-printable, followed by files as attachments.
+func (a *Adapter) compose(to, id string, th Thread, refs, text string, files ...attachment) []byte {
 	subject := "Re: " + th.Subject
 	if th.Subject == "" {
 		subject = "Re: your mail to hermes"
@@ -97,9 +101,23 @@ func (a *Adapter) compose(to, id string, th Thread, refs, text string) []byte {
 	h("References", refs)
 	h("Auto-Submitted", "auto-replied")
 	h("MIME-Version", "1.0")
-	h("Content-Type", "text/plain; charset=utf-8")
-	h("Content-Transfer-Encoding", "quoted-printable")
-	b.WriteString("\r\n")
+	if len(files) > 0 {
+		writeMixed(&b, text, files)
+		return b.Bytes()
+	}
+	writeText(&b, text)
+	return b.Bytes()
+}
+
+// writeText writes the last headers of a plain-text mail, then its body.
+func writeText(b *bytes.Buffer, text string) {
+	b.WriteString("Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n")
+	b.Write(qpText(text))
+}
+
+// qpText is text with CRLF line ends as UTF-8 quoted-printable.
+func qpText(text string) []byte {
+	var b bytes.Buffer
 	qp := quotedprintable.NewWriter(&b)
 	_, _ = qp.Write([]byte(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")))
 	_ = qp.Close()
