@@ -41,7 +41,13 @@ type receiver struct {
 // every hour so that only IDLE brings mail in quickly.
 func receive(t *testing.T, s *mailtest.Server, mailbox string, state State) *receiver {
 	t.Helper()
-	a, err := New(Options{
+	return receiveWith(t, s, mailbox, state, 0)
+}
+
+// receiveWith is receive reading mail of at most maxMail bytes.
+func receiveWith(t *testing.T, s *mailtest.Server, mailbox string, state State, maxMail int64) *receiver {
+	t.Helper()
+	a, err := New(Options{MaxMailBytes: maxMail,
 		IMAP: Server{Addr: s.IMAPAddr, TLS: NoTLS}, SMTP: Server{Addr: s.SMTPAddr, TLS: NoTLS},
 		Username: s.User, Password: s.Password, Address: s.Address, Mailbox: mailbox,
 		PollEvery: time.Hour, State: state, Logger: slog.New(slog.DiscardHandler),
@@ -152,6 +158,23 @@ func TestReceive(t *testing.T) {
 	r.stop()
 	if !s.Seen(t, "INBOX", uidC) {
 		t.Error("the mail taken on its second offer is still unread")
+	}
+	r.none(t)
+}
+
+// A mail bigger than the adapter reads is left unread for a person, and
+// the next one comes through.
+func TestReceiveLeavesHugeMail(t *testing.T) {
+	s := mailtest.Start(t)
+	r := receiveWith(t, s, "INBOX", nil, 2000)
+	huge := s.Deliver(t, "INBOX", letter("<huge@example.com>", "Logs", "", strings.Repeat("log line\n", 300)))
+	s.Deliver(t, "INBOX", letter("<small@example.com>", "Hi", "", "Small."))
+	if ev := r.next(t); ev.ID != "<small@example.com>" {
+		t.Errorf("first event %s, want the small mail", ev.ID)
+	}
+	r.stop()
+	if s.Seen(t, "INBOX", huge) {
+		t.Error("the huge mail was marked read")
 	}
 	r.none(t)
 }

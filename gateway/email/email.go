@@ -60,6 +60,9 @@ type Options struct {
 	// PollEvery is how often the mailbox is searched when the server
 	// cannot IDLE; 0 means a minute.
 	PollEvery time.Duration
+	// MaxMailBytes is the largest mail read; bigger ones stay unread in
+	// the mailbox for a person. 0 means 48 MB.
+	MaxMailBytes int64
 	// State keeps where reading stopped and each thread's last message
 	// across restarts; nil keeps them in memory only.
 	State State
@@ -113,6 +116,9 @@ func New(o Options) (*Adapter, error) {
 	}
 	if o.PollEvery <= 0 {
 		o.PollEvery = time.Minute
+	}
+	if o.MaxMailBytes <= 0 {
+		o.MaxMailBytes = maxMailBytes
 	}
 	a := &Adapter{o: o, from: strings.ToLower(addr.Address), state: o.State, log: o.Logger, clock: clock.OrReal(o.Clock)}
 	if a.state == nil {

@@ -14,6 +14,11 @@ import (
 	"github.com/hermes-go/hermes/gateway"
 )
 
+// maxMailBytes is the largest mail the adapter reads by default; bigger
+// ones stay unread in the mailbox, so one huge mail cannot take the
+// process's memory.
+const maxMailBytes = 48 << 20
+
 // The backoff after a lost session doubles from minBackoff to maxBackoff.
 const (
 	minBackoff = time.Second
@@ -135,6 +140,15 @@ func (a *Adapter) drain(ctx context.Context, c *imapclient.Client, validity uint
 // read before it was delivered) and hands it on; taken says whether it
 // went to deliver.
 func (a *Adapter) fetchOne(ctx context.Context, c *imapclient.Client, uid imap.UID, deliver func(context.Context, gateway.Event) error) (bool, error) {
+	// The size first: a mail too big to hold is left for a person.
+	sized, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+	if err != nil {
+		return false, fmt.Errorf("imap fetch %d: %w", uid, err)
+	}
+	if len(sized) == 1 && sized[0].RFC822Size > a.o.MaxMailBytes {
+		a.log.Warn("email: a mail too big to read is left unread", "uid", uid, "bytes", sized[0].RFC822Size, "limit", a.o.MaxMailBytes)
+		return false, nil
+	}
 	section := &imap.FetchItemBodySection{Peek: true}
 	msgs, err := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{UID: true, BodySection: []*imap.FetchItemBodySection{section}}).Collect()
 	if err != nil {
