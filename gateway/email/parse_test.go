@@ -158,3 +158,46 @@ func TestReplyHeadersCannotBeInjected(t *testing.T) {
 		t.Errorf("body = %q", body)
 	}
 }
+
+// The first mail of a thread tells its subject to the model, unless it is
+// a command (a body of just /new starts the thread's session afresh);
+// attachments become media the gateway can fetch.
+func TestEventText(t *testing.T) {
+	a := offline(t, "hermes@example.com")
+	ev, ok, _ := a.event(context.Background(), mailOf("From: ana@example.com\nMessage-ID: <n@x>\nSubject: Plans\n\n/new\n"))
+	if !ok || ev.Text != "/new" {
+		t.Errorf("a /new mail: %q", ev.Text)
+	}
+	raw := mailOf(`From: ana@example.com
+Message-ID: <p@x>
+Subject: Photo
+MIME-Version: 1.0
+Content-Type: multipart/mixed; boundary="b"
+
+--b
+Content-Type: text/plain
+
+What is this?
+--b
+Content-Type: image/jpeg
+Content-Disposition: attachment; filename="cat.jpg"
+Content-Transfer-Encoding: base64
+
+/9j/4AAQ
+--b--
+`)
+	ev, ok, _ = a.event(context.Background(), raw)
+	if !ok || ev.Text != "Subject: Photo\n\nWhat is this?" || len(ev.Media) != 1 {
+		t.Fatalf("event %q with %d media", ev.Text, len(ev.Media))
+	}
+	m := ev.Media[0]
+	rc, err := m.Fetch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(rc)
+	rc.Close()
+	if m.Kind != "photo" || m.Name != "cat.jpg" || m.MIME != "image/jpeg" || m.Size != 6 || len(data) != 6 {
+		t.Errorf("media %+v with %d bytes", m, len(data))
+	}
+}
