@@ -162,12 +162,17 @@ func (a *Adapter) cursorKey() string {
 	return a.o.Username + " " + a.o.IMAP.Addr + " " + a.o.Mailbox
 }
 
+// tlsConfig is the TLS configuration for the server at addr: Options'
+// or the system's roots, checking the certificate against addr's host.
 func (a *Adapter) tlsConfig(addr string) *tls.Config {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if a.o.TLSConfig != nil {
-		return a.o.TLSConfig.Clone()
+		cfg = a.o.TLSConfig.Clone()
 	}
-	host, _, _ := net.SplitHostPort(addr)
-	return &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12}
+	if cfg.ServerName == "" {
+		cfg.ServerName, _, _ = net.SplitHostPort(addr)
+	}
+	return cfg
 }
 
 var _ gateway.Platform = (*Adapter)(nil)

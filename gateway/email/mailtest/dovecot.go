@@ -12,11 +12,13 @@ import (
 )
 
 // startDovecot runs Dovecot in the foreground with a configuration of its
-// own: IMAP only, plain text on loopback, one user in a passwd file. Mail
+// own: IMAP only, on loopback, plain text and STARTTLS on one port and
+// implicit TLS on another, with the certificate in certFile and keyFile,
+// one user in a passwd file. Mail
 // is kept by a user that is not root, because Dovecot refuses to give
 // root a mailbox: the test's own user, or nobody when the tests run as
 // root.
-func (s *Server) startDovecot(t testing.TB, bin string) {
+func (s *Server) startDovecot(t testing.TB, bin, certFile, keyFile string) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "hermes-dovecot-")
 	if err != nil {
@@ -54,14 +56,17 @@ func (s *Server) startDovecot(t testing.TB, bin string) {
 	if err := os.WriteFile(users, []byte(line), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s.IMAPAddr = freePort(t)
+	s.IMAPAddr, s.IMAPSAddr = freePort(t), freePort(t)
 	host, port, _ := net.SplitHostPort(s.IMAPAddr)
+	_, tlsPort, _ := net.SplitHostPort(s.IMAPSAddr)
 	conf := fmt.Sprintf(`base_dir = %[1]s/run
 state_dir = %[1]s/state
 log_path = /dev/stderr
 protocols = imap
 listen = %[2]s
-ssl = no
+ssl = yes
+ssl_cert = <%[6]s
+ssl_key = <%[7]s
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 first_valid_uid = 1
@@ -80,14 +85,16 @@ service imap-login {
     port = %[3]s
   }
   inet_listener imaps {
-    port = 0
+    address = %[2]s
+    port = %[8]s
   }
 }
-`, dir, host, port, users, extra)
+`, dir, host, port, users, extra, certFile, keyFile, tlsPort)
 	path := filepath.Join(dir, "dovecot.conf")
 	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	run(t, "dovecot", exec.Command(bin, "-F", "-c", path), "starting up")
 	listening(t, "dovecot", s.IMAPAddr)
+	listening(t, "dovecot", s.IMAPSAddr)
 }

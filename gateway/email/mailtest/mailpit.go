@@ -31,15 +31,17 @@ type Sent struct {
 func (m Sent) Header(name string) string { return m.Msg.Header.Get(name) }
 
 // startMailpit runs Mailpit on two free loopback ports, accepting any
-// SMTP login in plain text, and follows its event stream so that Next
+// SMTP login in plain text or after STARTTLS (with the certificate in
+// certFile and keyFile), and follows its event stream so that Next
 // learns of each mail as it arrives.
-func (s *Server) startMailpit(t testing.TB, bin string) {
+func (s *Server) startMailpit(t testing.TB, bin, certFile, keyFile string) {
 	t.Helper()
 	dir := t.TempDir()
 	s.SMTPAddr, s.APIURL = freePort(t), "http://"+freePort(t)
 	cmd := exec.Command(bin, "--database", filepath.Join(dir, "mailpit.db"),
 		"--listen", s.APIURL[len("http://"):], "--smtp", s.SMTPAddr,
-		"--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--smtp-disable-rdns")
+		"--smtp-auth-accept-any", "--smtp-auth-allow-insecure", "--smtp-disable-rdns",
+		"--smtp-tls-cert", certFile, "--smtp-tls-key", keyFile)
 	cmd.Env = append(os.Environ(), "MP_DISABLE_VERSION_CHECK=true")
 	run(t, "mailpit", cmd, "accessible via")
 	listening(t, "mailpit", s.SMTPAddr)

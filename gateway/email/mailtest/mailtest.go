@@ -9,6 +9,7 @@ package mailtest
 
 import (
 	"bufio"
+	"crypto/x509"
 	"io"
 	"net"
 	"os"
@@ -24,11 +25,15 @@ const startTimeout = 30 * time.Second
 
 // Server is a Dovecot and a Mailpit for one test.
 type Server struct {
-	// IMAPAddr is Dovecot's plain-text IMAP host:port.
-	IMAPAddr string
-	// SMTPAddr is Mailpit's plain-text SMTP host:port; it accepts any
-	// login.
+	// IMAPAddr is Dovecot's IMAP host:port, plain text or STARTTLS;
+	// IMAPSAddr its implicit-TLS one.
+	IMAPAddr, IMAPSAddr string
+	// SMTPAddr is Mailpit's SMTP host:port, plain text or STARTTLS; it
+	// accepts any login.
 	SMTPAddr string
+	// Roots trusts the servers' self-signed certificate (for 127.0.0.1
+	// and localhost).
+	Roots *x509.CertPool
 	// APIURL is Mailpit's HTTP root.
 	APIURL string
 	// User and Password log in to Dovecot; Address is the mailbox's
@@ -51,8 +56,10 @@ func Start(t testing.TB) *Server {
 		t.Skip("mailtest: mailpit is not installed (scripts/install-test-deps.sh builds it into .tools/bin; or set HERMES_MAILPIT to its path)")
 	}
 	s := &Server{User: "hermes@example.com", Password: "imap-password", Address: "hermes@example.com"}
-	s.startDovecot(t, dovecot)
-	s.startMailpit(t, mailpit)
+	cert, key, roots := writeCert(t, t.TempDir())
+	s.Roots = roots
+	s.startDovecot(t, dovecot, cert, key)
+	s.startMailpit(t, mailpit, cert, key)
 	return s
 }
 
