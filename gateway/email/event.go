@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hermes-go/hermes/gateway"
@@ -16,6 +17,9 @@ func (a *Adapter) event(ctx context.Context, raw []byte) (gateway.Event, bool, e
 	m, err := parse(raw)
 	if err != nil {
 		return gateway.Event{}, false, err
+	}
+	if m.broken != nil {
+		a.log.Warn("email: a mail's body is broken; taking what could be read", "message_id", m.id, "err", m.broken)
 	}
 	switch {
 	case m.from == "":
@@ -35,8 +39,7 @@ func (a *Adapter) event(ctx context.Context, raw []byte) (gateway.Event, bool, e
 	if refs == "" {
 		refs = m.inReplyTo
 	}
-	th := Thread{Subject: baseSubject(m.subject), LastID: m.id, References: refs}
-	if err := a.state.SetThread(ctx, m.from, root, th); err != nil {
+	if err := a.recordThread(ctx, m, root, refs); err != nil {
 		return gateway.Event{}, false, err
 	}
 	text := stripQuotes(m.text)
@@ -65,6 +68,21 @@ func (a *Adapter) event(ctx context.Context, raw []byte) (gateway.Event, bool, e
 			Fetch: func(context.Context) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }})
 	}
 	return ev, true, nil
+}
+
+// recordThread makes m the last message of its thread, which the next
+// reply answers, unless the thread has gone past it already: a mail
+// offered again (a renumbered mailbox, a crash before it was marked read)
+// must not make the reply answer an old message.
+func (a *Adapter) recordThread(ctx context.Context, m *inbound, root, refs string) error {
+	old, ok, err := a.state.Thread(ctx, m.from, root)
+	if err != nil {
+		return err
+	}
+	if ok && (old.LastID == m.id || slices.Contains(strings.Fields(old.References), m.id)) {
+		return nil
+	}
+	return a.state.SetThread(ctx, m.from, root, Thread{Subject: baseSubject(m.subject), LastID: m.id, References: refs})
 }
 
 // baseSubject is subject without the reply prefixes mail programs add

@@ -39,6 +39,9 @@ type inbound struct {
 	// automatic says why the mail is one hermes must not answer, "" for
 	// none.
 	automatic string
+	// broken is why the body could not be read to its end, nil when it
+	// could.
+	broken error
 }
 
 // attachment is a file that came with a mail.
@@ -83,22 +86,23 @@ func parse(raw []byte) (*inbound, error) {
 	m.subject = oneLine(m.subject)
 	m.inReplyTo = firstID(h.Get("In-Reply-To"))
 	m.references = msgIDs(h.Get("References"))
-	m.automatic = automatic(h.Header)
+	m.automatic = automatic(h.Header, m.from)
 	var plain, html string
 	for {
 		p, err := r.NextPart()
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil && !message.IsUnknownCharset(err) {
-			return nil, fmt.Errorf("email: reading a part of %s: %w", m.id, err)
-		}
-		if p == nil {
+		if err != nil && !message.IsUnknownCharset(err) || p == nil {
+			// A broken MIME structure: what was read so far is the
+			// mail (mail programs show as much).
+			m.broken = err
 			break
 		}
 		data, err := io.ReadAll(io.LimitReader(p.Body, maxPartBytes))
 		if err != nil {
-			return nil, fmt.Errorf("email: reading a part of %s: %w", m.id, err)
+			m.broken = err
+			break
 		}
 		switch ph := p.Header.(type) {
 		case *mail.InlineHeader:
@@ -177,21 +181,34 @@ func oneLine(s string) string {
 	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\r' || r == '\n' || r == 0 }), " ")
 }
 
-// automatic says why a mail with header h must not be answered (RFC 3834
-// and the mailing-list headers), or "" when it may be. Answering an
-// auto-reply or a list starts a mail loop.
-func automatic(h message.Header) string {
+// automatic says why a mail with header h from address from must not be
+// answered, or "" when it may be: what RFC 3834 marks as automatic, lists
+// (RFC 2369, 2919), delivery reports and bounces (RFC 3464: a null
+// Return-Path, multipart/report, MAILER-DAEMON), and mail whose sender
+// asked for no automatic replies. Answering any of them can start a mail
+// loop.
+func automatic(h message.Header, from string) string {
 	if v := strings.ToLower(strings.TrimSpace(h.Get("Auto-Submitted"))); v != "" && v != "no" {
 		return "Auto-Submitted: " + v
 	}
 	switch v := strings.ToLower(strings.TrimSpace(h.Get("Precedence"))); v {
-	case "bulk", "list", "junk":
+	case "bulk", "list", "junk", "auto_reply":
 		return "Precedence: " + v
 	}
-	for _, k := range []string{"List-Id", "List-Unsubscribe", "X-Autoreply", "X-Autorespond"} {
+	for _, k := range []string{"List-Id", "List-Unsubscribe", "List-Post", "X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"} {
 		if h.Has(k) {
 			return k
 		}
+	}
+	if rp := strings.TrimSpace(h.Get("Return-Path")); rp == "<>" {
+		return "Return-Path: <> (a bounce)"
+	}
+	if t, _, _ := h.ContentType(); t == "multipart/report" {
+		return "Content-Type: multipart/report (a delivery report)"
+	}
+	switch local, _, _ := strings.Cut(from, "@"); local {
+	case "mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply", "donotreply":
+		return "From: " + from
 	}
 	return ""
 }

@@ -115,6 +115,14 @@ func TestLoopGuards(t *testing.T) {
 		{"list precedence", "From: ana@example.com\nPrecedence: list\n", false},
 		{"junk", "From: ana@example.com\nPrecedence: junk\n", false},
 		{"list-id", "From: ana@example.com\nList-Id: <dev.lists.example.com>\n", false},
+		{"list-unsubscribe", "From: ana@example.com\nList-Unsubscribe: <mailto:u@example.com>\n", false},
+		{"precedence auto_reply", "From: ana@example.com\nPrecedence: auto_reply\n", false},
+		{"x-autoreply", "From: ana@example.com\nX-Autoreply: yes\n", false},
+		{"asks for no auto-replies", "From: ana@example.com\nX-Auto-Response-Suppress: All\n", false},
+		{"null return-path", "Return-Path: <>\nFrom: ana@example.com\n", false},
+		{"delivery report", "From: ana@example.com\nContent-Type: multipart/report; report-type=delivery-status; boundary=x\n", false},
+		{"mailer-daemon", "From: Mail Delivery System <MAILER-DAEMON@example.com>\n", false},
+		{"noreply", "From: GitHub <noreply@github.com>\n", false},
 		{"own address", "From: HERMES@example.com\n", false},
 		{"own address with name", "From: hermes <hermes@EXAMPLE.com>\n", false},
 		{"no sender", "", false},
@@ -199,5 +207,33 @@ Content-Transfer-Encoding: base64
 	rc.Close()
 	if m.Kind != "photo" || m.Name != "cat.jpg" || m.MIME != "image/jpeg" || m.Size != 6 || len(data) != 6 {
 		t.Errorf("media %+v with %d bytes", m, len(data))
+	}
+}
+
+// A mail offered again after hermes answered it does not move its thread
+// back: the next reply still answers hermes's last message.
+func TestOldMailKeepsThread(t *testing.T) {
+	a := offline(t, "hermes@example.com")
+	ctx := context.Background()
+	a1 := mailOf("From: ana@example.com\nMessage-ID: <a1@x>\nSubject: Plans\n\nFirst.\n")
+	if _, ok, err := a.event(ctx, a1); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	replied := Thread{Subject: "Plans", LastID: "<r1@example.com>", References: "<a1@x>"}
+	if err := a.state.SetThread(ctx, "ana@example.com", "<a1@x>", replied); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := a.event(ctx, a1); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if th, _, _ := a.state.Thread(ctx, "ana@example.com", "<a1@x>"); th != replied {
+		t.Errorf("thread after the old mail again = %+v, want %+v", th, replied)
+	}
+	a2 := mailOf("From: ana@example.com\nMessage-ID: <a2@x>\nIn-Reply-To: <r1@example.com>\nReferences: <a1@x> <r1@example.com>\nSubject: Re: Plans\n\nSecond.\n")
+	if _, ok, err := a.event(ctx, a2); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if th, _, _ := a.state.Thread(ctx, "ana@example.com", "<a1@x>"); th.LastID != "<a2@x>" || th.References != "<a1@x> <r1@example.com>" {
+		t.Errorf("thread after a new mail = %+v", th)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,7 +66,8 @@ func TestTLS(t *testing.T) {
 	if !errors.As(err, &certErr) {
 		t.Errorf("SMTP to an untrusted certificate: %v, want a certificate error", err)
 	}
-	if _, err := a.session(context.Background(), nil); !errors.As(err, &certErr) {
+	// go-imap does not always wrap the TLS error: its text names it.
+	if _, err := a.session(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("IMAP to an untrusted certificate: %v, want a certificate error", err)
 	}
 	if n := s.Count(t); n != 2 {
