@@ -3,6 +3,7 @@ package email
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"net"
 	"slices"
@@ -62,6 +63,10 @@ func (a *Adapter) session(ctx context.Context, deliver func(context.Context, gat
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	if err := c.Login(a.o.Username, a.o.Password).Wait(); err != nil {
+		var ie *imap.Error
+		if errors.As(err, &ie) && ie.Type == imap.StatusResponseTypeNo {
+			a.log.Error("email: the IMAP server refused the login; check gateway.email.username and password (Gmail and Outlook want an app password)", "username", a.o.Username, "err", err)
+		}
 		return false, fmt.Errorf("imap login as %s: %w", a.o.Username, err)
 	}
 	sel, err := c.Select(a.o.Mailbox, nil).Wait()

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,4 +75,39 @@ func TestTLS(t *testing.T) {
 	if n := s.Count(t); n != 2 {
 		t.Errorf("%d mails reached the server, want the 2 replies only", n)
 	}
+}
+
+// A refused login says what to check, naming the user and never the
+// password.
+func TestLoginRefused(t *testing.T) {
+	s := mailtest.Start(t)
+	var logs strings.Builder
+	var mu sync.Mutex
+	a, err := New(Options{IMAP: Server{Addr: s.IMAPAddr, TLS: NoTLS}, SMTP: Server{Addr: s.SMTPAddr, TLS: NoTLS},
+		Username: s.User, Password: "wrong-secret", Address: s.Address,
+		Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.session(context.Background(), nil); err == nil {
+		t.Fatal("a wrong password logged in")
+	}
+	mu.Lock()
+	out := logs.String()
+	mu.Unlock()
+	if !strings.Contains(out, "refused the login") || !strings.Contains(out, s.User) || strings.Contains(out, "wrong-secret") {
+		t.Errorf("log:\n%s", out)
+	}
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
