@@ -26,6 +26,7 @@ func TestRestartGoesOnWhereItStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := s.Next(t)
+	r.settle(t, s, "INBOX")
 	r.stop()
 
 	s.MarkUnread(t, "INBOX", uid)

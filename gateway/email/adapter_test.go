@@ -86,25 +86,55 @@ func receiveWith(t *testing.T, s *mailtest.Server, mailbox string, state State, 
 	return r
 }
 
-// next is the next event the adapter delivered.
+// next is the next event the adapter delivered, settle mail left out.
 func (r *receiver) next(t *testing.T) gateway.Event {
 	t.Helper()
-	select {
-	case ev := <-r.events:
-		return ev
-	case <-time.After(eventTimeout):
-		t.Fatalf("no mail was delivered within %s", eventTimeout)
+	deadline := time.After(eventTimeout)
+	for {
+		select {
+		case ev := <-r.events:
+			if !strings.HasPrefix(ev.ID, "<settle-") {
+				return ev
+			}
+		case <-deadline:
+			t.Fatalf("no mail was delivered within %s", eventTimeout)
+		}
 	}
-	return gateway.Event{}
 }
 
-// none checks that nothing more was delivered.
+// settle returns once the adapter is done with the mail delivered so far
+// (marked read, its place recorded): it takes mail in order, so when a
+// mail delivered after them arrives, they are done.
+func (r *receiver) settle(t *testing.T, s *mailtest.Server, mailbox string) {
+	t.Helper()
+	id := fmt.Sprintf("<settle-%d@example.com>", time.Now().UnixNano())
+	s.Deliver(t, mailbox, letter(id, "settle", "", "."))
+	deadline := time.After(eventTimeout)
+	for {
+		select {
+		case ev := <-r.events:
+			if ev.ID == id {
+				return
+			}
+			t.Errorf("unexpected event %s: %q", ev.ID, ev.Text)
+		case <-deadline:
+			t.Fatalf("the settle mail was not delivered within %s", eventTimeout)
+		}
+	}
+}
+
+// none checks that nothing more was delivered but settle mail.
 func (r *receiver) none(t *testing.T) {
 	t.Helper()
-	select {
-	case ev := <-r.events:
-		t.Errorf("unexpected event %s: %q", ev.ID, ev.Text)
-	default:
+	for {
+		select {
+		case ev := <-r.events:
+			if !strings.HasPrefix(ev.ID, "<settle-") {
+				t.Errorf("unexpected event %s: %q", ev.ID, ev.Text)
+			}
+		default:
+			return
+		}
 	}
 }
 
@@ -155,6 +185,7 @@ func TestReceive(t *testing.T) {
 	if ev := r.next(t); ev.ID != "<c@example.com>" || attempts != 2 {
 		t.Errorf("after a refusal: %s after %d attempts; want <c@example.com> offered twice", ev.ID, attempts)
 	}
+	r.settle(t, s, "INBOX")
 	r.stop()
 	if !s.Seen(t, "INBOX", uidC) {
 		t.Error("the mail taken on its second offer is still unread")
