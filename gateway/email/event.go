@@ -12,11 +12,13 @@ import (
 
 // event turns a fetched mail into the gateway's Event; ok is false for
 // mail hermes must not answer: automatic mail and lists (a loop), its own
-// mail, mail without a sender.
+// mail, mail without a sender, mail that cannot be read. An error is the
+// state's: the mail is to be offered again.
 func (a *Adapter) event(ctx context.Context, raw []byte) (gateway.Event, bool, error) {
 	m, err := parse(raw)
 	if err != nil {
-		return gateway.Event{}, false, err
+		a.log.Warn("email: a mail that cannot be read is not answered", "err", err)
+		return gateway.Event{}, false, nil
 	}
 	if m.broken != nil {
 		a.log.Warn("email: a mail's body is broken; taking what could be read", "message_id", m.id, "err", m.broken)

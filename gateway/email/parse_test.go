@@ -3,6 +3,7 @@ package email
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"mime"
@@ -235,5 +236,23 @@ func TestOldMailKeepsThread(t *testing.T) {
 	}
 	if th, _, _ := a.state.Thread(ctx, "ana@example.com", "<a1@x>"); th.LastID != "<a2@x>" || th.References != "<a1@x> <r1@example.com>" {
 		t.Errorf("thread after a new mail = %+v", th)
+	}
+}
+
+// failingState is a State whose store is down.
+type failingState struct{ *memState }
+
+func (failingState) Thread(context.Context, string, string) (Thread, bool, error) {
+	return Thread{}, false, errors.New("database is locked")
+}
+
+// A mail is not lost when the state cannot be written: the error goes up,
+// so the mail is not taken and is offered again.
+func TestStateFailureKeepsMail(t *testing.T) {
+	a := offline(t, "hermes@example.com")
+	a.state = failingState{newMemState()}
+	_, ok, err := a.event(context.Background(), mailOf("From: ana@example.com\nMessage-ID: <s@x>\nSubject: x\n\nhi\n"))
+	if err == nil || ok {
+		t.Errorf("event with the state down: ok %v, err %v; want an error", ok, err)
 	}
 }

@@ -163,10 +163,10 @@ func (a *Adapter) fetchOne(ctx context.Context, c *imapclient.Client, uid imap.U
 		return false, nil // expunged meanwhile
 	}
 	ev, ok, err := a.event(ctx, msgs[0].FindBodySection(section))
-	if err != nil || !ok {
-		if err != nil {
-			a.log.Warn("email: a mail that cannot be read is skipped", "uid", uid, "err", err)
-		}
+	if err != nil {
+		return false, fmt.Errorf("mail %d: %w", uid, err)
+	}
+	if !ok {
 		return false, nil
 	}
 	if err := deliver(ctx, ev); err != nil {
