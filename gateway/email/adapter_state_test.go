@@ -4,13 +4,18 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-smtp"
 
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/email/mailtest"
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // After a restart the adapter goes on where it stopped: a mail it took
@@ -143,3 +148,48 @@ func (r refusing) Rcpt(string, *smtp.RcptOptions) error {
 func (refusing) Data(io.Reader) error { return nil }
 func (refusing) Reset()               {}
 func (refusing) Logout() error        { return nil }
+
+// A server without IDLE is polled every PollEvery: a new mail waits for
+// the next poll, and comes in when it is due.
+func TestPollsWithoutIdle(t *testing.T) {
+	s := mailtest.StartWith(t, mailtest.Options{NoIdle: true})
+	clk := clock.NewFake(time.Date(2026, 12, 3, 10, 0, 0, 0, time.UTC))
+	var mu sync.Mutex
+	var logs strings.Builder
+	a, err := New(Options{IMAP: Server{Addr: s.IMAPAddr, TLS: NoTLS}, SMTP: Server{Addr: s.SMTPAddr, TLS: NoTLS},
+		Username: s.User, Password: s.Password, Address: s.Address, PollEvery: time.Minute,
+		Clock: clk, Logger: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan gateway.Event, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = a.Receive(ctx, func(_ context.Context, ev gateway.Event) error { events <- ev; return nil })
+	}()
+	defer func() { cancel(); <-done }()
+
+	clk.BlockUntil(1) // connected, read the mailbox, waiting for the poll
+	mu.Lock()
+	if !strings.Contains(logs.String(), "idle=false") {
+		t.Errorf("the adapter did not see a server without IDLE:\n%s", logs.String())
+	}
+	mu.Unlock()
+	s.Deliver(t, "INBOX", letter("<p1@example.com>", "Polled", "", "hi"))
+	select {
+	case ev := <-events:
+		t.Fatalf("mail %s came in before the poll, on a server without IDLE", ev.ID)
+	default:
+	}
+	clk.Advance(time.Minute)
+	select {
+	case ev := <-events:
+		if ev.ID != "<p1@example.com>" {
+			t.Errorf("event %s", ev.ID)
+		}
+	case <-time.After(eventTimeout):
+		t.Fatalf("the poll brought no mail within %s", eventTimeout)
+	}
+}

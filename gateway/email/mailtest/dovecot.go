@@ -18,7 +18,7 @@ import (
 // is kept by a user that is not root, because Dovecot refuses to give
 // root a mailbox: the test's own user, or nobody when the tests run as
 // root.
-func (s *Server) startDovecot(t testing.TB, bin, certFile, keyFile string) {
+func (s *Server) startDovecot(t testing.TB, bin, certFile, keyFile string, o Options) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "hermes-dovecot-")
 	if err != nil {
@@ -43,6 +43,9 @@ func (s *Server) startDovecot(t testing.TB, bin, certFile, keyFile string) {
 	// Dovecot's own processes run as its users and read the passwd file.
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
+	}
+	if o.NoIdle {
+		extra += "imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+\n"
 	}
 	mail := filepath.Join(dir, "mail")
 	if err := os.Mkdir(mail, 0o755); err != nil {

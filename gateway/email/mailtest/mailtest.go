@@ -43,9 +43,22 @@ type Server struct {
 	sent chan string
 }
 
+// Options change the servers from their defaults.
+type Options struct {
+	// NoIdle makes Dovecot leave IDLE out of its capabilities, as some
+	// servers do, so clients have to poll.
+	NoIdle bool
+}
+
 // Start starts both servers, or skips the test when one is not
 // installed.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	return StartWith(t, Options{})
+}
+
+// StartWith is Start with o.
+func StartWith(t testing.TB, o Options) *Server {
 	t.Helper()
 	dovecot := findDovecot()
 	if dovecot == "" {
@@ -58,7 +71,7 @@ func Start(t testing.TB) *Server {
 	s := &Server{User: "hermes@example.com", Password: "imap-password", Address: "hermes@example.com"}
 	cert, key, roots := writeCert(t, t.TempDir())
 	s.Roots = roots
-	s.startDovecot(t, dovecot, cert, key)
+	s.startDovecot(t, dovecot, cert, key, o)
 	s.startMailpit(t, mailpit, cert, key)
 	return s
 }
