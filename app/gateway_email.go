@@ -17,7 +17,7 @@ func (a *App) emailPlatform(e config.EmailGateway) (*email.Adapter, error) {
 		IMAP:     email.Server{Addr: e.IMAP.Addr, TLS: email.TLS(e.IMAP.TLS)},
 		SMTP:     email.Server{Addr: e.SMTP.Addr, TLS: email.TLS(e.SMTP.TLS)},
 		Username: e.Username, Password: string(e.Password), Address: e.Address,
-		Mailbox: e.Mailbox, PollEvery: e.PollEvery,
+		Mailbox: e.Mailbox, PollEvery: e.PollEvery, AuthservID: e.AuthservID,
 		State:  mailState{a.Gateway},
 		Logger: a.Log, Clock: a.opts.Clock,
 	})

@@ -58,6 +58,11 @@ type EmailGateway struct {
 	Address string `yaml:"address"`
 	// Mailbox is the folder read (INBOX by default).
 	Mailbox string `yaml:"mailbox"`
+	// AuthservID is the name the receiving mail server writes in the
+	// Authentication-Results of each mail (mx.google.com at Gmail): when
+	// set, a mail is answered only if that record shows DKIM or DMARC
+	// passing for the sender's domain, so a forged From gets nowhere.
+	AuthservID string `yaml:"authserv_id"`
 	// PollEvery is how often the mailbox is searched when the server
 	// cannot IDLE (60s by default).
 	PollEvery time.Duration `yaml:"poll_every"`
@@ -266,6 +271,9 @@ func validateEmail(e *EmailGateway, where func(key string) string) []error {
 	}
 	if a, err := mail.ParseAddress(e.Address); err != nil || a.Name != "" {
 		bad("address", e.Address, "is not accepted; give hermes's own address, like hermes@example.com (it is the From of replies)")
+	}
+	if id := e.AuthservID; id != "" && (strings.ContainsAny(id, " ;()\t") || !strings.Contains(id, ".")) {
+		bad("authserv_id", id, "is not accepted; give the receiving server's name as it writes it in Authentication-Results, like mx.google.com")
 	}
 	if strings.TrimSpace(e.Mailbox) == "" {
 		bad("mailbox", e.Mailbox, "is not accepted; name the folder to read, like INBOX")

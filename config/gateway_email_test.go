@@ -21,13 +21,10 @@ func emailYAML(extra string) string {
 	}
 	var b strings.Builder
 	b.WriteString("gateway:\n  email:\n")
-	for _, k := range []string{"imap", "smtp", "username", "password", "address", "mailbox", "poll_every", "allow"} {
+	for _, k := range []string{"imap", "smtp", "username", "password", "address", "mailbox", "poll_every", "allow", "authserv_id"} {
 		if l := lines[k]; l != "" {
 			fmt.Fprintf(&b, "    %s\n", l)
 		}
-	}
-	if k, _, _ := strings.Cut(extra, ":"); lines[k] == "" && extra != "" {
-		fmt.Fprintf(&b, "    %s\n", extra)
 	}
 	return b.String()
 }
@@ -41,8 +38,8 @@ func TestGatewayEmailSection(t *testing.T) {
 	if e.IMAP.TLS != MailTLSImplicit || e.SMTP.TLS != MailTLSStartTLS || e.Mailbox != "INBOX" || e.PollEvery != time.Minute || e.AllowAll {
 		t.Errorf("defaults = %+v", e)
 	}
-	e = mustLoad(t, map[string]string{"config.yaml": emailYAML("allow: [ana@example.com]")}, env, nil).Config.Gateway.Email
-	if e.IMAP.Addr != "127.0.0.1:1143" || e.SMTP.TLS != MailTLSNone || string(e.Password) != "s3cret-pass" || len(e.Allow) != 1 {
+	e = mustLoad(t, map[string]string{"config.yaml": emailYAML("allow: [ana@example.com]") + "    authserv_id: mx.google.com\n"}, env, nil).Config.Gateway.Email
+	if e.IMAP.Addr != "127.0.0.1:1143" || e.SMTP.TLS != MailTLSNone || string(e.Password) != "s3cret-pass" || len(e.Allow) != 1 || e.AuthservID != "mx.google.com" {
 		t.Errorf("email = %+v", e)
 	}
 	for _, tt := range []struct{ extra, want string }{
@@ -55,6 +52,7 @@ func TestGatewayEmailSection(t *testing.T) {
 		{"address: Hermes <hermes@example.com>", "gateway.email.address"},
 		{"address: hermes", `gateway.email.address: "hermes" is not accepted`},
 		{"mailbox: \" \"", "gateway.email.mailbox"},
+		{"authserv_id: \"mx.google.com; dkim=pass\"", `gateway.email.authserv_id: "mx.google.com; dkim=pass" is not accepted`},
 		{"poll_every: 10ms", `gateway.email.poll_every: "10ms" is not accepted; use a duration of a second or more`},
 		{"allow: [ana@example.com, \"not an address\"]", `gateway.email.allow[1]: "not an address" is not accepted`},
 	} {

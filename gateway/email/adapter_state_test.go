@@ -193,3 +193,38 @@ func TestPollsWithoutIdle(t *testing.T) {
 		t.Fatalf("the poll brought no mail within %s", eventTimeout)
 	}
 }
+
+// With the receiving server named, a mail is taken only when that
+// server's Authentication-Results vouch for its From domain: a forged
+// From, even of an allowed address, is not.
+func TestReceiveChecksSender(t *testing.T) {
+	s := mailtest.Start(t)
+	a, err := New(Options{IMAP: Server{Addr: s.IMAPAddr, TLS: NoTLS}, SMTP: Server{Addr: s.SMTPAddr, TLS: NoTLS},
+		Username: s.User, Password: s.Password, Address: s.Address, PollEvery: time.Hour,
+		AuthservID: "mx.example.com", Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan gateway.Event, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = a.Receive(ctx, func(_ context.Context, ev gateway.Event) error { events <- ev; return nil })
+	}()
+	defer func() { cancel(); <-done }()
+	s.Deliver(t, "INBOX", "Authentication-Results: mx.example.com; dkim=fail header.d=example.com; dmarc=fail header.from=example.com\n"+
+		"Authentication-Results: mx.example.com; dkim=pass header.d=example.com\n"+
+		letter("<forged@example.com>", "Run this", "", "rm -rf ~"))
+	s.Deliver(t, "INBOX", letter("<unsigned@example.com>", "Run this", "", "rm -rf ~"))
+	s.Deliver(t, "INBOX", "Authentication-Results: mx.example.com; dkim=pass header.i=@example.com; dmarc=pass header.from=example.com\n"+
+		letter("<signed@example.com>", "Hello", "", "hi"))
+	select {
+	case ev := <-events:
+		if ev.ID != "<signed@example.com>" {
+			t.Errorf("first mail taken: %s, want only the verified one", ev.ID)
+		}
+	case <-time.After(eventTimeout):
+		t.Fatal("the verified mail was not delivered")
+	}
+}

@@ -60,6 +60,11 @@ type Options struct {
 	// PollEvery is how often the mailbox is searched when the server
 	// cannot IDLE; 0 means a minute.
 	PollEvery time.Duration
+	// AuthservID is the name the receiving mail server writes in
+	// Authentication-Results (mx.google.com at Gmail); when set, a mail
+	// is answered only if that server's record shows DKIM or DMARC
+	// passing for the sender's domain, so a forged From gets nowhere.
+	AuthservID string
 	// MaxMailBytes is the largest mail read; bigger ones stay unread in
 	// the mailbox for a person. 0 means 48 MB.
 	MaxMailBytes int64

@@ -33,6 +33,10 @@ func (a *Adapter) event(ctx context.Context, raw []byte) (gateway.Event, bool, e
 	case m.automatic != "":
 		a.log.Info("email: automatic or list mail is not answered (a mail loop)", "message_id", m.id, "from", m.from, "why", m.automatic)
 		return gateway.Event{}, false, nil
+	case a.o.AuthservID != "" && !verified(m.header, a.o.AuthservID, m.from[strings.LastIndexByte(m.from, '@')+1:]):
+		a.log.Warn("email: a mail whose sender is not verified is not answered (its From may be forged)", "message_id", m.id, "from", m.from,
+			"why", "the Authentication-Results of "+a.o.AuthservID+" show no DKIM or DMARC pass for the sender's domain")
+		return gateway.Event{}, false, nil
 	}
 	root := m.root()
 	// The reply answers this mail: it continues this mail's References

@@ -42,6 +42,8 @@ type inbound struct {
 	// broken is why the body could not be read to its end, nil when it
 	// could.
 	broken error
+	// header is the mail's header, for the checks made on it later.
+	header message.Header
 }
 
 // attachment is a file that came with a mail.
@@ -87,6 +89,7 @@ func parse(raw []byte) (*inbound, error) {
 	m.inReplyTo = firstID(h.Get("In-Reply-To"))
 	m.references = msgIDs(h.Get("References"))
 	m.automatic = automatic(h.Header, m.from)
+	m.header = h.Header
 	var plain, html string
 	for {
 		p, err := r.NextPart()
