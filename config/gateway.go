@@ -26,6 +26,8 @@ type Gateway struct {
 	MaxInboundMediaBytes int64 `yaml:"max_inbound_media_bytes"`
 	// Telegram is the Telegram bot.
 	Telegram TelegramGateway `yaml:"telegram"`
+	// Feishu is the Feishu (Lark) app.
+	Feishu FeishuGateway `yaml:"feishu"`
 	// Webhook is the inbound HTTP routes.
 	Webhook WebhookGateway `yaml:"webhook"`
 }
