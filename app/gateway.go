@@ -143,6 +143,7 @@ type access struct {
 func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
+		"feishu":   {g.Feishu.AllowAll, g.Feishu.Allow, g.Feishu.Approvers},
 	}
 }
 
@@ -211,12 +212,20 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	if p, err := a.feishuPlatform(); err != nil {
+		return nil, err
+	} else if p != nil {
+		out = append(out, p)
+	}
 	return out, nil
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
+	if c.Gateway.Feishu.AppID != "" {
+		return true
+	}
 	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0
 }
 
