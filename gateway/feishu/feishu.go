@@ -76,6 +76,9 @@ type Adapter struct {
 	// answers are the card callbacks waiting for the text of their toast,
 	// by event id.
 	answers map[string]chan string
+	// cards are the chats (with their threads) of the cards sent with
+	// buttons, by message id: a card callback names only the chat.
+	cards map[string]gateway.Chat
 }
 
 // New checks o and returns an Adapter; it makes no request until Receive
@@ -114,6 +117,7 @@ func New(o Options) (*Adapter, error) {
 		log:     o.Logger,
 		clock:   clock.OrReal(o.Clock),
 		answers: map[string]chan string{},
+		cards:   map[string]gateway.Chat{},
 	}
 	if a.client == nil {
 		a.client = &http.Client{Timeout: callTimeout}

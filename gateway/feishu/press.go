@@ -21,6 +21,9 @@ func (a *Adapter) press(w http.ResponseWriter, r *http.Request, env envelope, de
 		return
 	}
 	chat := gateway.Chat{ID: e.Context.ChatID, Type: gateway.Group}
+	if c, ok := a.cardChat(e.Context.MessageID); ok && c.ID == chat.ID {
+		chat = c // with its thread, which the callback does not name
+	}
 	ev := gateway.Event{
 		ID: env.Header.EventID, Kind: gateway.KindButton, Received: a.clock.Now(),
 		Chat: chat, User: gateway.User{ID: e.Operator.OpenID, Name: e.Operator.OpenID},

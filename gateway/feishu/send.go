@@ -57,7 +57,37 @@ func (a *Adapter) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoin
 		return ref, classify(err)
 	}
 	ref.ID = out.MessageID
+	if len(m.Buttons) > 0 {
+		a.rememberCard(ref)
+	}
 	return ref, nil
+}
+
+// maxCards bounds the cards with buttons remembered; a card is forgotten
+// once an edit takes its buttons away, so only cards left waiting count.
+const maxCards = 1024
+
+// rememberCard keeps the chat of a card with buttons, so a press on it is
+// placed in the card's thread.
+func (a *Adapter) rememberCard(ref gateway.MessageRef) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.cards) >= maxCards {
+		for id := range a.cards {
+			delete(a.cards, id)
+			break
+		}
+	}
+	a.cards[ref.ID] = ref.Chat
+}
+
+// cardChat returns the chat a card with buttons was sent to, and whether
+// it is known.
+func (a *Adapter) cardChat(id string) (gateway.Chat, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c, ok := a.cards[id]
+	return c, ok
 }
 
 // Edit replaces the card of a message sent earlier (PATCH, which cards
@@ -77,6 +107,11 @@ func (a *Adapter) Edit(ctx context.Context, ref gateway.MessageRef, m gateway.Ou
 	path := "/open-apis/im/v1/messages/" + url.PathEscape(ref.ID)
 	if err := a.call(ctx, http.MethodPatch, path, map[string]any{"content": content}, nil); err != nil {
 		return classify(err)
+	}
+	if len(m.Buttons) == 0 {
+		a.mu.Lock()
+		delete(a.cards, ref.ID)
+		a.mu.Unlock()
 	}
 	return nil
 }
