@@ -112,7 +112,8 @@ func (s *Server) add(b sendBody, chat, replyTo string) (any, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id, ok := s.uuids[b.UUID]; ok && b.UUID != "" {
-		return map[string]any{"message_id": id, "chat_id": chat}, nil
+		m := s.messages[id]
+		return map[string]any{"message_id": m.ID, "chat_id": m.ChatID, "msg_type": m.MsgType}, nil
 	}
 	if e := s.spendLocked(chat); e != nil {
 		return nil, e
