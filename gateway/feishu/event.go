@@ -1,6 +1,7 @@
 package feishu
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -68,12 +69,23 @@ type cardEvent struct {
 
 // dispatch hands a verified event to the gateway and answers the post.
 func (a *Adapter) dispatch(w http.ResponseWriter, r *http.Request, env envelope) {
+	status, answer := a.handle(r.Context(), env)
+	if status != http.StatusOK {
+		http.Error(w, http.StatusText(status), status)
+		return
+	}
+	writeJSON(w, answer)
+}
+
+// handle hands a verified event to the gateway, and returns the status
+// and the body of the answer: 200, or 503 when the gateway did not take
+// the event (or is not receiving yet), so that Feishu sends it again.
+func (a *Adapter) handle(ctx context.Context, env envelope) (int, any) {
 	a.mu.Lock()
 	deliver := a.deliver
 	a.mu.Unlock()
 	if deliver == nil {
-		http.Error(w, "not receiving yet", http.StatusServiceUnavailable)
-		return
+		return http.StatusServiceUnavailable, nil
 	}
 	var ev gateway.Event
 	var ok bool
@@ -81,19 +93,16 @@ func (a *Adapter) dispatch(w http.ResponseWriter, r *http.Request, env envelope)
 	case "im.message.receive_v1":
 		ev, ok = a.messageEvent(env)
 	case "card.action.trigger":
-		a.press(w, r, env, deliver)
-		return
+		return a.press(ctx, env, deliver)
 	}
 	if !ok {
-		writeJSON(w, struct{}{}) // taken, and nothing for the gateway
-		return
+		return http.StatusOK, struct{}{} // taken, and nothing for the gateway
 	}
-	if err := deliver(r.Context(), ev); err != nil {
-		a.log.Warn("feishu: an event was not taken; Feishu will post it again", "event_id", env.Header.EventID, "err", err)
-		http.Error(w, "not taken, post again", http.StatusServiceUnavailable)
-		return
+	if err := deliver(ctx, ev); err != nil {
+		a.log.Warn("feishu: an event was not taken; Feishu will send it again", "event_id", env.Header.EventID, "err", err)
+		return http.StatusServiceUnavailable, nil
 	}
-	writeJSON(w, struct{}{})
+	return http.StatusOK, struct{}{}
 }
 
 // messageEvent maps a received message to an Event; false for what

@@ -12,13 +12,12 @@ import (
 // callback at once, well within Feishu's three seconds: with a toast of
 // what the gateway said (through Answer), or empty for a press already
 // taken.
-func (a *Adapter) press(w http.ResponseWriter, r *http.Request, env envelope, deliver func(context.Context, gateway.Event) error) {
+func (a *Adapter) press(ctx context.Context, env envelope, deliver func(context.Context, gateway.Event) error) (int, any) {
 	var e cardEvent
 	var value cardButton
 	if json.Unmarshal(env.Event, &e) != nil || json.Unmarshal(e.Action.Value, &value) != nil ||
 		value.Data == "" || e.Context.ChatID == "" || env.Header.EventID == "" {
-		writeJSON(w, struct{}{})
-		return
+		return http.StatusOK, struct{}{}
 	}
 	chat := gateway.Chat{ID: e.Context.ChatID, Type: gateway.Group}
 	if c, ok := a.cardChat(e.Context.MessageID); ok && c.ID == chat.ID {
@@ -40,18 +39,17 @@ func (a *Adapter) press(w http.ResponseWriter, r *http.Request, env envelope, de
 		delete(a.answers, ev.ID)
 		a.mu.Unlock()
 	}()
-	if err := deliver(r.Context(), ev); err != nil {
-		a.log.Warn("feishu: a card press was not taken; Feishu will post it again", "event_id", ev.ID, "err", err)
-		http.Error(w, "not taken, post again", http.StatusServiceUnavailable)
-		return
+	if err := deliver(ctx, ev); err != nil {
+		a.log.Warn("feishu: a card press was not taken; Feishu will send it again", "event_id", ev.ID, "err", err)
+		return http.StatusServiceUnavailable, nil
 	}
 	// The gateway answers a press while it delivers it; a press it
 	// dropped as already taken has no answer.
 	select {
 	case text := <-ch:
-		writeJSON(w, map[string]any{"toast": map[string]string{"type": toastType(text), "content": text}})
+		return http.StatusOK, map[string]any{"toast": map[string]string{"type": toastType(text), "content": text}}
 	default:
-		writeJSON(w, struct{}{})
+		return http.StatusOK, struct{}{}
 	}
 }
 
