@@ -32,7 +32,7 @@ func (s *Server) Press(message string, from User, data string) (PressResult, err
 			"token": "c-" + id, "action": map[string]any{"value": json.RawMessage(value), "tag": "button"}, "host": "im_message",
 			"context": map[string]string{"open_message_id": m.ID, "open_chat_id": m.ChatID}}}
 	plain, _ := json.Marshal(env)
-	status, body := s.Post(s.Seal(plain))
+	status, body := s.send("card", plain)
 	res := PressResult{Status: status}
 	var ans struct {
 		Toast *struct {

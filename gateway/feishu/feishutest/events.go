@@ -134,7 +134,7 @@ func (s *Server) deliver(id string) {
 			s.mu.Lock()
 			plain, url := s.posts.events[id], s.posts.url
 			s.mu.Unlock()
-			status, _ := s.Post(s.Seal(plain))
+			status, _ := s.send("event", plain)
 			s.mu.Lock()
 			s.posts.statuses[id] = append(s.posts.statuses[id], status)
 			lost := status/100 == 2 && s.posts.lostAcks > 0
@@ -143,7 +143,7 @@ func (s *Server) deliver(id string) {
 			}
 			s.changedLocked()
 			s.mu.Unlock()
-			if status/100 == 2 && !lost || url == "" {
+			if status/100 == 2 && !lost || (url == "" && !s.Connected() && status == 0 && !s.longConnection()) {
 				return
 			}
 			select {
@@ -153,6 +153,23 @@ func (s *Server) deliver(id string) {
 			}
 		}
 	}()
+}
+
+// send hands an event (or card callback) to the bot: down the long
+// connection when it was ever opened, else as a post to the event URL.
+func (s *Server) send(kind string, plain []byte) (int, []byte) {
+	if s.longConnection() {
+		return s.sendFrame(kind, plain)
+	}
+	return s.Post(s.Seal(plain))
+}
+
+// longConnection reports whether the bot has ever opened the long
+// connection: it receives that way, also while it reconnects.
+func (s *Server) longConnection() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ws.connects > 0
 }
 
 // Seal makes the post Feishu would make of an event's JSON: encrypted

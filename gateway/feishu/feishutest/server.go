@@ -72,6 +72,7 @@ type Server struct {
 
 	faults map[string]*faults // by chat id
 	posts  poster
+	ws     wsState
 }
 
 // New starts a server; Close stops it.
@@ -125,6 +126,7 @@ func (s *Server) Close() {
 	}
 	s.mu.Unlock()
 	s.posts.wg.Wait()
+	s.Disconnect()
 	s.http.CloseClientConnections()
 	s.http.Close()
 }
@@ -140,8 +142,15 @@ type apiError struct {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.record(r.Method + " " + r.URL.Path)
 	path := r.URL.Path
-	if path == "/open-apis/auth/v3/tenant_access_token/internal" && r.Method == http.MethodPost {
+	switch {
+	case path == "/open-apis/auth/v3/tenant_access_token/internal" && r.Method == http.MethodPost:
 		s.issueToken(w, r)
+		return
+	case path == "/callback/ws/endpoint" && r.Method == http.MethodPost:
+		s.endpoint(w, r)
+		return
+	case path == "/ws":
+		s.accept(w, r)
 		return
 	}
 	if e := s.checkToken(r); e != nil {
