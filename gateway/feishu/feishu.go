@@ -45,6 +45,10 @@ type Options struct {
 	BaseURL string
 	// Path is where the posts are taken; "" means /feishu/events.
 	Path string
+	// LongConnection receives events over a WebSocket hermes opens to
+	// Feishu instead of posts to Path: no public address is needed, and
+	// no verification token.
+	LongConnection bool
 	// Client makes the API calls; nil means a client of its own.
 	Client *http.Client
 	// Logger gets what the adapter has to say; nil means slog.Default().
@@ -59,6 +63,7 @@ type Adapter struct {
 	appID, appSecret string
 	verifyToken      string
 	encryptKey       string
+	long             bool
 	base             string
 	path             string
 	client           *http.Client
@@ -90,7 +95,7 @@ func New(o Options) (*Adapter, error) {
 	if o.AppSecret == "" {
 		return nil, fmt.Errorf("feishu: the app secret is empty; give the one from the console's Credentials page")
 	}
-	if o.VerificationToken == "" {
+	if o.VerificationToken == "" && !o.LongConnection {
 		return nil, fmt.Errorf("feishu: the verification token is empty; give the one from Events & callbacks → Encryption strategy")
 	}
 	base := o.BaseURL
@@ -110,7 +115,7 @@ func New(o Options) (*Adapter, error) {
 	}
 	a := &Adapter{
 		appID: o.AppID, appSecret: o.AppSecret,
-		verifyToken: o.VerificationToken, encryptKey: o.EncryptKey,
+		verifyToken: o.VerificationToken, encryptKey: o.EncryptKey, long: o.LongConnection,
 		base:    strings.TrimRight(base, "/"),
 		path:    path,
 		client:  o.Client,

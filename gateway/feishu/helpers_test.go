@@ -49,9 +49,10 @@ func newRig(t *testing.T, o feishutest.Options, edit func(*feishu.Options)) *rig
 		t.Fatal(err)
 	}
 	r.a = a
-	path, h := a.WebhookHandler()
-	r.hook = httptest.NewServer(h)
-	fs.SetEventURL(r.hook.URL + path)
+	if path, h := a.WebhookHandler(); h != nil {
+		r.hook = httptest.NewServer(h)
+		fs.SetEventURL(r.hook.URL + path)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -75,7 +76,9 @@ func newRig(t *testing.T, o feishutest.Options, edit func(*feishu.Options)) *rig
 	t.Cleanup(func() {
 		cancel()
 		<-done
-		r.hook.Close()
+		if r.hook != nil {
+			r.hook.Close()
+		}
 		fs.Close()
 		for _, secret := range []string{fs.AppSecret, fs.VerificationToken, fs.EncryptKey} {
 			if secret != "" && bytes.Contains([]byte(r.logs.String()), []byte(secret)) {
@@ -84,6 +87,9 @@ func newRig(t *testing.T, o feishutest.Options, edit func(*feishu.Options)) *rig
 		}
 	})
 	// Receive is ready once it takes an event.
+	if opt.LongConnection {
+		r.wait(t, fs.Connected)
+	}
 	probe, _ := fs.Message(feishutest.Incoming{ChatID: "oc_probe", Text: "probe"})
 	r.waitAnswered(t, probe)
 	r.mu.Lock()

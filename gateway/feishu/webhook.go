@@ -28,13 +28,18 @@ const (
 )
 
 // WebhookHandler returns the path Feishu posts events and card callbacks
-// to, and the handler that takes them.
+// to, and the handler that takes them; "" and nil over the long
+// connection.
 func (a *Adapter) WebhookHandler() (string, http.Handler) {
+	if a.long {
+		return "", nil
+	}
 	return a.path, http.HandlerFunc(a.serveWebhook)
 }
 
 // Receive learns the bot's open_id (to tell its mentions), then hands
-// every event Feishu posts to deliver until ctx ends.
+// every event Feishu posts, or sends down the long connection, to
+// deliver until ctx ends.
 func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gateway.Event) error) error {
 	defer func() {
 		a.mu.Lock()
@@ -59,8 +64,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			a.log.Info("feishu: taking events", "bot", info.Bot.AppName, "path", a.path)
 			break
 		}
+		// Credentials Feishu refuses stay refused.
 		var ae *apiError
-		if errors.As(err, &ae) && ae.Status/100 == 4 && ae.Status != 429 {
+		if errors.As(err, &ae) && ae.Status < 500 && ae.Status != 429 && ae.Code != codeAppRateLimit {
 			return err
 		}
 		backoff = min(max(2*backoff, time.Second), time.Minute)
@@ -68,6 +74,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 		if a.clock.Sleep(ctx, backoff) != nil {
 			return nil
 		}
+	}
+	if a.long {
+		return a.receiveLong(ctx)
 	}
 	<-ctx.Done()
 	return nil
