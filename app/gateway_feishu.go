@@ -9,7 +9,8 @@ import (
 
 // feishuPlatform builds the Feishu adapter when gateway.feishu.app_id is
 // set, nil otherwise. Feishu posts its events to the adapter's path on
-// gateway.webhook.listen (GatewayHTTP serves it).
+// gateway.webhook.listen (GatewayHTTP serves it), or sends them down the
+// long connection the adapter opens.
 func (a *App) feishuPlatform() (gateway.Platform, error) {
 	f := a.Config.Config.Gateway.Feishu
 	if f.AppID == "" {
@@ -22,6 +23,7 @@ func (a *App) feishuPlatform() (gateway.Platform, error) {
 		EncryptKey:        string(f.EncryptKey),
 		BaseURL:           f.BaseURL,
 		Path:              f.Path,
+		LongConnection:    f.LongConnection,
 		Logger:            a.Log,
 		Clock:             a.opts.Clock,
 	})

@@ -23,6 +23,11 @@ type FeishuGateway struct {
 	// Path is where hermes takes the posts on gateway.webhook.listen
 	// (/feishu/events by default).
 	Path string `yaml:"path"`
+	// LongConnection has hermes open a WebSocket to Feishu and take the
+	// events down it, instead of Feishu posting them to path: no public
+	// address is needed (the console's "receive events through
+	// persistent connection").
+	LongConnection bool `yaml:"long_connection"`
 	// AllowAll answers everyone in the tenant who writes to the bot.
 	AllowAll bool `yaml:"allow_all"`
 	// Allow lists the open_ids (ou_…) allowed besides paired users.
@@ -37,8 +42,9 @@ type FeishuGateway struct {
 const DefaultFeishuPath = "/feishu/events"
 
 // validateFeishu checks gateway.feishu once it is turned on: the
-// credentials an app needs, and a path no other route answers on (paths
-// maps the paths taken to the key that took them).
+// credentials an app needs and, when Feishu posts its events, the
+// verification token and a path no other route answers on (paths maps
+// the paths taken to the key that took them).
 func validateFeishu(f FeishuGateway, paths map[string]string, where func(key string) string) []error {
 	const k = "gateway.feishu."
 	if f.AppID == "" {
@@ -54,6 +60,9 @@ func validateFeishu(f FeishuGateway, paths map[string]string, where func(key str
 	// The secrets' values are never shown, only that they are missing.
 	if f.AppSecret == "" {
 		errs = append(errs, badValue(where(k+"app_secret"), k+"app_secret", "", "is not accepted; give the app's secret from the console's Credentials page (usually ${FEISHU_APP_SECRET} from .env)"))
+	}
+	if f.LongConnection {
+		return errs // nothing is posted: no token or path to check
 	}
 	if f.VerificationToken == "" {
 		errs = append(errs, badValue(where(k+"verification_token"), k+"verification_token", "", "is not accepted; give the Verification Token from the console's Events & callbacks → Encryption strategy, which tells Feishu's posts from anyone else's"))

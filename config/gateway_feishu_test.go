@@ -16,6 +16,10 @@ func TestGatewayFeishuSection(t *testing.T) {
 		string(f.EncryptKey) != "3ncrypt" || f.BaseURL != "https://open.larksuite.com" || len(f.Allow) != 1 || len(f.Approvers) != 1 {
 		t.Errorf("feishu = %+v", f)
 	}
+	l = mustLoad(t, map[string]string{"config.yaml": "gateway:\n  feishu: {app_id: cli_1, app_secret: s, long_connection: true, path: /taken}\n  webhook:\n    routes:\n      a: {path: /taken, auth: bearer, secret: s, prompt: p}\n"}, nil, nil)
+	if !l.Config.Gateway.Feishu.LongConnection {
+		t.Errorf("long_connection not read")
+	}
 	for _, tt := range []struct{ yaml, want string }{
 		{"gateway:\n  feishu: {app_secret: s3cr3t-app}\n", "gateway.feishu.app_id: \"\" is not accepted while other gateway.feishu keys are set"},
 		{"gateway:\n  feishu: {app_id: a1b2, app_secret: s3cr3t-app, verification_token: v3rif}\n", "gateway.feishu.app_id: \"a1b2\" is not accepted; give the app's id from the developer console, which starts with cli_"},

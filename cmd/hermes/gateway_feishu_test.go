@@ -22,7 +22,7 @@ import (
 // feishuServe starts hermes serve with Feishu pointed at fs (posting its
 // events to serve's listener) and the model at srv, allowing Alice; it
 // stops when the test ends. Its log must not hold a secret of the app.
-func feishuServe(t *testing.T, h *home, fs *feishutest.Server, srv *llmtest.Server) {
+func feishuServe(t *testing.T, h *home, fs *feishutest.Server, srv *llmtest.Server, extra string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,8 +42,8 @@ gateway:
     base_url: "%s"
     path: /hooks/feishu
     allow: [ou_alice]
-  webhook: {listen: %q}
-`, srv.URL(), fs.AppID, fs.URL, addr))
+%s  webhook: {listen: %q}
+`, srv.URL(), fs.AppID, fs.URL, extra, addr))
 	cmd := exec.Command(hermesBin, "serve")
 	cmd.Env, cmd.Dir = h.env, h.dir
 	var logs syncBuffer
@@ -70,10 +70,16 @@ gateway:
 			}
 		}
 	})
-	fs.SetEventURL("http://" + addr + "/hooks/feishu")
-	// The console saves the URL once it answers the challenge.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
+	if extra != "" { // the long connection
+		if err := fs.Wait(ctx, fs.Connected); err != nil {
+			t.Fatalf("hermes serve never opened the long connection\n%s", logs.String())
+		}
+		return
+	}
+	fs.SetEventURL("http://" + addr + "/hooks/feishu")
+	// The console saves the URL once it answers the challenge.
 	for fs.Verify() != nil {
 		select {
 		case <-ctx.Done():
@@ -129,7 +135,7 @@ func TestGatewayFeishu(t *testing.T) {
 		}
 		return llmtest.Reply{Text: "**echo**: " + r.LastUserText()}
 	})
-	feishuServe(t, h, fs, srv)
+	feishuServe(t, h, fs, srv, "")
 	const chat = "oc_ou_alice"
 
 	fs.LoseAcks(1) // the first answer is lost: Feishu posts the event again
@@ -200,7 +206,7 @@ func TestGatewayFeishuApprovalCard(t *testing.T) {
 	marker := filepath.Join(h.dir, "deleted")
 	args, _ := json.Marshal(map[string]string{"command": "rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker})
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "terminal", Arguments: string(args)}}}, llmtest.Reply{Text: "I did not delete it."})
-	feishuServe(t, h, fs, srv)
+	feishuServe(t, h, fs, srv, "")
 	const chat = "oc_ou_alice"
 
 	fs.Message(feishutest.Incoming{Text: "clean up"})
@@ -234,5 +240,38 @@ func TestGatewayFeishuApprovalCard(t *testing.T) {
 		if m.ID == ask.ID && len(m.Buttons) != 0 {
 			t.Errorf("the answered card still has its buttons: %+v", m.Buttons)
 		}
+	}
+}
+
+// Through the real binary over the long connection: a message comes down
+// the WebSocket and is answered; the connection drops, hermes opens it
+// again, and the next message is answered; one sent again is answered
+// once.
+func TestGatewayFeishuLongConnection(t *testing.T) {
+	h := newHome(t)
+	fs := feishutest.New(feishutest.Options{})
+	t.Cleanup(fs.Close)
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "socket: " + r.LastUserText()} })
+	feishuServe(t, h, fs, srv, "    long_connection: true\n")
+	const chat = "oc_ou_alice"
+
+	id, _ := fs.Message(feishutest.Incoming{Text: "first"})
+	waitCard(t, fs, chat, "socket: first")
+	fs.Redeliver(id)
+
+	fs.Disconnect()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := fs.Wait(ctx, func() bool { c, _ := fs.Connects(); return c >= 2 && fs.Connected() }); err != nil {
+		t.Fatal("hermes serve did not open the long connection again")
+	}
+	fs.Message(feishutest.Incoming{Text: "after the drop"})
+	waitCard(t, fs, chat, "socket: after the drop")
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("the model was asked %d times, want 2", n)
+	}
+	if _, pings := fs.Connects(); pings < 2 {
+		t.Errorf("%d pings, want one a connection at least", pings)
 	}
 }
