@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -68,7 +69,7 @@ func (a *Adapter) receiveLong(ctx context.Context) error {
 		if connected {
 			attempt = 0
 		}
-		wait := time.Duration(cfg.ReconnectInterval) * time.Second
+		wait := max(time.Duration(cfg.ReconnectInterval)*time.Second, time.Second)
 		if attempt == 0 {
 			wait = 0
 			if cfg.ReconnectNonce > 0 {
@@ -94,7 +95,7 @@ func (a *Adapter) connectLong(ctx context.Context, cfg *clientConfig) (bool, err
 	}
 	conn, resp, err := websocket.Dial(ctx, addr, &websocket.DialOptions{HTTPClient: a.client})
 	if err != nil {
-		return false, handshakeError(resp, err)
+		return false, handshakeError(resp, err, addr)
 	}
 	defer conn.CloseNow()
 	conn.SetReadLimit(maxFrame)
@@ -134,10 +135,15 @@ func (a *Adapter) endpoint(ctx context.Context, cfg *clientConfig) (string, int3
 }
 
 // handshakeError reads why Feishu refused the WebSocket: its
-// Handshake-Status, -Msg and -Autherrcode headers.
-func handshakeError(resp *http.Response, err error) error {
+// Handshake-Status, -Msg and -Autherrcode headers. The address's query
+// holds the connection's ticket, which is left out.
+func handshakeError(resp *http.Response, err error, addr string) error {
 	if resp == nil {
-		return fmt.Errorf("feishu: opening the long connection: %w", err)
+		msg := err.Error()
+		if i := strings.IndexByte(addr, '?'); i >= 0 {
+			msg = strings.ReplaceAll(msg, addr[i:], "")
+		}
+		return fmt.Errorf("feishu: opening the long connection: %s", msg)
 	}
 	status, _ := strconv.Atoi(resp.Header.Get("Handshake-Status"))
 	auth, _ := strconv.Atoi(resp.Header.Get("Handshake-Autherrcode"))

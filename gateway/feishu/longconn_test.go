@@ -2,8 +2,10 @@ package feishu_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/feishu"
@@ -81,5 +83,32 @@ func TestLongConnectionRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "wrong-secret") {
 			t.Errorf("Receive = %v, want an error saying %q", err, tt.want)
 		}
+	}
+}
+
+// A connection that cannot be opened is tried again, and the log says why
+// without the ticket in the address's query.
+func TestLongConnectionUnreachable(t *testing.T) {
+	fs := feishutest.New(feishutest.Options{})
+	defer fs.Close()
+	fs.HandOut("ws://127.0.0.1:1/ws")
+	logs := &syncBuffer{}
+	a, err := feishu.New(feishu.Options{AppID: fs.AppID, AppSecret: fs.AppSecret, BaseURL: fs.URL, LongConnection: true,
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- a.Receive(ctx, func(context.Context, gateway.Event) error { return nil }) }()
+	wctx, wcancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer wcancel()
+	fs.Wait(wctx, func() bool { return strings.Contains(logs.String(), "connecting again") })
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Receive = %v", err)
+	}
+	if !strings.Contains(logs.String(), "127.0.0.1:1/ws") || strings.Contains(logs.String(), "ticket=") {
+		t.Errorf("log:\n%s", logs.String())
 	}
 }

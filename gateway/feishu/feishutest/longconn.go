@@ -24,6 +24,8 @@ type wsState struct {
 	fragment int
 	next     int
 	acks     map[string]chan ack
+	// addr, when set, is the address handed out instead of the server's.
+	addr string
 }
 
 // ack is the client's answer to a data frame.
@@ -58,8 +60,12 @@ func (s *Server) endpoint(w http.ResponseWriter, r *http.Request) {
 		s.ws.tickets = map[string]bool{}
 	}
 	s.ws.tickets[ticket] = true
+	base := s.ws.addr
 	s.mu.Unlock()
-	u := "ws" + strings.TrimPrefix(s.URL, "http") + fmt.Sprintf("/ws?device_id=d%s&service_id=%d&ticket=%s", ticket, serviceID, ticket)
+	if base == "" {
+		base = "ws" + strings.TrimPrefix(s.URL, "http") + "/ws"
+	}
+	u := base + fmt.Sprintf("?device_id=d%s&service_id=%d&ticket=%s", ticket, serviceID, ticket)
 	writeJSON(w, http.StatusOK, map[string]any{"code": 0, "msg": "ok", "data": map[string]any{"URL": u,
 		"ClientConfig": map[string]int{"ReconnectCount": -1, "ReconnectInterval": 1, "ReconnectNonce": 0, "PingInterval": 60}}})
 }
@@ -239,6 +245,14 @@ func (s *Server) Fragment(size int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ws.fragment = size
+}
+
+// HandOut makes the endpoint hand out addr (a ws:// URL without a query)
+// instead of the server's own, as when Feishu's gateway is unreachable.
+func (s *Server) HandOut(addr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ws.addr = addr
 }
 
 // RefuseHandshake refuses the next handshake with Feishu's headers:
