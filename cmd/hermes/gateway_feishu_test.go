@@ -246,7 +246,7 @@ func TestGatewayFeishuApprovalCard(t *testing.T) {
 // Through the real binary over the long connection: a message comes down
 // the WebSocket and is answered; the connection drops, hermes opens it
 // again, and the next message is answered; one sent again is answered
-// once.
+// once; a stranger is answered once paired.
 func TestGatewayFeishuLongConnection(t *testing.T) {
 	h := newHome(t)
 	fs := feishutest.New(feishutest.Options{})
@@ -268,8 +268,19 @@ func TestGatewayFeishuLongConnection(t *testing.T) {
 	}
 	fs.Message(feishutest.Incoming{Text: "after the drop"})
 	waitCard(t, fs, chat, "socket: after the drop")
-	if n := len(srv.Requests()); n != 2 {
-		t.Errorf("the model was asked %d times, want 2", n)
+	// A stranger gets a pairing code and, once it is approved, answers.
+	bob := feishutest.User{OpenID: "ou_bob", Name: "Bob"}
+	fs.Message(feishutest.Incoming{From: bob, Text: "let me in"})
+	msg := waitCard(t, fs, "oc_ou_bob", "hermes pairing approve feishu ")
+	code := strings.Fields(msg.Text[strings.Index(msg.Text, "approve feishu ")+len("approve feishu "):])[0]
+	code = strings.Trim(code, "`")
+	if r := h.hermes("pairing", "approve", "feishu", code); r.code != 0 {
+		t.Fatalf("approve %q: exit %d %s", code, r.code, r.stderr)
+	}
+	fs.Message(feishutest.Incoming{From: bob, Text: "thanks"})
+	waitCard(t, fs, "oc_ou_bob", "socket: thanks")
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("the model was asked %d times, want 3: the first of each message, not the stranger's", n)
 	}
 	if _, pings := fs.Connects(); pings < 2 {
 		t.Errorf("%d pings, want one a connection at least", pings)
