@@ -61,7 +61,7 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			a.mu.Lock()
 			a.botOpenID, a.deliver = info.Bot.OpenID, deliver
 			a.mu.Unlock()
-			a.log.Info("feishu: taking events", "bot", info.Bot.AppName, "path", a.path)
+			a.log.Info("feishu: taking events", "bot", info.Bot.AppName, "long_connection", a.long, "path", a.path)
 			break
 		}
 		// Credentials Feishu refuses stay refused.
@@ -70,7 +70,7 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			return err
 		}
 		backoff = min(max(2*backoff, time.Second), time.Minute)
-		a.log.Warn("feishu: asking for the bot's info failed; group mentions are not told until it works", "err", err, "retry_in", backoff)
+		a.log.Warn("feishu: asking for the bot's info failed; events wait until it works (Feishu sends them again)", "err", err, "retry_in", backoff)
 		if a.clock.Sleep(ctx, backoff) != nil {
 			return nil
 		}
