@@ -3,12 +3,14 @@ package feishu_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/feishu"
 	"github.com/hermes-go/hermes/gateway/feishu/feishutest"
 )
 
@@ -183,5 +185,24 @@ func TestCardPress(t *testing.T) {
 	if len(evs) != 1 || evs[0].Kind != gateway.KindButton || evs[0].Data != "ap:0123456789ab:o" || evs[0].User.ID != "ou_alice" ||
 		evs[0].Chat.ID != "oc_ou_alice" || evs[0].Ref.ID != ref.ID {
 		t.Errorf("events %+v", evs)
+	}
+}
+
+// Before Receive runs (or after it stopped), a genuine post is answered
+// 503, so Feishu keeps it and posts it again later.
+func TestPostsWaitForReceive(t *testing.T) {
+	fs := feishutest.New(feishutest.Options{})
+	defer fs.Close()
+	a, err := feishu.New(feishu.Options{AppID: fs.AppID, AppSecret: fs.AppSecret, VerificationToken: fs.VerificationToken, EncryptKey: fs.EncryptKey, BaseURL: fs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, h := a.WebhookHandler()
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	fs.SetEventURL(srv.URL + path)
+	plain, _ := json.Marshal(map[string]any{"schema": "2.0", "header": map[string]any{"event_id": "ev_early", "event_type": "im.message.receive_v1", "token": fs.VerificationToken}})
+	if status, _ := fs.Post(fs.Seal(plain)); status != http.StatusServiceUnavailable {
+		t.Errorf("a post before Receive got %d, want 503", status)
 	}
 }
