@@ -158,6 +158,7 @@ func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
 		"dingtalk": {g.DingTalk.AllowAll, g.DingTalk.Allow, g.DingTalk.Approvers},
+		"feishu":   {g.Feishu.AllowAll, g.Feishu.Allow, g.Feishu.Approvers},
 		// By email whoever may write to hermes answers its requests.
 		"email": {g.Email.AllowAll, g.Email.Allow, nil},
 	}
@@ -252,6 +253,11 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 	} else if p != nil {
 		out = append(out, p)
 	}
+	if p, err := a.feishuPlatform(); err != nil {
+		return nil, err
+	} else if p != nil {
+		out = append(out, p)
+	}
 	if e := a.Config.Config.Gateway.Email; e.IMAP.Addr != "" {
 		p, err := a.emailPlatform(e)
 		if err != nil {
@@ -265,7 +271,8 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 || dingTalkConfigured(c)
+	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 ||
+		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != ""
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

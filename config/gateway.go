@@ -36,6 +36,8 @@ type Gateway struct {
 	Telegram TelegramGateway `yaml:"telegram"`
 	// DingTalk is the DingTalk app robot.
 	DingTalk DingTalkGateway `yaml:"dingtalk"`
+	// Feishu is the Feishu (Lark) app.
+	Feishu FeishuGateway `yaml:"feishu"`
 	// Webhook is the inbound HTTP routes.
 	Webhook WebhookGateway `yaml:"webhook"`
 	// Email is the mailbox hermes reads and answers.
