@@ -238,7 +238,7 @@ func (a *App) undeliveredFile() func(context.Context, gateway.Undelivered) error
 func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 	var out []gateway.Platform
 	if tg := a.Config.Config.Gateway.Telegram; tg.Token != "" {
-		opt := telegram.Options{Token: string(tg.Token), BaseURL: tg.BaseURL, Logger: a.Log, Clock: a.opts.Clock}
+		opt := telegram.Options{Token: string(tg.Token), BaseURL: tg.BaseURL, Logger: a.Log, Clock: a.opts.Clock, Drafts: tg.Drafts.Or(true)}
 		if hook := tg.Webhook; hook.URL != "" {
 			opt.Webhook = &telegram.Webhook{URL: hook.URL, Secret: string(hook.Secret), MaxConnections: hook.MaxConnections}
 		}

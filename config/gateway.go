@@ -156,6 +156,9 @@ type TelegramGateway struct {
 	// Webhook, when its url is set, has Telegram post updates to hermes
 	// instead of hermes polling for them.
 	Webhook TelegramWebhook `yaml:"webhook"`
+	// Drafts shows a reply being written in a private chat as a draft
+	// (true, the default) instead of editing a message as it grows.
+	Drafts Flag `yaml:"drafts"`
 }
 
 // TelegramWebhook is gateway.telegram.webhook.

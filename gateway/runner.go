@@ -242,6 +242,9 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 			r.log.Warn("gateway: reply not delivered", slog.String("session_id", sessionID), slog.String("error", err.Error()))
 		},
 	}
+	if stream.drafts = draftsFor(ctx, p, ev.Chat, caps); stream.drafts != nil {
+		stream.canEdit = false
+	}
 	prompter := chatPrompter{a: r.approvals, chatKey: key, chat: ev.Chat, buttons: caps.Buttons,
 		allowed: func(u User) bool { return r.mayApprove(ctx, p, u) },
 		send:    stream.send, edit: stream.edit}

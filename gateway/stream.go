@@ -29,6 +29,10 @@ type replyStream struct {
 	edit  func(ctx context.Context, ref MessageRef, m Outgoing) error
 	// failed is told about a send or edit that failed for good.
 	failed func(error)
+	// drafts, where the chat shows drafts, shows each step as it is
+	// written; the step is sent when it ends, as where nothing can be
+	// edited.
+	drafts *drafts
 
 	mu sync.Mutex
 	// text is the reply since the last message that was finished.
@@ -50,10 +54,18 @@ func (s *replyStream) Event(e agent.Event) {
 	switch e.Kind {
 	case agent.EventText:
 		s.text.WriteString(e.Text)
+		if s.drafts != nil {
+			if parts := s.split(s.text.String()); len(parts) > 0 {
+				s.drafts.offer(parts[len(parts)-1])
+			}
+		}
 		if s.canEdit && !s.broken && !s.finalOnly {
 			s.show(false)
 		}
 	case agent.EventToolStarted:
+		if s.drafts != nil {
+			s.drafts.stop()
+		}
 		if s.finalOnly {
 			// Text before a tool call is a step on the way, not the
 			// answer.
@@ -62,6 +74,9 @@ func (s *replyStream) Event(e agent.Event) {
 		}
 		s.show(true)
 	case agent.EventDone:
+		if s.drafts != nil {
+			s.drafts.stop()
+		}
 		s.show(true)
 	}
 }

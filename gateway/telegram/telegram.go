@@ -40,6 +40,9 @@ type Options struct {
 	Clock clock.Clock
 	// Webhook, when set, receives updates by webhook instead of polling.
 	Webhook *Webhook
+	// Drafts streams replies in private chats as drafts
+	// (sendMessageDraft) instead of editing a sent message.
+	Drafts bool
 }
 
 // Adapter is the Telegram platform. Its methods are safe for concurrent
@@ -56,6 +59,8 @@ type Adapter struct {
 	botName string
 	// hook is webhook mode's state; nil when the adapter polls.
 	hook *webhookState
+	// drafts is Options.Drafts.
+	drafts bool
 }
 
 // New checks o and returns an Adapter; it makes no request until Receive
@@ -83,6 +88,7 @@ func New(o Options) (*Adapter, error) {
 		poll:   o.PollTimeout,
 		log:    o.Logger,
 		clock:  clock.OrReal(o.Clock),
+		drafts: o.Drafts,
 	}
 	if a.client == nil {
 		a.client = &http.Client{}
