@@ -37,12 +37,16 @@ type loadOptions struct {
 // loadResult is what one run measured.
 type loadResult struct {
 	sent, answered, lost, doubled, incomplete, redelivered, aux int
-	// overhead is the gateway's time per answered message, by class.
+	// overhead is the gateway's time per answered message, by class;
+	// before is the part of it before the model's first request arrived,
+	// for the messages outside the flooded chats.
 	overhead [classes][]time.Duration
+	before   []time.Duration
 	// during holds the memory samples taken every second while messages
 	// were in flight; after is the one taken after the idle time.
 	duringRSS, duringAnon []float64
 	afterRSS, afterAnon   float64
+	dbMB                  float64
 	wall                  time.Duration
 }
 
@@ -122,6 +126,7 @@ wait:
 	if res.afterRSS, res.afterAnon, err = r.memory(); err != nil {
 		return nil, err
 	}
+	res.dbMB = r.dbSize()
 	res.count(r, msgs)
 	return res, nil
 }
@@ -219,7 +224,10 @@ func (res *loadResult) count(r *rig, msgs []*message) {
 		if !ok {
 			continue
 		}
-		spent, _ := r.model.of(m.tok)
+		spent, asked := r.model.of(m.tok)
 		res.overhead[m.class] = append(res.overhead[m.class], first.Sub(handed)-spent)
+		if m.class != classFlood && !asked.IsZero() {
+			res.before = append(res.before, asked.Sub(handed))
+		}
 	}
 }

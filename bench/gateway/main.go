@@ -162,7 +162,7 @@ func runIdle(o loadOptions, settle time.Duration, reps int) error {
 	}
 	fmt.Printf("%-44s %10s %10s\n", "hermes serve, Telegram connected, idle", "VmRSS MB", "anon MB")
 	fmt.Printf("%-44s %10.1f %10.1f\n", fmt.Sprintf("after %s, median of %d", settle, reps), median(rss), median(anon))
-	fmt.Printf("%-44s %10s %10s\n", "runs", floats(rss), floats(anon))
+	fmt.Printf("each run: VmRSS %s; anon %s\n", floats(rss), floats(anon))
 	return nil
 }
 

@@ -37,8 +37,8 @@ type modelClock struct {
 
 	mu    sync.Mutex
 	spent map[string]time.Duration
-	calls map[string]int
-	aux   int // requests that carried no token
+	first map[string]time.Time // when the first request arrived
+	aux   int                  // requests that carried no token
 }
 
 // reply answers one model request: it thinks, then streams a reply that
@@ -55,7 +55,9 @@ func (m *modelClock) reply(r llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Text: "Noted."}
 	}
 	m.spent[tok] += spent
-	m.calls[tok]++
+	if _, ok := m.first[tok]; !ok {
+		m.first[tok] = start
+	}
 	return llmtest.Reply{Text: replyText(tok), ChunkSize: 16}
 }
 
@@ -66,10 +68,12 @@ func replyText(tok string) string {
 	return tok + ": " + strings.Repeat("here is what you asked about, in a few words. ", 6) + "That is all."
 }
 
-func (m *modelClock) of(tok string) (time.Duration, int) {
+// of returns the time the model spent on a message's requests, and when
+// the first of them arrived.
+func (m *modelClock) of(tok string) (time.Duration, time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.spent[tok], m.calls[tok]
+	return m.spent[tok], m.first[tok]
 }
 
 // rigOptions say how to start a rig.
@@ -90,7 +94,7 @@ func startRig(o rigOptions) (*rig, error) {
 		return nil, err
 	}
 	r := &rig{home: home, exited: make(chan struct{}),
-		model: &modelClock{think: o.think, spent: map[string]time.Duration{}, calls: map[string]int{}}}
+		model: &modelClock{think: o.think, spent: map[string]time.Duration{}, first: map[string]time.Time{}}}
 	r.llm = llmtest.NewServer()
 	r.llm.Handle(r.model.reply)
 	r.tg = telegramtest.New(telegramtest.Options{})
@@ -161,6 +165,17 @@ func (r *rig) memory() (rss, anon float64, err error) {
 		}
 	}
 	return rss, anon, nil
+}
+
+// dbSize returns the size of state.db and its WAL, in MB.
+func (r *rig) dbSize() float64 {
+	var n int64
+	for _, name := range []string{"state.db", "state.db-wal"} {
+		if st, err := os.Stat(filepath.Join(r.home, name)); err == nil {
+			n += st.Size()
+		}
+	}
+	return float64(n) / (1 << 20)
 }
 
 // close stops serve (with SIGINT, as a person would, then a kill after
