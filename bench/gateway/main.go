@@ -90,7 +90,7 @@ func main() {
 	reps := flag.Int("reps", 1, "runs; with -idle the median is reported, else each run is")
 	bin := flag.String("bin", "", "a hermes binary to measure (default: build ./cmd/hermes stripped)")
 	logTo := flag.String("log", "", "file for serve's log (stderr), for GODEBUG=gctrace=1")
-	var env envList
+	var env ship.Env
 	flag.Var(&env, "env", "`KEY=VALUE` added to serve's environment (repeatable)")
 	flag.Parse()
 	o.env = env
@@ -98,19 +98,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gateway:", err)
 		os.Exit(1)
 	}
-}
-
-// envList is the repeatable -env flag.
-type envList []string
-
-func (e *envList) String() string { return strings.Join(*e, " ") }
-
-func (e *envList) Set(v string) error {
-	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
-		return fmt.Errorf("%q is not KEY=VALUE", v)
-	}
-	*e = append(*e, v)
-	return nil
 }
 
 func run(o loadOptions, idle bool, settle time.Duration, reps int, bin, logTo string) error {
