@@ -33,7 +33,8 @@ func (res *loadResult) print(w io.Writer, o loadOptions) {
 	}
 	fmt.Fprintf(w, "%-40s %8d %8s %8s %8s\n", "all but the flooded chats", len(all), ms(pct(all, 50)), ms(pct(all, 99)), ms(pct(all, 100)))
 	fmt.Fprintf(w, "%-40s %8d %8s %8s %8s\n", "  of which before the model was asked", len(res.before), ms(pct(res.before, 50)), ms(pct(res.before, 99)), ms(pct(res.before, 100)))
-	fmt.Fprintf(w, "\n%-40s %10.1f\n", "state.db with its WAL at the end, MB", res.dbMB)
+	fmt.Fprintf(w, "\n%-40s %10.2f\n", "serve's CPU per message, ms", float64(res.cpu)/float64(time.Millisecond)/float64(max(res.sent, 1)))
+	fmt.Fprintf(w, "%-40s %10.1f\n", "state.db with its WAL at the end, MB", res.dbMB)
 	fmt.Fprintln(w)
 }
 

@@ -47,7 +47,9 @@ type loadResult struct {
 	duringRSS, duringAnon []float64
 	afterRSS, afterAnon   float64
 	dbMB                  float64
-	wall                  time.Duration
+	// cpu is serve's CPU time from the first message to the last reply.
+	cpu  time.Duration
+	wall time.Duration
 }
 
 // runLoad runs one load: it starts a rig, lets the plan's users write,
@@ -67,6 +69,10 @@ func runLoad(o loadOptions) (*loadResult, error) {
 	p := makePlan(o.planOptions)
 
 	stopSampling := sample(r, &res.duringRSS, &res.duringAnon)
+	cpu0, err := r.cpu()
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	at := func(sim time.Duration) time.Time { return start.Add(wall(sim, o.speed)) }
 	var (
@@ -119,6 +125,11 @@ wait:
 		}
 	}
 	res.wall = time.Since(start)
+	cpu1, err := r.cpu()
+	if err != nil {
+		return nil, err
+	}
+	res.cpu = cpu1 - cpu0
 	stopEvents()
 	stopSampling()
 

@@ -45,6 +45,15 @@
 // imposes (reported on their own row). llmtest's own encoding of the
 // stream and both servers' HTTP handling fall on the gateway's side too,
 // as do the scheduling delays of sharing two cores with this program.
+// The row "of which before the model was asked" is the part up to the
+// arrival of the model's first request (the store's work and the
+// request); the rest is the stream, rendering and the outbox.
+//
+// Those times are wall times, and on a shared machine every wait for a
+// core or a disk lands in them. serve's CPU per message (its user and
+// system time from the first message to the last reply, divided by the
+// messages, typing indicators, polls and edits included) is the figure
+// that does not depend on what else the machine is doing.
 //
 // Memory is VmRSS and RssAnon from /proc/PID/status: sampled every second
 // while messages are in flight (median and max), and once after all
