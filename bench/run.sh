@@ -37,3 +37,8 @@ go run ./bench/longsession -turns "${TURNS:-300}"
 echo
 echo "== idle hermes serve: RSS and anonymous memory with 0 and 1,000 jobs, and after jobs ran (go run ./bench/serve)"
 go run ./bench/serve -reps "${SERVE_REPS:-3}"
+
+echo
+echo "== the gateway under load: 1,000 Telegram users over 10 simulated minutes, memory, lost messages, overhead per message (go run ./bench/gateway)"
+go run ./bench/gateway -reps "${GATEWAY_REPS:-1}"
+go run ./bench/gateway -idle -reps "${SERVE_REPS:-3}"

@@ -112,7 +112,24 @@ func (e *Engine) systemPrompt(ctx context.Context, s *session.Session, history [
 	if len(e.prompts) >= maxPrompts {
 		clear(e.prompts)
 	}
+	p = box.shared(p)
 	e.prompts[s.ID] = p
 	e.mu.Unlock()
+	return p
+}
+
+// shared returns the text of the prompt last cached with b when it equals
+// p, and otherwise keeps p as that prompt. Sessions started alike (a
+// gateway's chats, the same day, the same memory) get equal prompts of a
+// few kilobytes each; sharing one text keeps the cache of a thousand of
+// them at the size of one. Engine.mu is held.
+func (b *Toolbox) shared(p string) string {
+	if b == nil {
+		return p
+	}
+	if b.prompt == p {
+		return b.prompt
+	}
+	b.prompt = p
 	return p
 }

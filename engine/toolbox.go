@@ -30,6 +30,9 @@ type Tools struct {
 type Toolbox struct {
 	*tool.Registry
 	*tool.Dispatcher
+	// prompt is the system prompt last cached for a session offered this
+	// box (see shared); guarded by Engine.mu.
+	prompt string
 }
 
 // Offers reports whether the model is offered the tool named exactly name.

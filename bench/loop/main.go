@@ -29,26 +29,13 @@ func main() {
 	fs := flag.String("fs", "", "comma-separated NAME=DIR places for hermes's home (default: disk=$TMPDIR, tmpfs=/dev/shm when it exists)")
 	reps := flag.Int("reps", 5, "runs of each combination; the median is reported")
 	bin := flag.String("bin", "", "a hermes binary to measure (default: build ./cmd/hermes)")
-	var env envList
+	var env ship.Env
 	flag.Var(&env, "env", "`KEY=VALUE` added to hermes's environment, for example HERMES_TERMINAL_PERSISTENT_SHELL=false (repeatable)")
 	flag.Parse()
 	if err := run(*rounds, *toolNames, *fs, *reps, *bin, env); err != nil {
 		fmt.Fprintln(os.Stderr, "loop:", err)
 		os.Exit(1)
 	}
-}
-
-// envList is the repeatable -env flag.
-type envList []string
-
-func (e *envList) String() string { return strings.Join(*e, " ") }
-
-func (e *envList) Set(v string) error {
-	if k, _, ok := strings.Cut(v, "="); !ok || k == "" {
-		return fmt.Errorf("%q is not KEY=VALUE", v)
-	}
-	*e = append(*e, v)
-	return nil
 }
 
 func run(roundList, toolList, fsList string, reps int, bin string, env []string) error {
