@@ -143,6 +143,7 @@ type access struct {
 func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
+		"discord":  {g.Discord.AllowAll, g.Discord.Allow, g.Discord.Approvers},
 	}
 }
 
@@ -211,13 +212,18 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	discordP, err := a.discordPlatforms()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, discordP...)
 	return out, nil
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0
+	return c.Gateway.Telegram.Token != "" || c.Gateway.Discord.Token != "" || len(c.Gateway.Webhook.Routes) > 0
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash
