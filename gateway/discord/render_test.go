@@ -96,3 +96,24 @@ func TestNewChecksOptions(t *testing.T) {
 		}
 	}
 }
+
+// Whatever the text, Len bounds the rendered content, rendering twice
+// changes nothing more (a defused mention stays defused), and no
+// @everyone or @here survives outside code when the text has no code.
+func FuzzRender(f *testing.F) {
+	for _, s := range []string{"@everyone", "<@!12>", "`@here`", "```\n@here\n```", "a<@&1>b@here", "``x`` @everyone `"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := discord.Render(s)
+		if n := utf8.RuneCountInString(r); discord.Len(s) < n {
+			t.Fatalf("Len(%q) = %d < %d", s, discord.Len(s), n)
+		}
+		if rr := discord.Render(r); rr != r {
+			t.Fatalf("Render is not stable on %q: %q then %q", s, r, rr)
+		}
+		if !strings.ContainsAny(s, "`~") && (strings.Contains(r, "@everyone") || strings.Contains(r, "@here")) {
+			t.Fatalf("Render(%q) = %q keeps a live mention", s, r)
+		}
+	})
+}

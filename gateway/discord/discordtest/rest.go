@@ -68,6 +68,15 @@ func readBody(r *http.Request) (messageBody, []string, *apiError) {
 	return b, nil, nil
 }
 
+// readChecked reads a message body and enforces the limits on it.
+func readChecked(r *http.Request) (messageBody, []string, *apiError) {
+	b, files, aerr := readBody(r)
+	if aerr == nil {
+		aerr = check(b)
+	}
+	return b, files, aerr
+}
+
 // check enforces the limits on content and components.
 func check(b messageBody) *apiError {
 	if b.Content != nil {
@@ -102,11 +111,8 @@ func check(b messageBody) *apiError {
 }
 
 func (s *Server) createMessage(r *http.Request, channelID string) (any, *apiError) {
-	b, files, aerr := readBody(r)
+	b, files, aerr := readChecked(r)
 	if aerr != nil {
-		return nil, aerr
-	}
-	if aerr := check(b); aerr != nil {
 		return nil, aerr
 	}
 	if (b.Content == nil || strings.TrimSpace(*b.Content) == "") && len(files) == 0 && (b.Components == nil || len(*b.Components) == 0) {
@@ -145,11 +151,8 @@ func (s *Server) createMessage(r *http.Request, channelID string) (any, *apiErro
 }
 
 func (s *Server) editMessage(r *http.Request, channelID, messageID string) (any, *apiError) {
-	b, _, aerr := readBody(r)
+	b, _, aerr := readChecked(r)
 	if aerr != nil {
-		return nil, aerr
-	}
-	if aerr := check(b); aerr != nil {
 		return nil, aerr
 	}
 	s.mu.Lock()
@@ -219,11 +222,8 @@ func (s *Server) callback(r *http.Request, id, token string) *apiError {
 // followup takes a message sent through an interaction's webhook, which
 // works only after the interaction was acknowledged.
 func (s *Server) followup(r *http.Request, appID, token string) (any, *apiError) {
-	b, _, aerr := readBody(r)
+	b, _, aerr := readChecked(r)
 	if aerr != nil {
-		return nil, aerr
-	}
-	if aerr := check(b); aerr != nil {
 		return nil, aerr
 	}
 	s.mu.Lock()
