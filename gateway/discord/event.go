@@ -53,7 +53,7 @@ func (a *Adapter) message(m dcMessage) (gateway.Event, bool) {
 		ID: m.ID, Kind: gateway.KindMessage, Received: a.clock.Now(),
 		Chat:      chat,
 		User:      userOf(m.Author),
-		Text:      m.Content,
+		Text:      commandText(m.Content, botID),
 		Addressed: chat.Type == gateway.DM || addressed(m, botID),
 		MessageID: m.ID,
 		Media:     a.media(m.Attachments),
@@ -138,4 +138,22 @@ func (a *Adapter) media(atts []dcAttachment) []gateway.Media {
 			Fetch: func(ctx context.Context) (io.ReadCloser, error) { return a.fetch(ctx, u) }})
 	}
 	return out
+}
+
+// commandText returns a message's text, with the bot's mention taken off
+// the front of a command ("<@id> /new" is "/new"): in a guild the bot
+// hears only what mentions it, and Discord has no "/new@bot" form, so a
+// command could not be given there otherwise. Any other text keeps its
+// mention.
+func commandText(content, botID string) string {
+	if botID == "" {
+		return content
+	}
+	t := strings.TrimSpace(content)
+	for _, m := range []string{"<@" + botID + ">", "<@!" + botID + ">"} {
+		if rest, ok := strings.CutPrefix(t, m); ok && strings.HasPrefix(strings.TrimSpace(rest), "/") {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return content
 }

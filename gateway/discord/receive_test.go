@@ -3,13 +3,18 @@ package discord_test
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/discord"
 	"github.com/hermes-go/hermes/gateway/discord/discordtest"
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // A direct message and a guild message become events: a DM is always
@@ -224,5 +229,58 @@ func TestRefusedEventIsReplayed(t *testing.T) {
 	}
 	if len(h.srv.Resumes()) == 0 {
 		t.Error("the refused event came back without a resume")
+	}
+}
+
+// A command in a guild comes after the bot's mention, which is taken off
+// so that the gateway sees the command; other text keeps the mention.
+func TestCommandAfterMention(t *testing.T) {
+	h := newHarness(t, nil)
+	h.receive(t, nil)
+	bot := h.srv.Bot.ID
+	for in, want := range map[string]string{
+		"<@" + bot + "> /new":        "/new",
+		" <@!" + bot + ">  /model x": "/model x",
+		"<@" + bot + "> hello /new":  "<@" + bot + "> hello /new",
+		"<@1234> /new":               "<@1234> /new",
+	} {
+		h.srv.UserMessage(discordtest.Incoming{Channel: "700", Guild: "800", Content: in})
+		if ev := h.next(t); ev.Text != want {
+			t.Errorf("%q came as %q, want %q", in, ev.Text, want)
+		}
+	}
+}
+
+// A Gateway that cannot be reached is tried again at once, then after
+// one second, two, and so on, doubling.
+func TestUnreachableGatewayBacksOff(t *testing.T) {
+	var attempts atomic.Int32
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		attempts.Add(1)
+		http.Error(w, "down", http.StatusBadGateway)
+	}))
+	t.Cleanup(down.Close)
+	fake := clock.NewFake(time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC))
+	dc, err := discord.New(discord.Options{Token: "a.b.c", BaseURL: down.URL, GatewayURL: "ws" + strings.TrimPrefix(down.URL, "http"),
+		Clock: fake, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- dc.Receive(ctx, func(context.Context, gateway.Event) error { return nil }) }()
+	defer func() { cancel(); <-done }()
+	want := int32(2)
+	for _, wait := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+		blockUntil(t, fake, 1)
+		if n := attempts.Load(); n != want {
+			t.Fatalf("%d attempts before a wait of %s, want %d", n, wait, want)
+		}
+		fake.Advance(wait - time.Millisecond)
+		if n := attempts.Load(); n != want {
+			t.Fatalf("attempt %d came before %s had passed", n, wait)
+		}
+		fake.Advance(time.Millisecond)
+		want++
 	}
 }
