@@ -38,29 +38,22 @@ type session struct {
 // an event deliver refused is replayed too, by resuming from before it.
 func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gateway.Event) error) error {
 	sess := session{seq: -1}
-	discovered := ""
 	failures := 0
 	for ctx.Err() == nil {
 		target := sess.resumeURL
 		if sess.id == "" || target == "" {
-			if a.gatewayURL != "" {
-				target = a.gatewayURL
-			} else if discovered != "" {
-				target = discovered
-			} else {
-				u, err := a.discover(ctx)
-				if err != nil {
-					if fatal := (*closeError)(nil); errors.As(err, &fatal) {
-						return err
-					}
-					failures++
-					if a.pause(ctx, failures, "discord: asking for the Gateway's address failed", err) != nil {
-						break
-					}
-					continue
+			u, err := a.discover(ctx)
+			if err != nil {
+				if fatal := (*closeError)(nil); errors.As(err, &fatal) {
+					return err
 				}
-				discovered, target = u, u
+				failures++
+				if a.pause(ctx, failures, "discord: asking for the Gateway's address failed", err) != nil {
+					break
+				}
+				continue
 			}
+			target = u
 		}
 		up, err := a.connect(ctx, target, &sess, deliver)
 		if ctx.Err() != nil {
@@ -109,10 +102,21 @@ func (a *Adapter) pause(ctx context.Context, n int, why string, err error) error
 	return a.clock.Sleep(ctx, wait)
 }
 
-// discover asks GET /gateway/bot for the Gateway's address.
+// discover returns the Gateway's address for a new connection: the one
+// configured, or what GET /gateway/bot says. Asking also learns how many
+// identifies are left today (session_start_limit); when none are, it
+// waits for the reset instead of spending the bot's daily budget on
+// connections Discord would refuse.
 func (a *Adapter) discover(ctx context.Context) (string, error) {
+	if a.gatewayURL != "" {
+		return a.gatewayURL, nil
+	}
 	var out struct {
-		URL string `json:"url"`
+		URL   string `json:"url"`
+		Limit *struct {
+			Remaining  int     `json:"remaining"`
+			ResetAfter float64 `json:"reset_after"`
+		} `json:"session_start_limit"`
 	}
 	err := a.call(ctx, request{method: http.MethodGet, path: "/gateway/bot", route: "GET /gateway/bot"}, &out)
 	var ae *apiError
@@ -124,6 +128,13 @@ func (a *Adapter) discover(ctx context.Context) (string, error) {
 	}
 	if u, perr := url.Parse(out.URL); perr != nil || (u.Scheme != "ws" && u.Scheme != "wss") {
 		return "", fmt.Errorf("discord: GET /gateway/bot gave %q, which is not a ws or wss URL", out.URL)
+	}
+	if l := out.Limit; l != nil && l.Remaining <= 0 {
+		wait := time.Duration(l.ResetAfter * float64(time.Millisecond))
+		a.log.Warn("discord: no identifies left today (session_start_limit); waiting for the reset", "retry_in", wait)
+		if err := a.clock.Sleep(ctx, wait); err != nil {
+			return "", err
+		}
 	}
 	return out.URL, nil
 }

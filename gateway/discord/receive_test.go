@@ -284,3 +284,22 @@ func TestUnreachableGatewayBacksOff(t *testing.T) {
 		want++
 	}
 }
+
+// With no identifies left today, the adapter waits for the budget's
+// reset before it connects, instead of spending identifies Discord would
+// refuse.
+func TestNoIdentifiesLeftWaitsForReset(t *testing.T) {
+	fake := clock.NewFake(time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC))
+	h := newHarness(t, fake)
+	h.srv.IdentifiesLeft(0, 5000)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.dc.Receive(ctx, func(context.Context, gateway.Event) error { return nil }) }()
+	defer func() { cancel(); <-done }()
+	blockUntil(t, fake, 1)
+	if n := h.srv.Identifies(); n != 0 {
+		t.Fatalf("%d identifies with none left", n)
+	}
+	fake.Advance(5 * time.Second)
+	h.wait(t, "an identify after the reset", func() bool { return h.srv.Identifies() == 1 })
+}

@@ -109,3 +109,22 @@ func (s *Server) Live() bool {
 func (s *Server) WaitLive(ctx context.Context) error {
 	return s.Wait(ctx, s.Live)
 }
+
+// IdentifiesLeft sets the session_start_limit GET /gateway/bot reports:
+// how many identifies are left, and the milliseconds until the budget
+// resets.
+func (s *Server) IdentifiesLeft(remaining, resetAfterMillis int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gw.startLeft, s.gw.startReset = &remaining, resetAfterMillis
+}
+
+func (s *Server) startLimit() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	left, reset := 1000-s.gw.identifies, 86_400_000
+	if s.gw.startLeft != nil {
+		left, reset = *s.gw.startLeft, s.gw.startReset
+	}
+	return map[string]int{"total": 1000, "remaining": left, "reset_after": reset, "max_concurrency": 1}
+}

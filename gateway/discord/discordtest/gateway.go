@@ -32,6 +32,10 @@ type gatewayState struct {
 	refuseContent bool
 
 	identifies int
+	// startLeft and startReset override the session_start_limit that
+	// GET /gateway/bot reports.
+	startLeft  *int
+	startReset int
 	resumes    []Resume
 	heartbeats []*int64
 	// closes are the close codes the server sent, in order.

@@ -150,8 +150,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	)
 	switch {
 	case route == "GET /gateway/bot":
-		result = map[string]any{"url": s.GatewayURL, "shards": 1,
-			"session_start_limit": map[string]int{"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
+		result = map[string]any{"url": s.GatewayURL, "shards": 1, "session_start_limit": s.startLimit()}
 	case len(parts) == 3 && parts[0] == "channels" && parts[2] == "messages" && r.Method == http.MethodPost:
 		if !s.spend(w, parts[1]) {
 			return
