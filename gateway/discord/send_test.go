@@ -149,6 +149,12 @@ func TestRateLimitBucketsAreKept(t *testing.T) {
 		t.Fatalf("the third send went before the bucket reset: %v", err)
 	default:
 	}
+	// Another channel's bucket is its own: a send there goes at once.
+	other := gateway.Chat{ID: "5" + "77"}
+	h.srv.UserMessage(discordtest.Incoming{From: discordtest.User{ID: "77", Username: "bob"}, Content: "hi"})
+	if _, err := h.dc.Send(ctx, other, gateway.Outgoing{Text: "to bob"}); err != nil {
+		t.Fatalf("a send to another channel: %v", err)
+	}
 	fake.Advance(5 * time.Second)
 	if err := <-done; err != nil {
 		t.Fatal(err)
