@@ -56,7 +56,7 @@ func (a *Adapter) connect(ctx context.Context, target string, sess *session, del
 		return false, err
 	}
 	dctx, cancel := context.WithTimeout(ctx, helloTimeout)
-	ws, _, err := websocket.Dial(dctx, addr, nil)
+	ws, _, err := websocket.Dial(dctx, addr, &websocket.DialOptions{HTTPClient: a.client})
 	cancel()
 	if err != nil {
 		return false, fmt.Errorf("discord: connecting to the Gateway: %w", err)

@@ -55,7 +55,9 @@ type Options struct {
 	// GatewayURL is the WebSocket address to connect to; empty asks
 	// GET /gateway/bot for it.
 	GatewayURL string
-	// Client makes the REST requests; nil means a client of its own.
+	// Client makes the REST requests and opens the Gateway connection
+	// (a proxy in its transport applies to both); nil means a client of
+	// its own.
 	Client *http.Client
 	// Logger gets what the adapter has to say; nil means slog.Default().
 	Logger *slog.Logger
