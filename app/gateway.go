@@ -159,6 +159,7 @@ func platformAccess(g config.Gateway) map[string]access {
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
 		"dingtalk": {g.DingTalk.AllowAll, g.DingTalk.Allow, g.DingTalk.Approvers},
 		"feishu":   {g.Feishu.AllowAll, g.Feishu.Allow, g.Feishu.Approvers},
+		"discord":  {g.Discord.AllowAll, g.Discord.Allow, g.Discord.Approvers},
 		// By email whoever may write to hermes answers its requests.
 		"email": {g.Email.AllowAll, g.Email.Allow, nil},
 	}
@@ -265,6 +266,11 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	discordP, err := a.discordPlatforms()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, discordP...)
 	return out, nil
 }
 
@@ -272,7 +278,7 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 // turned on.
 func GatewayConfigured(c config.Config) bool {
 	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 ||
-		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != ""
+		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != "" || c.Gateway.Discord.Token != ""
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

@@ -38,6 +38,8 @@ type Gateway struct {
 	DingTalk DingTalkGateway `yaml:"dingtalk"`
 	// Feishu is the Feishu (Lark) app.
 	Feishu FeishuGateway `yaml:"feishu"`
+	// Discord is the Discord bot.
+	Discord DiscordGateway `yaml:"discord"`
 	// Webhook is the inbound HTTP routes.
 	Webhook WebhookGateway `yaml:"webhook"`
 	// Email is the mailbox hermes reads and answers.

@@ -59,6 +59,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 		errs = append(errs, badValue(where("gateway.reset.idle_minutes"), "gateway.reset.idle_minutes", "0", "is not accepted with mode idle; use the minutes of silence after which a chat starts afresh"))
 	}
 	errs = append(errs, validateEmail(&g.Email, where)...)
+	errs = append(errs, validateDiscord(&g.Discord, where)...)
 	paths := map[string]string{}
 	if hook := g.Telegram.Webhook.URL; hook != "" {
 		if u, err := url.Parse(hook); err == nil && u.Path != "" && u.Path != "/" {

@@ -1,0 +1,22 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/discord"
+)
+
+// discordPlatforms builds the Discord adapter from gateway.discord: one
+// platform when its token is set, none when it is not.
+func (a *App) discordPlatforms() ([]gateway.Platform, error) {
+	d := a.Config.Config.Gateway.Discord
+	if d.Token == "" {
+		return nil, nil
+	}
+	p, err := discord.New(discord.Options{Token: string(d.Token), BaseURL: d.BaseURL, GatewayURL: d.GatewayURL, Logger: a.Log, Clock: a.opts.Clock})
+	if err != nil {
+		return nil, fmt.Errorf("gateway.discord: %w", err)
+	}
+	return []gateway.Platform{p}, nil
+}
