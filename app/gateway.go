@@ -143,6 +143,7 @@ type access struct {
 func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
+		"wecom":    {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 	}
 }
 
@@ -211,13 +212,13 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	return a.appendWeCom(out)
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0
+	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0 || c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn()
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash
