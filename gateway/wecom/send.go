@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
@@ -35,9 +37,7 @@ func (a *App) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (
 	if err := a.post(ctx, "/cgi-bin/message/send", body, &out); err != nil {
 		return gateway.MessageRef{}, a.classify(err, chat.ID)
 	}
-	a.mu.Lock()
-	delete(a.limited, chat.ID)
-	a.mu.Unlock()
+	a.limits.clear(chat.ID)
 	if out.InvalidUser != "" {
 		return gateway.MessageRef{}, &gateway.SendError{Kind: gateway.Permanent,
 			Message: fmt.Sprintf("WeCom did not deliver to %s: not a member the app can reach (check the app's visible range)", out.InvalidUser)}
@@ -78,28 +78,55 @@ const (
 // classify turns a failed call into a *gateway.SendError by errcode and
 // status, never by errmsg.
 func (a *App) classify(err error, chatID string) error {
+	return classify(err, chatID, &a.limits, a.log)
+}
+
+// limits counts each chat's rate-limit answers in a row, to lengthen the
+// wait while WeCom keeps refusing.
+type limits struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// next returns how long chat should wait after one more rate limit.
+func (l *limits) next(chat string) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.n == nil {
+		l.n = map[string]int{}
+	}
+	n := l.n[chat]
+	l.n[chat] = n + 1
+	if n >= 6 {
+		return rateLimitMax
+	}
+	return min(rateLimitStep<<n, rateLimitMax)
+}
+
+// clear starts chat's waits afresh after a send went through.
+func (l *limits) clear(chat string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.n, chat)
+}
+
+// classify is App's and Bot's classify: errcodes in WeCom's answers mean
+// the same for both.
+func classify(err error, chatID string, lim *limits, log *slog.Logger) error {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		return &gateway.SendError{Kind: gateway.Temporary, Message: err.Error(), Err: err}
 	}
 	switch {
 	case ae.Code == codeFreqLimit || ae.Code == codeMinuteLimit || ae.Code == codeConcurrency || ae.Code == codeTooManyMsgs || ae.Status == 429:
-		a.mu.Lock()
-		n := a.limited[chatID]
-		a.limited[chatID] = n + 1
-		a.mu.Unlock()
-		wait := rateLimitMax
-		if n < 6 {
-			wait = min(rateLimitStep<<n, rateLimitMax)
-		}
-		return &gateway.SendError{Kind: gateway.RateLimited, RetryAfter: wait, Message: ae.Error(), Err: err}
+		return &gateway.SendError{Kind: gateway.RateLimited, RetryAfter: lim.next(chatID), Message: ae.Error(), Err: err}
 	case ae.Code == codeBusy || ae.Status >= 500 || ae.Code == codeInvalidToken || ae.Code == codeExpiredToken:
 		return &gateway.SendError{Kind: gateway.Temporary, Message: ae.Error(), Err: err}
 	case ae.Code == codeNotTrustedIP:
-		a.log.Error("wecom: WeCom refuses calls from this machine's IP (errcode 60020); add its public egress IP under the app's 企业可信IP (Trusted IP) in the WeCom admin console",
+		log.Error("wecom: WeCom refuses calls from this machine's IP (errcode 60020); add its public egress IP under the app's 企业可信IP (Trusted IP) in the WeCom admin console",
 			"errcode", ae.Code)
 	case ae.Code == codeInvalidCred:
-		a.log.Error("wecom: WeCom refused the app's credentials (errcode 40001); check gateway.wecom.corp_id and gateway.wecom.secret", "errcode", ae.Code)
+		log.Error("wecom: WeCom refused the credentials (errcode 40001); check gateway.wecom's corp_id and secret", "errcode", ae.Code)
 	}
 	return &gateway.SendError{Kind: gateway.Permanent, Message: ae.Error(), Err: err}
 }

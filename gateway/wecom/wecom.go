@@ -75,14 +75,12 @@ type App struct {
 	log     *slog.Logger
 	clock   clock.Clock
 	token   tokenCache
+	limits  limits
 
 	mu sync.Mutex
 	// deliver is Receive's while it runs; nil before and after, when
 	// callbacks are refused with 503 so WeCom posts them again.
 	deliver func(context.Context, gateway.Event) error
-	// limited counts each chat's rate-limit answers in a row, to lengthen
-	// the wait while WeCom keeps refusing.
-	limited map[string]int
 }
 
 // NewApp checks o and returns an App; it makes no request until a send.
@@ -112,7 +110,7 @@ func NewApp(o AppOptions) (*App, error) {
 		return nil, fmt.Errorf("wecom: callback_path %q does not start with /; give the path of the URL set as the app's API receive URL, such as /wecom", path)
 	}
 	a := &App{corpID: o.CorpID, agentID: o.AgentID, secret: o.Secret, base: base, path: path, crypt: crypt,
-		client: o.Client, log: o.Logger, clock: clock.OrReal(o.Clock), limited: map[string]int{}}
+		client: o.Client, log: o.Logger, clock: clock.OrReal(o.Clock)}
 	if a.client == nil {
 		a.client = &http.Client{Timeout: callTimeout}
 	}
