@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -30,14 +31,42 @@ type appRig struct {
 }
 
 type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{}
 }
 
 func (s *syncBuf) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
+}
+
+// wait blocks until the log holds want n times.
+func (s *syncBuf) wait(t *testing.T, want string, n int) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		s.mu.Lock()
+		if strings.Count(s.b.String(), want) >= n {
+			s.mu.Unlock()
+			return
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		ch := s.changed
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-timeout:
+			t.Fatalf("the log never said %q:\n%s", want, s.String())
+		}
+	}
 }
 
 func (s *syncBuf) String() string {
