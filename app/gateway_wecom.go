@@ -21,5 +21,13 @@ func (a *App) appendWeCom(out []gateway.Platform) ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	if w.BotOn() {
+		p, err := wecom.NewBot(wecom.BotOptions{BotID: w.Bot.BotID, Secret: string(w.Bot.Secret), WSURL: w.Bot.WSURL,
+			Logger: a.Log, Clock: a.opts.Clock})
+		if err != nil {
+			return nil, fmt.Errorf("gateway.wecom.bot: %w", err)
+		}
+		out = append(out, p)
+	}
 	return out, nil
 }

@@ -89,12 +89,12 @@ func NewBot(o BotOptions) (*Bot, error) {
 	if b.log == nil {
 		b.log = slog.Default()
 	}
-	b.log = b.log.With("platform", "wecom_bot")
+	b.log = b.log.With("platform", "wecombot")
 	return b, nil
 }
 
-// Name returns "wecom_bot".
-func (b *Bot) Name() string { return "wecom_bot" }
+// Name returns "wecombot".
+func (b *Bot) Name() string { return "wecombot" }
 
 // Caps returns the bot's limits: 20480 bytes a stream, edits (the stream
 // sent again), no buttons, and a pace of one update a second per chat.

@@ -247,3 +247,22 @@ func TestBotSendFailures(t *testing.T) {
 		t.Errorf("violations: %q", v)
 	}
 }
+
+// Finishing a stream that WeCom rate-limits, or while the connection is
+// down, is tried again later instead of leaving the stream open.
+func TestBotFinishIsRetried(t *testing.T) {
+	r := newBotRig(t, "")
+	r.connected(t, 1)
+	ctx := context.Background()
+	ev := r.say(t, wecomtest.BotIncoming{Text: "hi"})
+	if _, err := r.bot.Send(ctx, ev.Chat, gateway.Outgoing{Text: "answer"}); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.FailNext(45009)
+	r.clock.Advance(10 * time.Second)
+	if s := r.srv.Streams("alice"); len(s) != 1 || s[0].Finished {
+		t.Fatalf("streams %+v", s)
+	}
+	r.clock.Advance(10 * time.Second)
+	r.waitFor(t, "the stream to finish", func() bool { s := r.srv.Streams("alice"); return len(s) == 1 && s[0].Finished })
+}

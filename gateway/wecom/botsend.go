@@ -2,6 +2,7 @@ package wecom
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,6 +31,8 @@ type stream struct {
 	mu    sync.Mutex
 	chat  gateway.Chat
 	reqID string
+	// at is when the message it answers came.
+	at time.Time
 	// firstID is the id the gateway holds in its MessageRef.
 	firstID string
 	// wid is the current WeCom stream's id; offset is where its text
@@ -68,7 +71,7 @@ func (b *Bot) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (
 		b.limits.clear(chat.ID)
 		return gateway.MessageRef{Chat: chat}, nil
 	}
-	st := &stream{chat: chat, reqID: in.reqID, wid: b.streamID(), text: m.Text}
+	st := &stream{chat: chat, reqID: in.reqID, at: in.at, wid: b.streamID(), text: m.Text}
 	st.firstID = st.wid
 	if err := b.respond(ctx, c, st, false); err != nil {
 		return gateway.MessageRef{}, err
@@ -166,15 +169,29 @@ func (b *Bot) finish(ctx context.Context, st *stream) {
 	if st.done {
 		return
 	}
-	st.done = true
-	st.timer.Stop()
 	b.mu.Lock()
 	c := b.conn
 	b.mu.Unlock()
 	if c == nil {
+		// Reconnecting: try again later, while the message can still
+		// be answered.
+		if b.clock.Now().Sub(st.at) < reqTTL {
+			st.timer.Reset(finishAfter)
+		} else {
+			st.done = true
+		}
 		return
 	}
-	if err := b.respondLocked(ctx, c, st, true); err != nil {
+	err := b.respondLocked(ctx, c, st, true)
+	var se *gateway.SendError
+	if err != nil && errors.As(err, &se) && se.Kind != gateway.Permanent && b.clock.Now().Sub(st.at) < reqTTL {
+		// Rate limited or a passing failure: finish it later.
+		st.timer.Reset(max(se.RetryAfter, finishAfter))
+		return
+	}
+	st.done = true
+	st.timer.Stop()
+	if err != nil {
 		b.log.Warn("wecom bot: a reply's stream was not finished; WeCom ends it by itself", "err", err)
 	}
 }
