@@ -67,7 +67,7 @@ func (b *Bot) serve(w http.ResponseWriter, r *http.Request) {
 			b.touch()
 			b.mu.Unlock()
 			if old != nil {
-				old.Close(websocket.StatusPolicyViolation, "another connection subscribed")
+				go old.Close(websocket.StatusPolicyViolation, "another connection subscribed")
 			}
 			subscribed = true
 			answer(0, "ok")

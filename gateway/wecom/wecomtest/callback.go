@@ -89,7 +89,7 @@ func (s *Server) post(ctx context.Context, in Incoming) error {
 	}
 	var last error
 	for i := 0; i < Attempts; i++ {
-		actx, cancel := context.WithTimeout(ctx, RetryAfter)
+		actx, cancel := context.WithTimeout(ctx, s.retryAfter)
 		status, _, err := s.do(actx, http.MethodPost, body.Query, strings.NewReader(body.XML))
 		cancel()
 		if err == nil && status == http.StatusOK {

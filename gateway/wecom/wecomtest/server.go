@@ -35,6 +35,9 @@ type Options struct {
 	// Clock ages access tokens and stamps callbacks; nil means the wall
 	// clock.
 	Clock clock.Clock
+	// RetryAfter is how long a callback waits for its answer before it
+	// is posted again; 0 means WeCom's five seconds.
+	RetryAfter time.Duration
 }
 
 // Server is a fake WeCom. Its methods are safe for concurrent use.
@@ -48,9 +51,10 @@ type Server struct {
 	Token          string
 	EncodingAESKey string
 
-	http  *httptest.Server
-	crypt *wecomcrypt.Crypter
-	clock clock.Clock
+	http       *httptest.Server
+	crypt      *wecomcrypt.Crypter
+	clock      clock.Clock
+	retryAfter time.Duration
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every change
@@ -80,7 +84,10 @@ type Message struct {
 func New(o Options) *Server {
 	s := &Server{CorpID: o.CorpID, AgentID: o.AgentID, Secret: o.Secret, Token: o.Token, EncodingAESKey: o.EncodingAESKey,
 		clock: clock.OrReal(o.Clock), changed: make(chan struct{}), tokens: map[string]time.Time{},
-		calls: map[string]int{}, posted: map[string]Incoming{}}
+		calls: map[string]int{}, posted: map[string]Incoming{}, retryAfter: o.RetryAfter}
+	if s.retryAfter <= 0 {
+		s.retryAfter = RetryAfter
+	}
 	if s.CorpID == "" {
 		s.CorpID = "ww5823bf96d3bd56c7"
 	}
