@@ -44,32 +44,7 @@ gateway:
     allow: [alice, bob]
     approvers: [alice]
 `, srv.URL(), addr, wc.CorpID, wc.AgentID, wc.Token, wc.URL))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		for _, secret := range []string{wc.Secret, wc.EncodingAESKey, "tok-"} {
-			if strings.Contains(logs.String(), secret) {
-				t.Errorf("a secret (%.6s…) is in serve's log", secret)
-			}
-		}
-	})
+	logs := serveWeCom(t, h, nil, wc.Secret, wc.EncodingAESKey, "tok-")
 	wc.SetCallback("http://" + addr + "/wecom")
 	// The console saves the URL only once it answers the verification.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -87,6 +62,42 @@ gateway:
 		case <-time.After(50 * time.Millisecond): // serve is starting
 		}
 	}
+}
+
+// serveWeCom starts hermes serve in h and stops it when the test ends,
+// then checks that none of secrets reached its log and runs after.
+func serveWeCom(t *testing.T, h *home, after func(), secrets ...string) *syncBuffer {
+	t.Helper()
+	cmd := exec.Command(hermesBin, "serve")
+	cmd.Env, cmd.Dir = h.env, h.dir
+	logs := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = io.Discard, logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
+		}
+		if after != nil {
+			after()
+		}
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", logs.String())
+		}
+		for _, secret := range secrets {
+			if strings.Contains(logs.String(), secret) {
+				t.Errorf("a secret (%.6s…) is in serve's log", secret)
+			}
+		}
+	})
+	return logs
 }
 
 // wecomSay posts what user writes, as WeCom does, and returns its MsgId.

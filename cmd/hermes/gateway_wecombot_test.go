@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,33 +27,11 @@ gateway:
     bot: {bot_id: %s, secret: "${WECOM_BOT_SECRET}", ws_url: %q}
     allow: [alice]
 `, srv.URL(), bot.BotID, bot.URL))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		if strings.Contains(logs.String(), bot.Secret) {
-			t.Error("the bot secret is in serve's log")
-		}
+	serveWeCom(t, h, func() {
 		if v := bot.Violations(); len(v) > 0 {
 			t.Errorf("the bot server saw what WeCom refuses: %q", v)
 		}
-	})
+	}, bot.Secret)
 	botWait(t, bot, "the subscription", func() bool { return bot.Connected() })
 }
 

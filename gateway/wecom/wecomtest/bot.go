@@ -46,8 +46,10 @@ type Bot struct {
 	http  *httptest.Server
 	clock clock.Clock
 
+	// changes wakes Wait.
+	changes
+
 	mu          sync.Mutex
-	changed     chan struct{}
 	conn        *websocket.Conn
 	subscribes  int
 	pings       int
@@ -95,7 +97,7 @@ type BotIncoming struct {
 
 // NewBot starts a Bot server on 127.0.0.1.
 func NewBot(o BotOptions) *Bot {
-	b := &Bot{BotID: o.BotID, Secret: o.Secret, clock: clock.OrReal(o.Clock), changed: make(chan struct{}),
+	b := &Bot{BotID: o.BotID, Secret: o.Secret, clock: clock.OrReal(o.Clock),
 		reqs: map[string]botReq{}, pushed: map[string][]byte{}, streams: map[string]*Stream{}}
 	if b.BotID == "" {
 		b.BotID = "aib-test-bot"
@@ -112,29 +114,6 @@ func NewBot(o BotOptions) *Bot {
 func (b *Bot) Close() {
 	b.Drop()
 	b.http.Close()
-}
-
-func (b *Bot) touch() {
-	close(b.changed)
-	b.changed = make(chan struct{})
-}
-
-// Wait blocks until cond (called without the lock held) holds, or ctx
-// ends.
-func (b *Bot) Wait(ctx context.Context, cond func() bool) error {
-	for {
-		b.mu.Lock()
-		ch := b.changed
-		b.mu.Unlock()
-		if cond() {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-ch:
-		}
-	}
 }
 
 // Subscribes is how many subscriptions were taken; Pings how many pings

@@ -7,7 +7,6 @@
 package wecomtest
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -56,8 +55,10 @@ type Server struct {
 	clock      clock.Clock
 	retryAfter time.Duration
 
+	// changes wakes Wait.
+	changes
+
 	mu      sync.Mutex
-	changed chan struct{} // closed and replaced on every change
 	tokens  map[string]time.Time
 	nextTok int
 	sent    []Message
@@ -83,7 +84,7 @@ type Message struct {
 // New starts a Server on 127.0.0.1.
 func New(o Options) *Server {
 	s := &Server{CorpID: o.CorpID, AgentID: o.AgentID, Secret: o.Secret, Token: o.Token, EncodingAESKey: o.EncodingAESKey,
-		clock: clock.OrReal(o.Clock), changed: make(chan struct{}), tokens: map[string]time.Time{},
+		clock: clock.OrReal(o.Clock), tokens: map[string]time.Time{},
 		calls: map[string]int{}, posted: map[string]Incoming{}, retryAfter: o.RetryAfter}
 	if s.retryAfter <= 0 {
 		s.retryAfter = RetryAfter
@@ -118,30 +119,6 @@ func New(o Options) *Server {
 
 // Close stops the server.
 func (s *Server) Close() { s.http.Close() }
-
-// touch wakes Wait; s.mu is held.
-func (s *Server) touch() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// Wait blocks until cond (called without the lock held) holds, or ctx
-// ends.
-func (s *Server) Wait(ctx context.Context, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		ch := s.changed
-		s.mu.Unlock()
-		if cond() {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-ch:
-		}
-	}
-}
 
 // Sent returns the messages sent to user, in order.
 func (s *Server) Sent(user string) []Message {
