@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 // wecomServe starts hermes serve with a WeCom app pointed at wc, its
 // callbacks taken on a free port that wc posts to, and the model at srv.
 // alice and bob may talk to hermes; alice alone approves.
-func wecomServe(t *testing.T, h *home, wc *wecomtest.Server, srv *llmtest.Server) {
+func wecomServe(t *testing.T, h *home, wc *wecomtest.Server, srv *llmtest.Server) (logs *syncBuffer, stop func()) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -44,7 +45,7 @@ gateway:
     allow: [alice, bob]
     approvers: [alice]
 `, srv.URL(), addr, wc.CorpID, wc.AgentID, wc.Token, wc.URL))
-	logs := serveWeCom(t, h, nil, wc.Secret, wc.EncodingAESKey, "tok-")
+	logs, stop = serveWeCom(t, h, nil, wc.Secret, wc.EncodingAESKey, wc.Token, "tok-")
 	wc.SetCallback("http://" + addr + "/wecom")
 	// The console saves the URL only once it answers the verification.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -62,20 +63,22 @@ gateway:
 		case <-time.After(50 * time.Millisecond): // serve is starting
 		}
 	}
+	return logs, stop
 }
 
-// serveWeCom starts hermes serve in h and stops it when the test ends,
-// then checks that none of secrets reached its log and runs after.
-func serveWeCom(t *testing.T, h *home, after func(), secrets ...string) *syncBuffer {
+// serveWeCom starts hermes serve in h and stops it when the test ends or
+// stop is called, then checks that none of secrets reached its log and
+// runs after.
+func serveWeCom(t *testing.T, h *home, after func(), secrets ...string) (logs *syncBuffer, stop func()) {
 	t.Helper()
 	cmd := exec.Command(hermesBin, "serve")
 	cmd.Env, cmd.Dir = h.env, h.dir
-	logs := &syncBuffer{}
+	logs = &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = io.Discard, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
+	stop = sync.OnceFunc(func() {
 		cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
@@ -97,7 +100,8 @@ func serveWeCom(t *testing.T, h *home, after func(), secrets ...string) *syncBuf
 			}
 		}
 	})
-	return logs
+	t.Cleanup(stop)
+	return logs, stop
 }
 
 // wecomSay posts what user writes, as WeCom does, and returns its MsgId.
@@ -168,6 +172,33 @@ func TestGatewayWeComAppAnswers(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d model calls, want 2", n)
+	}
+}
+
+// Without the host's IP among the app's trusted IPs, WeCom answers 60020:
+// the reply is kept in undelivered.jsonl, and the log says what to set up.
+func TestGatewayWeComAppUntrustedIP(t *testing.T) {
+	h := newHome(t)
+	wc := wecomtest.New(wecomtest.Options{})
+	t.Cleanup(wc.Close)
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "kept for later"})
+	logs, stop := wecomServe(t, h, wc, srv)
+
+	wc.DenyIP(true)
+	wecomSay(t, wc, "alice", "hello")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := wc.Wait(ctx, func() bool { return wc.CallCount("/cgi-bin/gettoken")+wc.CallCount("/cgi-bin/message/send") > 0 }); err != nil {
+		t.Fatal("hermes never called WeCom")
+	}
+	stop()
+	if !strings.Contains(logs.String(), "60020") || !strings.Contains(logs.String(), "Trusted IP") {
+		t.Errorf("the log does not say what to set up:\n%s", logs.String())
+	}
+	kept, err := os.ReadFile(filepath.Join(h.dir, "gateway", "undelivered.jsonl"))
+	if err != nil || !strings.Contains(string(kept), "kept for later") {
+		t.Errorf("undelivered.jsonl: %q, %v", kept, err)
 	}
 }
 

@@ -179,6 +179,7 @@ func (s *Server) getToken(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[r.URL.Path]++
+	s.touch()
 	q := r.URL.Query()
 	switch {
 	case s.denyIP:
@@ -208,6 +209,7 @@ func (s *Server) messageSend(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[r.URL.Path]++
+	s.touch()
 	tok := r.URL.Query().Get("access_token")
 	exp, known := s.tokens[tok]
 	switch {
