@@ -157,6 +157,7 @@ func (b *Bot) session(ctx context.Context, deliver func(context.Context, gateway
 			_, data, err := ws.Read(sctx)
 			if err != nil {
 				readErr <- err
+				c.close() // no answer will come: end every wait
 				return
 			}
 			var f frame

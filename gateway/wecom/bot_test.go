@@ -266,3 +266,51 @@ func TestBotFinishIsRetried(t *testing.T) {
 	r.clock.Advance(10 * time.Second)
 	r.waitFor(t, "the stream to finish", func() bool { s := r.srv.Streams("alice"); return len(s) == 1 && s[0].Finished })
 }
+
+// A reply still growing when its message becomes too old to answer goes
+// on proactively: the text not yet shown is sent when the reply goes
+// quiet, once, and a reply that started proactively grows the same way.
+func TestBotReplyOutlivesItsMessage(t *testing.T) {
+	r := newBotRig(t, "")
+	r.connected(t, 1)
+	ctx := context.Background()
+	ev := r.say(t, wecomtest.BotIncoming{Text: "a long job"})
+	ref, err := r.bot.Send(ctx, ev.Chat, gateway.Outgoing{Text: "Working"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Advance(10 * time.Second) // finished for quiet
+	r.clock.Advance(5 * time.Minute)
+	for _, text := range []string{"Working. Step one", "Working. Step one done."} {
+		if err := r.bot.Edit(ctx, ref, gateway.Outgoing{Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p := r.srv.Proactive("alice"); len(p) != 0 {
+		t.Fatalf("sent before the reply went quiet: %+v", p)
+	}
+	r.clock.Advance(10 * time.Second)
+	r.waitFor(t, "the rest", func() bool { return len(r.srv.Proactive("alice")) == 1 })
+	if p := r.srv.Proactive("alice"); p[0].Content != ". Step one done." {
+		t.Errorf("the rest: %q", p[0].Content)
+	}
+	if s := r.srv.Streams("alice"); len(s) != 1 || s[0].Content != "Working" || !s[0].Finished {
+		t.Errorf("streams %+v", s)
+	}
+
+	ref, err = r.bot.Send(ctx, ev.Chat, gateway.Outgoing{Text: "Later"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.bot.Edit(ctx, ref, gateway.Outgoing{Text: "Later, more"}); err != nil {
+		t.Fatal(err)
+	}
+	r.clock.Advance(10 * time.Second)
+	r.waitFor(t, "the proactive reply", func() bool { return len(r.srv.Proactive("alice")) == 3 })
+	if p := r.srv.Proactive("alice"); p[1].Content != "Later" || p[2].Content != ", more" {
+		t.Errorf("proactive %+v", p)
+	}
+	if v := r.srv.Violations(); len(v) > 0 {
+		t.Errorf("violations: %q", v)
+	}
+}

@@ -21,134 +21,112 @@ const (
 	// finishAfter is the quiet spell after which a reply's stream is
 	// finished: the gateway does not say when a reply is complete.
 	finishAfter = 10 * time.Second
+	// finishTries bounds the attempts to finish a reply that WeCom keeps
+	// refusing for now.
+	finishTries = 6
 )
 
-// stream is one reply as the gateway sees it (one MessageRef). It is
-// shown as a WeCom stream; if more text comes after that stream was
-// finished for quiet, the rest goes on in a new stream from where the
-// first one stopped, so nothing is lost or shown twice.
+// stream is one reply as the gateway sees it (one MessageRef). While the
+// message it answers can be answered, the reply is shown as a WeCom
+// stream, sent again whole at every edit. Text that comes after that
+// stream was finished (for quiet) goes on in a new stream from where the
+// first stopped; once the message is too old to answer, the text not yet
+// shown is sent proactively when the reply goes quiet. Either way nothing
+// is lost or shown twice.
 type stream struct {
 	mu    sync.Mutex
 	chat  gateway.Chat
 	reqID string
 	// at is when the message it answers came.
 	at time.Time
-	// firstID is the id the gateway holds in its MessageRef.
-	firstID string
-	// wid is the current WeCom stream's id; offset is where its text
-	// starts in the reply; text is the whole reply so far.
-	wid    string
-	offset int
-	text   string
-	done   bool
-	timer  clock.Timer
+	// id is the id the gateway holds in its MessageRef.
+	id string
+	// text is the whole reply; text[:from] is shown and finished; wid
+	// is the WeCom stream showing the rest, "" when none is open.
+	text string
+	from int
+	wid  string
+	// done is set when nothing is open or waiting to be sent.
+	done  bool
+	tries int
+	timer clock.Timer
 }
 
-// Send starts a reply in chat: a stream answering the chat's latest
-// message, or, when that message is too old to answer, a markdown
-// message sent proactively (which cannot be edited). The chat's previous
-// reply is finished first.
+// Send starts a reply in chat, after finishing the chat's previous one:
+// a stream answering the chat's latest message, or a markdown message
+// sent proactively when that message is too old to answer.
 func (b *Bot) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
-	if n := len(m.Text); n > MaxStream {
-		return gateway.MessageRef{}, &gateway.SendError{Kind: gateway.Permanent,
-			Message: fmt.Sprintf("the text is %d bytes; a WeCom stream holds %d", n, MaxStream)}
+	if err := fits(m.Text); err != nil {
+		return gateway.MessageRef{}, err
 	}
 	b.mu.Lock()
 	c, prev := b.conn, b.streams[chat.ID]
-	in, ok := b.lastReq[chat.ID]
+	in := b.lastReq[chat.ID]
 	b.mu.Unlock()
 	if c == nil {
-		return gateway.MessageRef{}, &gateway.SendError{Kind: gateway.Temporary, Message: "the long connection is down; reconnecting"}
+		return gateway.MessageRef{}, errDown
 	}
 	if prev != nil {
 		b.finish(ctx, prev)
 	}
-	if !ok || b.clock.Now().Sub(in.at) > reqTTL {
-		body := map[string]any{"chatid": chat.ID, "msgtype": "markdown", "markdown": map[string]string{"content": m.Text}}
-		if err := c.call(ctx, "aibot_send_msg", newReqID("aibot_send_msg"), body); err != nil {
-			return gateway.MessageRef{}, classify(err, chat.ID, &b.limits, b.log)
+	st := &stream{chat: chat, reqID: in.reqID, at: in.at, id: b.streamID(), text: m.Text}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if b.expired(st) {
+		if err := b.proactive(ctx, c, chat, m.Text); err != nil {
+			return gateway.MessageRef{}, err
 		}
-		b.limits.clear(chat.ID)
-		return gateway.MessageRef{Chat: chat}, nil
-	}
-	st := &stream{chat: chat, reqID: in.reqID, at: in.at, wid: b.streamID(), text: m.Text}
-	st.firstID = st.wid
-	if err := b.respond(ctx, c, st, false); err != nil {
-		return gateway.MessageRef{}, err
+		st.from, st.done = len(m.Text), true
+	} else {
+		st.wid = st.id
+		if err := b.respond(ctx, c, st, false); err != nil {
+			return gateway.MessageRef{}, err
+		}
 	}
 	st.timer = b.clock.AfterFunc(finishAfter, b.finishQuiet(st))
 	b.mu.Lock()
 	b.streams[chat.ID] = st
 	b.mu.Unlock()
-	return gateway.MessageRef{Chat: chat, ID: st.wid}, nil
+	return gateway.MessageRef{Chat: chat, ID: st.id}, nil
 }
 
-// Edit shows m as the whole of the reply ref.
+// Edit shows m as the whole of the reply ref; only the chat's latest
+// reply can be edited.
 func (b *Bot) Edit(ctx context.Context, ref gateway.MessageRef, m gateway.Outgoing) error {
+	if err := fits(m.Text); err != nil {
+		return err
+	}
 	b.mu.Lock()
 	st, c := b.streams[ref.Chat.ID], b.conn
 	b.mu.Unlock()
-	if ref.ID == "" || st == nil || !st.is(ref.ID) {
+	if st == nil || st.id != ref.ID {
 		return gateway.ErrCannotEdit
 	}
 	if c == nil {
-		return &gateway.SendError{Kind: gateway.Temporary, Message: "the long connection is down; reconnecting"}
-	}
-	if len(m.Text) > MaxStream {
-		return &gateway.SendError{Kind: gateway.Permanent, Message: fmt.Sprintf("the text is %d bytes; a WeCom stream holds %d", len(m.Text), MaxStream)}
+		return errDown
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if m.Text == st.text {
 		return nil
 	}
-	if st.done {
-		// Finished for quiet, and more came: go on in a new stream.
-		st.offset = 0
-		if strings.HasPrefix(m.Text, st.text) {
-			st.offset = len(st.text)
-		}
-		st.wid, st.done = b.streamID(), false
-		st.timer = b.clock.AfterFunc(finishAfter, b.finishQuiet(st))
+	old, oldFrom := st.text, st.from
+	if !strings.HasPrefix(m.Text, st.text[:st.from]) {
+		// What was shown changed: show all of it again.
+		st.from, st.wid = 0, ""
 	}
-	old := st.text
-	st.text = m.Text
-	if err := b.respondLocked(ctx, c, st, false); err != nil {
-		st.text = old
+	st.text, st.done, st.tries = m.Text, false, 0
+	st.timer.Reset(finishAfter)
+	if b.expired(st) {
+		return nil // sent proactively when the reply goes quiet
+	}
+	if st.wid == "" {
+		st.wid = b.streamID()
+	}
+	if err := b.respond(ctx, c, st, false); err != nil {
+		st.text, st.from = old, oldFrom
 		return err
 	}
-	st.timer.Reset(finishAfter)
-	return nil
-}
-
-// is reports whether id names this reply (its first stream's id, which
-// the gateway holds).
-func (st *stream) is(id string) bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.firstID == id
-}
-
-// finished reports whether st's stream is finished.
-func (st *stream) finished() bool {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.done
-}
-
-// respond sends st's text as its stream.
-func (b *Bot) respond(ctx context.Context, c *botConn, st *stream, finish bool) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return b.respondLocked(ctx, c, st, finish)
-}
-
-func (b *Bot) respondLocked(ctx context.Context, c *botConn, st *stream, finish bool) error {
-	body := map[string]any{"msgtype": "stream", "stream": map[string]any{"id": st.wid, "content": st.text[st.offset:], "finish": finish}}
-	if err := c.call(ctx, "aibot_respond_msg", st.reqID, body); err != nil {
-		return classify(err, st.chat.ID, &b.limits, b.log)
-	}
-	b.limits.clear(st.chat.ID)
 	return nil
 }
 
@@ -162,7 +140,10 @@ func (b *Bot) finishQuiet(st *stream) func() {
 	}
 }
 
-// finish sends st's last text with finish set, once.
+// finish finishes st: its open stream is sent with finish set, or, when
+// its message is too old to answer, the text not yet shown is sent
+// proactively. A refusal for now (a rate limit, the connection down) is
+// tried again later, a few times.
 func (b *Bot) finish(ctx context.Context, st *stream) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -172,28 +153,70 @@ func (b *Bot) finish(ctx context.Context, st *stream) {
 	b.mu.Lock()
 	c := b.conn
 	b.mu.Unlock()
-	if c == nil {
-		// Reconnecting: try again later, while the message can still
-		// be answered.
-		if b.clock.Now().Sub(st.at) < reqTTL {
-			st.timer.Reset(finishAfter)
-		} else {
-			st.done = true
-		}
-		return
+	var err error = errDown
+	if c != nil {
+		err = b.flush(ctx, c, st)
 	}
-	err := b.respondLocked(ctx, c, st, true)
 	var se *gateway.SendError
-	if err != nil && errors.As(err, &se) && se.Kind != gateway.Permanent && b.clock.Now().Sub(st.at) < reqTTL {
-		// Rate limited or a passing failure: finish it later.
+	if err != nil && errors.As(err, &se) && se.Kind != gateway.Permanent && st.tries+1 < finishTries {
+		st.tries++
 		st.timer.Reset(max(se.RetryAfter, finishAfter))
 		return
 	}
 	st.done = true
 	st.timer.Stop()
 	if err != nil {
-		b.log.Warn("wecom bot: a reply's stream was not finished; WeCom ends it by itself", "err", err)
+		b.log.Warn("wecom bot: the end of a reply was not delivered", "chat", st.chat.ID, "bytes", len(st.text)-st.from, "err", err)
 	}
+}
+
+// flush delivers what st has not finished showing.
+func (b *Bot) flush(ctx context.Context, c *botConn, st *stream) error {
+	if b.expired(st) {
+		if rest := st.text[st.from:]; strings.TrimSpace(rest) != "" {
+			if err := b.proactive(ctx, c, st.chat, rest); err != nil {
+				return err
+			}
+		}
+	} else if st.wid != "" {
+		if err := b.respond(ctx, c, st, true); err != nil {
+			return err
+		}
+	}
+	st.from, st.wid = len(st.text), ""
+	return nil
+}
+
+// expired reports whether st's message is too old to answer.
+func (b *Bot) expired(st *stream) bool {
+	return st.reqID == "" || b.clock.Now().Sub(st.at) > reqTTL
+}
+
+// respond sends st's open stream; st.mu is held.
+func (b *Bot) respond(ctx context.Context, c *botConn, st *stream, finish bool) error {
+	body := map[string]any{"msgtype": "stream", "stream": map[string]any{"id": st.wid, "content": st.text[st.from:], "finish": finish}}
+	if err := c.call(ctx, "aibot_respond_msg", st.reqID, body); err != nil {
+		return classify(err, st.chat.ID, &b.limits, b.log)
+	}
+	b.limits.clear(st.chat.ID)
+	return nil
+}
+
+// proactive sends text to chat as markdown, answering no message.
+func (b *Bot) proactive(ctx context.Context, c *botConn, chat gateway.Chat, text string) error {
+	body := map[string]any{"chatid": chat.ID, "msgtype": "markdown", "markdown": map[string]string{"content": text}}
+	if err := c.call(ctx, "aibot_send_msg", newReqID("aibot_send_msg"), body); err != nil {
+		return classify(err, chat.ID, &b.limits, b.log)
+	}
+	b.limits.clear(chat.ID)
+	return nil
+}
+
+// finished reports whether st is finished.
+func (st *stream) finished() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.done
 }
 
 // finishAll finishes every open reply, when hermes stops.
@@ -207,6 +230,17 @@ func (b *Bot) finishAll(ctx context.Context) {
 	for _, st := range open {
 		b.finish(ctx, st)
 	}
+}
+
+// errDown is a send while the long connection is being re-established.
+var errDown = &gateway.SendError{Kind: gateway.Temporary, Message: "the WeCom long connection is down; reconnecting"}
+
+// fits refuses text longer than a stream holds.
+func fits(text string) error {
+	if n := len(text); n > MaxStream {
+		return &gateway.SendError{Kind: gateway.Permanent, Message: fmt.Sprintf("the text is %d bytes; a WeCom stream holds %d", n, MaxStream)}
+	}
+	return nil
 }
 
 // streamID returns a new stream id.
