@@ -14,6 +14,7 @@ import (
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/gwstore"
 	"github.com/hermes-go/hermes/gateway/telegram"
+	"github.com/hermes-go/hermes/safety/writeguard"
 	"github.com/hermes-go/hermes/slash"
 )
 
@@ -122,6 +123,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 	if wd, err := os.Getwd(); err == nil {
 		opt.Workdir = wd
 	}
+	opt.Media = a.gatewayMedia()
 	if g.UnauthorizedDMBehavior != config.DMIgnore {
 		opt.Pair = func(ctx context.Context, platform string, u gateway.User) (string, error) {
 			code, _, err := a.Gateway.RequestCode(ctx, platform, u.ID)
@@ -143,8 +145,28 @@ type access struct {
 func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
+		"dingtalk": {g.DingTalk.AllowAll, g.DingTalk.Allow, g.DingTalk.Approvers},
 		"wecom":    {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 		"wecombot": {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
+	}
+}
+
+// gatewayMedia keeps the files people send in chats in
+// $HERMES_HOME/sessions/<session id>/files. A file belongs to the
+// conversation it came in: the session's id names it wherever the
+// session shows (hermes sessions, logs, exports), no two chats share a
+// folder, so a reply in one chat cannot attach what another chat was
+// sent, and the folder goes with its session. It is not the working
+// directory, which is the user's project and every chat's; and inside
+// $HERMES_HOME the file tools cannot overwrite it, so a file stays what
+// was received. Replies attach from there or the working directory, away
+// from the places the file tools keep secrets from.
+func (a *App) gatewayMedia() gateway.MediaOptions {
+	home := a.Config.Paths.Home
+	return gateway.MediaOptions{
+		Folder:     func(id string) string { return filepath.Join(home, "sessions", id, "files") },
+		MaxInbound: a.Config.Config.Gateway.MaxInboundMediaBytes,
+		Guard:      writeguard.FromEnv(hermesRoot(a.Config)),
 	}
 }
 
@@ -213,13 +235,19 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	if p, err := a.dingTalkPlatform(); err != nil {
+		return nil, err
+	} else if p != nil {
+		out = append(out, p)
+	}
 	return a.appendWeCom(out)
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0 || c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn()
+	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0 || dingTalkConfigured(c) ||
+		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn()
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

@@ -99,12 +99,12 @@ func (b gatewayInbox) Held(ctx context.Context) ([]gateway.HeldEvent, error) {
 	}
 	out := make([]gateway.HeldEvent, 0, len(rows))
 	for _, h := range rows {
-		ev, err := gateway.DecodeEvent(h.Event)
+		ev, lost, err := gateway.DecodeEvent(h.Event)
 		if err != nil {
 			ev = gateway.Event{ID: h.EventID}
 			h.Platform = "" // no platform: dropped with a warning
 		}
-		out = append(out, gateway.HeldEvent{ID: h.ID, Platform: h.Platform, Event: ev, Started: !h.Started.IsZero()})
+		out = append(out, gateway.HeldEvent{ID: h.ID, Platform: h.Platform, Event: ev, Started: !h.Started.IsZero(), LostFiles: lost})
 	}
 	return out, nil
 }

@@ -26,6 +26,8 @@ type Gateway struct {
 	MaxInboundMediaBytes int64 `yaml:"max_inbound_media_bytes"`
 	// Telegram is the Telegram bot.
 	Telegram TelegramGateway `yaml:"telegram"`
+	// DingTalk is the DingTalk app robot.
+	DingTalk DingTalkGateway `yaml:"dingtalk"`
 	// WeCom is the WeCom (企业微信) app and AI bot.
 	WeCom WeComGateway `yaml:"wecom"`
 	// Webhook is the inbound HTTP routes.

@@ -66,6 +66,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 			errs = append(errs, badValue(where("gateway.telegram.webhook.url"), "gateway.telegram.webhook.url", hook, "is not accepted; give the https URL Telegram posts to, with the path hermes answers on, like https://bot.example.com/telegram"))
 		}
 	}
+	errs = append(errs, validateDingTalk(g, where)...)
 	for _, name := range slices.Sorted(maps.Keys(g.Webhook.Routes)) {
 		rt, key := g.Webhook.Routes[name], "gateway.webhook.routes."+name
 		if other, taken := paths[rt.Path]; taken {

@@ -13,6 +13,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -210,6 +211,22 @@ type Input struct {
 	// Waiting, when set, is told once that the turn waits for another
 	// process's turn in the session to end, and which process that is.
 	Waiting func(holder string)
+	// Attach, when set, brings what came with the message besides its
+	// text (a chat's photos and files). It is called once the turn's
+	// session is known, so files can be kept in the session's folder,
+	// and it is told whether the model sees images, so they reach the
+	// model in a form it takes; the parts it returns follow Text in the
+	// user's message, which they make even when Text is empty.
+	Attach func(ctx context.Context, to AttachTo) ([]llm.Part, error)
+}
+
+// AttachTo is what Input.Attach is told about the turn.
+type AttachTo struct {
+	// SessionID is the session the message goes to.
+	SessionID string
+	// Images is set when the turn's model takes images in user
+	// messages (llm.SeesImages); otherwise images must go as text.
+	Images bool
 }
 
 // TurnResult is a finished turn.
@@ -259,11 +276,19 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		history[i] = m.Message
 	}
 	system := e.systemPrompt(ctx, s, history, box)
+	attached, err := e.attach(ctx, in, s.ID, model.Name)
+	if err != nil {
+		return nil, err
+	}
 	var input llm.Message
-	if in.Text != "" {
-		input = llm.UserMessage(e.recall(ctx, history, in.Text))
-		if s.Title == "" {
-			if err := e.opt.Store.SetTitle(ctx, s.ID, title(in.Text)); err != nil {
+	if in.Text != "" || len(attached) > 0 {
+		text := in.Text
+		if text != "" {
+			text = e.recall(ctx, history, text)
+		}
+		input = userMessage(text, attached)
+		if t := title(cmp.Or(in.Text, llm.Message{Content: attached}.Text())); s.Title == "" && t != "" {
+			if err := e.opt.Store.SetTitle(ctx, s.ID, t); err != nil {
 				e.opt.Logger.Warn("session title not set", slog.String("session_id", s.ID), slog.String("error", err.Error()))
 			}
 		}

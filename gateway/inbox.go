@@ -1,10 +1,12 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 )
 
@@ -31,6 +33,8 @@ type HeldEvent struct {
 	Event    Event
 	// Started is set when its turn had begun.
 	Started bool
+	// LostFiles names the files it came with: they were not kept.
+	LostFiles []string
 }
 
 // storedEvent is what an Inbox keeps of a message: everything a turn
@@ -43,22 +47,30 @@ type storedEvent struct {
 	Text      string    `json:"text"`
 	Addressed bool      `json:"addressed,omitempty"`
 	MessageID string    `json:"message_id,omitempty"`
+	// Files names the media the message came with, so the chat can be
+	// asked to send them again.
+	Files []string `json:"files,omitempty"`
 }
 
 // EncodeEvent is the form an Inbox stores a message in.
 func EncodeEvent(ev Event) ([]byte, error) {
-	return json.Marshal(storedEvent{ID: ev.ID, Chat: ev.Chat, User: ev.User, Received: ev.Received,
-		Text: ev.Text, Addressed: ev.Addressed, MessageID: ev.MessageID})
+	s := storedEvent{ID: ev.ID, Chat: ev.Chat, User: ev.User, Received: ev.Received,
+		Text: ev.Text, Addressed: ev.Addressed, MessageID: ev.MessageID}
+	for _, m := range ev.Media {
+		s.Files = append(s.Files, cmp.Or(m.Name, m.Kind))
+	}
+	return json.Marshal(s)
 }
 
-// DecodeEvent reads a message EncodeEvent stored.
-func DecodeEvent(data []byte) (Event, error) {
+// DecodeEvent reads a message EncodeEvent stored, and the names of the
+// files it came with, which were not kept.
+func DecodeEvent(data []byte) (Event, []string, error) {
 	var s storedEvent
 	if err := json.Unmarshal(data, &s); err != nil {
-		return Event{}, fmt.Errorf("gateway: a held message is unreadable: %w", err)
+		return Event{}, nil, fmt.Errorf("gateway: a held message is unreadable: %w", err)
 	}
 	return Event{ID: s.ID, Kind: KindMessage, Chat: s.Chat, User: s.User, Received: s.Received,
-		Text: s.Text, Addressed: s.Addressed, MessageID: s.MessageID}, nil
+		Text: s.Text, Addressed: s.Addressed, MessageID: s.MessageID}, s.Files, nil
 }
 
 // queueTurn holds ev in the inbox and queues its turn in chat key. The
@@ -116,6 +128,10 @@ func (r *Runner) stopping() bool { return r.base != nil && r.base.Err() != nil }
 // restartNotice tells a chat that the turn of its message was cut off.
 const restartNotice = "hermes restarted while it was answering your message %q, so that answer was cut off. Send it again if you still need it."
 
+// lostFilesNotice asks a chat for the files of a message held across a
+// restart: their download links may have expired, so they were not kept.
+const lostFilesNotice = "hermes restarted before it got to your message, and the files it came with (%s) were not kept. Send them again if you still need them."
+
 // resume takes up what the inbox held when hermes stopped: messages that
 // waited run now, in the order they came; chats whose turn was cut off
 // are told.
@@ -143,7 +159,12 @@ func (r *Runner) resume(ctx context.Context) {
 			r.reply(ctx, p, h.Event, "", fmt.Sprintf(restartNotice, clip(h.Event.Text, 80)))
 		default:
 			r.log.Info("gateway: running a message held at the last stop", slog.String("platform", h.Platform), slog.String("event", h.Event.ID))
-			r.message(ctx, p, h.Event)
+			if len(h.LostFiles) > 0 {
+				r.reply(ctx, p, h.Event, "", fmt.Sprintf(lostFilesNotice, strings.Join(h.LostFiles, ", ")))
+			}
+			if strings.TrimSpace(h.Event.Text) != "" {
+				r.message(ctx, p, h.Event)
+			}
 		}
 		// message held it again if it still needs a turn.
 		r.inboxDo(ctx, "release", h.ID)

@@ -71,11 +71,11 @@ func (m *memInbox) Held(context.Context) ([]HeldEvent, error) {
 		if !ok {
 			continue
 		}
-		ev, err := DecodeEvent(data)
+		ev, lost, err := DecodeEvent(data)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, HeldEvent{ID: id, Platform: m.plat[id], Event: ev, Started: m.started[id]})
+		out = append(out, HeldEvent{ID: id, Platform: m.plat[id], Event: ev, Started: m.started[id], LostFiles: lost})
 	}
 	return out, nil
 }
@@ -141,16 +141,43 @@ func TestEventRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := DecodeEvent(data)
+	got, lost, err := DecodeEvent(data)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(lost) != 1 || lost[0] != "photo" {
+		t.Errorf("lost files %q, want the photo named", lost)
 	}
 	ev.Media = nil // download links expire: media is not kept
 	if got.ID != ev.ID || got.Chat != ev.Chat || got.User != ev.User || got.Text != ev.Text ||
 		got.Addressed != ev.Addressed || got.MessageID != ev.MessageID || got.Kind != KindMessage || got.Media != nil {
 		t.Errorf("round trip: %+v, want %+v", got, ev)
 	}
-	if _, err := DecodeEvent([]byte("{")); err == nil {
+	if _, _, err := DecodeEvent([]byte("{")); err == nil {
 		t.Error("a broken held message decoded")
+	}
+}
+
+// A held message's files were not kept: after a restart the chat is asked
+// for them, and a message that was only a file runs no turn.
+func TestRunnerAsksForLostFiles(t *testing.T) {
+	box := newMemInbox()
+	photo := Media{Kind: "photo", Name: "receipt.jpg"}
+	if _, err := box.Hold(t.Context(), "fake", Event{ID: "1", Kind: KindMessage, Chat: dm, User: owner, Addressed: true, Media: []Media{photo}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := box.Hold(t.Context(), "fake", Event{ID: "2", Kind: KindMessage, Chat: dm, User: owner, Text: "sum these", Addressed: true, Media: []Media{{Kind: "document", Name: "a.csv"}}}); err != nil {
+		t.Fatal(err)
+	}
+	h := startRunner(t, func(o *Options) { o.Inbox = box })
+	h.p.waitUntil(t, "the notices and the answer", func(sent, _ []string) bool {
+		return containsAny(sent, "(receipt.jpg) were not kept") && containsAny(sent, "(a.csv) were not kept") && containsAny(sent, "echo: sum these")
+	})
+	box.waitCount(t, 0)
+	h.stop()
+	h.eng.mu.Lock()
+	defer h.eng.mu.Unlock()
+	if len(h.eng.inputs) != 1 {
+		t.Errorf("%d turns, want only the one with text", len(h.eng.inputs))
 	}
 }

@@ -55,6 +55,9 @@ type Options struct {
 	Interrupt bool
 	// Workdir is where the gateway's sessions work.
 	Workdir string
+	// Media is where files sent in chats go and which files replies
+	// may attach.
+	Media MediaOptions
 	// Commands are the slash commands, hermes's own and the skills;
 	// Skill turns a skill's command into the message that runs it.
 	Commands *slash.Registry
@@ -244,8 +247,9 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 		send:    stream.send, edit: stream.edit}
 	start := time.Now()
 	stopTyping := r.typing(ctx, p, ev.Chat)
+	media, sink := r.media(p, ev, stream)
 	res, err := r.opt.Engine.Turn(ctx, sessionID, engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
-		Model: r.chatModel(ctx, key), Approval: safety.Asker{Prompter: prompter}}, stream)
+		Model: r.chatModel(ctx, key), Approval: safety.Asker{Prompter: prompter}, Attach: media.attach()}, sink)
 	stopTyping()
 	if err != nil {
 		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())
@@ -258,6 +262,7 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 			r.log.Error("gateway: the chat's session was not recorded", slog.String("session_id", res.SessionID), slog.String("error", err.Error()))
 		}
 	}
+	media.send(ctx, res.SessionID)
 	if res.Err != nil && res.Stopped != agent.StopInterrupted {
 		r.reply(ctx, p, ev, res.SessionID, "The turn stopped: "+res.Err.Error())
 	}

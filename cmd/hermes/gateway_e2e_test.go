@@ -19,8 +19,8 @@ import (
 )
 
 // gatewayServe starts hermes serve with Telegram pointed at tg and the
-// model at srv, and stops it when the test ends, or earlier when the
-// function it returns is called.
+// model at srv, in h.cwd (the hermes home when empty), and stops it when
+// the test ends, or earlier when the function it returns is called.
 func gatewayServe(t *testing.T, h *home, tg *telegramtest.Server, srv *llmtest.Server, extra string) (stop func()) {
 	t.Helper()
 	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
@@ -33,6 +33,9 @@ gateway:
 %s`, srv.URL(), tg.Token, tg.URL, extra))
 	cmd := exec.Command(hermesBin, "serve")
 	cmd.Env, cmd.Dir = h.env, h.dir
+	if h.cwd != "" {
+		cmd.Dir = h.cwd
+	}
 	var logs syncBuffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &logs
 	if err := cmd.Start(); err != nil {

@@ -3,6 +3,7 @@ package telegram
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -71,12 +72,17 @@ func (a *Adapter) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoin
 // generalTopic is the General topic's id, which Telegram wants omitted.
 const generalTopic = "1"
 
+// maxPhoto is the largest file sendPhoto takes; a larger picture goes as
+// a document.
+const maxPhoto = 10 << 20
+
 // isPhoto reports whether a file is sent with sendPhoto, so the chat
 // shows it as a picture.
 func isPhoto(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".jpg", ".jpeg", ".png", ".webp":
-		return true
+		fi, err := os.Stat(path)
+		return err == nil && fi.Size() <= maxPhoto
 	}
 	return false
 }

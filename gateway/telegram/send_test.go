@@ -140,6 +140,17 @@ func TestTopicsTypingAndFiles(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "missing.txt") {
 		t.Fatalf("missing file: %v", err)
 	}
+	// A picture larger than sendPhoto takes goes as a document.
+	big := filepath.Join(dir, "huge.png")
+	if err := os.WriteFile(big, make([]byte, 10<<20+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.tg.Send(ctxT(t), topic, gateway.Outgoing{Files: []string{big}}); err != nil {
+		t.Fatal(err)
+	}
+	if last := h.srv.Sent(-300); last[len(last)-1].Document == nil {
+		t.Errorf("an 11 MB picture was not sent as a document: %+v", last[len(last)-1])
+	}
 	if _, err := h.tg.Send(ctxT(t), gateway.Chat{ID: "@channel"}, gateway.Outgoing{Text: "x"}); err == nil || !strings.Contains(err.Error(), `chat id "@channel" is not an integer`) {
 		t.Fatalf("bad chat id: %v", err)
 	}
