@@ -1,7 +1,9 @@
 package config
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -113,8 +115,11 @@ func wecomPathTaken(g *Gateway, path string) string {
 	if u, err := url.Parse(g.Telegram.Webhook.URL); err == nil && g.Telegram.Webhook.URL != "" && u.Path == path {
 		return "gateway.telegram.webhook.url"
 	}
-	for name, rt := range g.Webhook.Routes {
-		if rt.Path == path {
+	if d := g.DingTalk; d.Mode == DingTalkHTTP && d.ClientID != "" && (d.Path == path || d.Path == "" && path == DefaultDingTalkPath) {
+		return "gateway.dingtalk.path"
+	}
+	for _, name := range slices.Sorted(maps.Keys(g.Webhook.Routes)) {
+		if g.Webhook.Routes[name].Path == path {
 			return "gateway.webhook.routes." + name + ".path"
 		}
 	}

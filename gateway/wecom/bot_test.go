@@ -314,3 +314,24 @@ func TestBotReplyOutlivesItsMessage(t *testing.T) {
 		t.Errorf("violations: %q", v)
 	}
 }
+
+// hermes gateway status: the bot's check opens the long connection
+// without subscribing, so a running serve keeps its own.
+func TestBotCheck(t *testing.T) {
+	r := newBotRig(t, "")
+	r.connected(t, 1)
+	who, err := r.bot.Check(context.Background())
+	if err != nil || !strings.Contains(who, r.srv.BotID) {
+		t.Errorf("check: %q, %v", who, err)
+	}
+	if n := r.srv.Subscribes(); n != 1 || !r.srv.Connected() {
+		t.Errorf("the check subscribed: %d subscriptions", n)
+	}
+	gone, err := wecom.NewBot(wecom.BotOptions{BotID: "b", Secret: "s", WSURL: "ws://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gone.Check(context.Background()); err == nil || !strings.Contains(err.Error(), "cannot be opened") {
+		t.Errorf("an unreachable long connection: %v", err)
+	}
+}

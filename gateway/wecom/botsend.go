@@ -54,8 +54,13 @@ type stream struct {
 
 // Send starts a reply in chat, after finishing the chat's previous one:
 // a stream answering the chat's latest message, or a markdown message
-// sent proactively when that message is too old to answer.
+// sent proactively when that message is too old to answer. Files are
+// named, not attached.
 func (b *Bot) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
+	m.Text = withFileNames(m)
+	if strings.TrimSpace(m.Text) == "" {
+		return gateway.MessageRef{Chat: chat}, nil
+	}
 	if err := fits(m.Text); err != nil {
 		return gateway.MessageRef{}, err
 	}

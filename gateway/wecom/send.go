@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,11 +19,15 @@ type sendAnswer struct {
 	InvalidUser string `json:"invaliduser"`
 }
 
-// Send sends m to the member chat.ID as a text message. Text longer than
-// MaxText bytes is refused rather than sent, since WeCom would cut it
-// (the gateway splits replies to fit).
+// Send sends m to the member chat.ID as a text message, naming the files
+// it cannot attach. Text longer than MaxText bytes is refused rather than
+// sent, since WeCom would cut it (the gateway splits replies to fit).
 func (a *App) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
-	if n := len(m.Text); n > MaxText {
+	text := withFileNames(m)
+	if strings.TrimSpace(text) == "" {
+		return gateway.MessageRef{Chat: chat}, nil
+	}
+	if n := len(text); n > MaxText {
 		return gateway.MessageRef{}, &gateway.SendError{Kind: gateway.Permanent,
 			Message: fmt.Sprintf("the text is %d bytes; WeCom delivers %d whole", n, MaxText)}
 	}
@@ -30,7 +35,7 @@ func (a *App) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (
 		"touser":  chat.ID,
 		"msgtype": "text",
 		"agentid": a.agentID,
-		"text":    map[string]string{"content": m.Text},
+		"text":    map[string]string{"content": text},
 		"safe":    0,
 	}
 	var out sendAnswer

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/wecom"
 	"github.com/hermes-go/hermes/gateway/wecom/wecomtest"
 )
 
@@ -170,5 +171,43 @@ func TestSecretsStayOutOfErrorsAndLogs(t *testing.T) {
 	}
 	if strings.Contains(r.log.String(), r.srv.Secret) || strings.Contains(r.log.String(), "tok-") {
 		t.Errorf("the log holds a secret:\n%s", r.log.String())
+	}
+}
+
+// hermes gateway status: the app's check proves the credentials, the
+// agent id and the trusted IP, saying which is wrong.
+func TestAppCheck(t *testing.T) {
+	r := newAppRig(t, time.Now())
+	ctx := context.Background()
+	who, err := r.app.Check(ctx)
+	if err != nil || !strings.Contains(who, `"hermes"`) || !strings.Contains(who, "/wecom") {
+		t.Errorf("check: %q, %v", who, err)
+	}
+	r.srv.DenyIP(true)
+	r.srv.ExpireTokens()
+	r.clock.Advance(3 * time.Hour)
+	if _, err := r.app.Check(ctx); err == nil || !strings.Contains(err.Error(), "Trusted IP") {
+		t.Errorf("untrusted IP: %v", err)
+	}
+	wrong, err := wecom.NewApp(wecom.AppOptions{CorpID: r.srv.CorpID, AgentID: 7, Secret: r.srv.Secret,
+		Token: r.srv.Token, EncodingAESKey: r.srv.EncodingAESKey, BaseURL: r.srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.srv.DenyIP(false)
+	if _, err := wrong.Check(ctx); err == nil || !strings.Contains(err.Error(), "agent_id") {
+		t.Errorf("a wrong agent id: %v", err)
+	}
+}
+
+// Files a reply would attach are named, since WeCom text carries none; a
+// message of files alone still says so.
+func TestSendNamesFiles(t *testing.T) {
+	r := newAppRig(t, time.Now())
+	if _, err := r.app.Send(context.Background(), alice, gateway.Outgoing{Files: []string{"/tmp/x/report.pdf"}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.srv.Sent("alice"); len(s) != 1 || !strings.Contains(s[0].Content, "report.pdf") || strings.Contains(s[0].Content, "/tmp/x") {
+		t.Errorf("sent %+v", s)
 	}
 }

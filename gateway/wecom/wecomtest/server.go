@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"time"
 
@@ -112,6 +113,7 @@ func New(o Options) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /cgi-bin/gettoken", s.getToken)
 	mux.HandleFunc("POST /cgi-bin/message/send", s.messageSend)
+	mux.HandleFunc("GET /cgi-bin/agent/get", s.agentGet)
 	s.http = httptest.NewServer(mux)
 	s.URL = s.http.URL
 	return s
@@ -241,5 +243,27 @@ func (s *Server) messageSend(w http.ResponseWriter, r *http.Request) {
 		s.sent = append(s.sent, Message{ToUser: body.ToUser, AgentID: body.AgentID, MsgType: body.MsgType, Content: body.Text.Content, MsgID: id})
 		s.touch()
 		reply(w, 0, "ok", map[string]any{"msgid": id})
+	}
+}
+
+// agentGet answers agent/get, which hermes gateway status calls.
+func (s *Server) agentGet(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[r.URL.Path]++
+	s.touch()
+	q := r.URL.Query()
+	exp, known := s.tokens[q.Get("access_token")]
+	switch {
+	case s.denyIP:
+		reply(w, 60020, "not allow to access from your ip", nil)
+	case !known:
+		reply(w, 40014, "invalid access_token", nil)
+	case !s.clock.Now().Before(exp):
+		reply(w, 42001, "access_token expired", nil)
+	case q.Get("agentid") != strconv.FormatInt(s.AgentID, 10):
+		reply(w, 40056, "invalid agentid", nil)
+	default:
+		reply(w, 0, "ok", map[string]any{"agentid": s.AgentID, "name": "hermes"})
 	}
 }
