@@ -283,3 +283,44 @@ func TestGatewayWeComApproveByText(t *testing.T) {
 		t.Error("bob's command ran")
 	}
 }
+
+// hermes gateway status checks the WeCom app (credentials, agent id,
+// trusted IP) and the AI bot's long connection, without their secrets in
+// what it prints.
+func TestGatewayWeComStatus(t *testing.T) {
+	wc := wecomtest.New(wecomtest.Options{})
+	t.Cleanup(wc.Close)
+	bot := wecomtest.NewBot(wecomtest.BotOptions{})
+	t.Cleanup(bot.Close)
+	h := newHome(t)
+	h.write(".env", fmt.Sprintf("WECOM_SECRET=%s\nWECOM_AES_KEY=%s\nWECOM_BOT_SECRET=%s\n", wc.Secret, wc.EncodingAESKey, bot.Secret))
+	h.write("config.yaml", fmt.Sprintf(`gateway:
+  wecom:
+    corp_id: %s
+    agent_id: %d
+    secret: ${WECOM_SECRET}
+    token: %s
+    encoding_aes_key: ${WECOM_AES_KEY}
+    base_url: %q
+    bot: {bot_id: %s, secret: "${WECOM_BOT_SECRET}", ws_url: %q}
+`, wc.CorpID, wc.AgentID, wc.Token, wc.URL, bot.BotID, bot.URL))
+	r := h.hermes("gateway", "status")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"wecom", `app "hermes"`, "callback on /wecom", "wecombot", "AI bot " + bot.BotID} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("status lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	wc.DenyIP(true)
+	r = h.hermes("gateway", "status")
+	if r.code == 0 || !strings.Contains(r.stdout, "60020") {
+		t.Errorf("an untrusted IP: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, secret := range []string{wc.Secret, wc.EncodingAESKey, bot.Secret, "tok-"} {
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("a secret is in the status:\n%s%s", r.stdout, r.stderr)
+		}
+	}
+}
