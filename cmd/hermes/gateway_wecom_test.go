@@ -35,16 +35,7 @@ func wecomServe(t *testing.T, h *home, wc *wecomtest.Server, srv *llmtest.Server
 memory: {long_term: false}
 gateway:
   webhook: {listen: %q}
-  wecom:
-    corp_id: %s
-    agent_id: %d
-    secret: ${WECOM_SECRET}
-    token: %s
-    encoding_aes_key: ${WECOM_AES_KEY}
-    base_url: %q
-    allow: [alice, bob]
-    approvers: [alice]
-`, srv.URL(), addr, wc.CorpID, wc.AgentID, wc.Token, wc.URL))
+`, srv.URL(), addr)+wecomAppConfig(wc, "    allow: [alice, bob]\n    approvers: [alice]\n"))
 	logs, stop = serveWeCom(t, h, nil, wc.Secret, wc.EncodingAESKey, wc.Token, "tok-")
 	wc.SetCallback("http://" + addr + "/wecom")
 	// The console saves the URL only once it answers the verification.
@@ -102,6 +93,19 @@ func serveWeCom(t *testing.T, h *home, after func(), secrets ...string) (logs *s
 	})
 	t.Cleanup(stop)
 	return logs, stop
+}
+
+// wecomAppConfig is the gateway.wecom section for the app wc plays, its
+// secrets from .env, with extra lines of the section after it.
+func wecomAppConfig(wc *wecomtest.Server, extra string) string {
+	return fmt.Sprintf(`  wecom:
+    corp_id: %s
+    agent_id: %d
+    secret: ${WECOM_SECRET}
+    token: %s
+    encoding_aes_key: ${WECOM_AES_KEY}
+    base_url: %q
+`, wc.CorpID, wc.AgentID, wc.Token, wc.URL) + extra
 }
 
 // wecomSay posts what user writes, as WeCom does, and returns its MsgId.
@@ -294,16 +298,7 @@ func TestGatewayWeComStatus(t *testing.T) {
 	t.Cleanup(bot.Close)
 	h := newHome(t)
 	h.write(".env", fmt.Sprintf("WECOM_SECRET=%s\nWECOM_AES_KEY=%s\nWECOM_BOT_SECRET=%s\n", wc.Secret, wc.EncodingAESKey, bot.Secret))
-	h.write("config.yaml", fmt.Sprintf(`gateway:
-  wecom:
-    corp_id: %s
-    agent_id: %d
-    secret: ${WECOM_SECRET}
-    token: %s
-    encoding_aes_key: ${WECOM_AES_KEY}
-    base_url: %q
-    bot: {bot_id: %s, secret: "${WECOM_BOT_SECRET}", ws_url: %q}
-`, wc.CorpID, wc.AgentID, wc.Token, wc.URL, bot.BotID, bot.URL))
+	h.write("config.yaml", "gateway:\n"+wecomAppConfig(wc, fmt.Sprintf("    bot: {bot_id: %s, secret: \"${WECOM_BOT_SECRET}\", ws_url: %q}\n", bot.BotID, bot.URL)))
 	r := h.hermes("gateway", "status")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
