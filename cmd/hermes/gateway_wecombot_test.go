@@ -70,7 +70,8 @@ func botReplied(t *testing.T, bot *wecomtest.Bot, want string) {
 // Through the real binary on the AI bot's long connection: a message is
 // answered as a stream; its redelivery is answered once; after the
 // connection drops, hermes reconnects and answers again; an answer of
-// 45009 is waited out; and the stream is finished.
+// 45009 is waited out; the streams are finished; and in a group only a
+// message that mentions the bot is answered.
 func TestGatewayWeComBotAnswers(t *testing.T) {
 	h := newHome(t)
 	bot := wecomtest.NewBot(wecomtest.BotOptions{})
@@ -95,6 +96,22 @@ func TestGatewayWeComBotAnswers(t *testing.T) {
 	})
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d model calls, want 2 (the redelivery answered once)", n)
+	}
+
+	// In a group, only a message that @-mentions the bot is answered.
+	for _, text := range []string{"talking among ourselves", "@hermes 你也来看看"} {
+		if _, err := bot.Message(context.Background(), wecomtest.BotIncoming{From: "alice", Group: "wrkgrp", Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	botWait(t, bot, "the group's answer", func() bool {
+		s := bot.Streams("wrkgrp")
+		return len(s) == 1 && strings.Contains(s[0].Content, "答: @hermes 你也来看看")
+	})
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.LastUserText(), "among ourselves") {
+			t.Error("a group message without a mention reached the model")
+		}
 	}
 }
 
