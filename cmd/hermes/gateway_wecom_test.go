@@ -186,7 +186,7 @@ func TestGatewayWeComAppUntrustedIP(t *testing.T) {
 	wc := wecomtest.New(wecomtest.Options{})
 	t.Cleanup(wc.Close)
 	srv := llmtest.New(t)
-	srv.Enqueue(llmtest.Reply{Text: "kept for later"})
+	srv.Enqueue(llmtest.Reply{Text: "kept for later"}, llmtest.Reply{Text: "delivered"})
 	logs, stop := wecomServe(t, h, wc, srv)
 
 	wc.DenyIP(true)
@@ -196,7 +196,15 @@ func TestGatewayWeComAppUntrustedIP(t *testing.T) {
 	if err := wc.Wait(ctx, func() bool { return wc.CallCount("/cgi-bin/gettoken")+wc.CallCount("/cgi-bin/message/send") > 0 }); err != nil {
 		t.Fatal("hermes never called WeCom")
 	}
+	// Once the IP is trusted the next reply goes through; the chat's
+	// replies go in order, so the first was dealt with by then.
+	wc.DenyIP(false)
+	wecomSay(t, wc, "alice", "and now?")
+	wecomWait(t, wc, "alice", "delivered")
 	stop()
+	if n := len(wc.Sent("alice")); n != 1 {
+		t.Errorf("%d messages delivered, want 1", n)
+	}
 	if !strings.Contains(logs.String(), "60020") || !strings.Contains(logs.String(), "Trusted IP") {
 		t.Errorf("the log does not say what to set up:\n%s", logs.String())
 	}
