@@ -72,6 +72,13 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		Bind:   a.Gateway.Bind,
 		Forget: a.Gateway.Forget,
 		Send: func(ctx context.Context, sessionID string, p gateway.Platform, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
+			if p.Name() == "email" && !mayMail(ctx, auth, chat) {
+				// A From line is easily forged: answering a stranger
+				// (a pairing code, a notice) would let anyone make
+				// hermes mail any address. Strangers get nothing.
+				a.Log.Info("gateway: no mail to an address that is not allowed", slog.String("platform", "email"), slog.String("to", chat.ID))
+				return gateway.MessageRef{Chat: chat}, nil
+			}
 			return boxes[p.Name()].Send(ctx, sessionID, chat, m)
 		},
 		Edit: func(ctx context.Context, sessionID string, p gateway.Platform, ref gateway.MessageRef, m gateway.Outgoing) error {
@@ -126,6 +133,11 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 	opt.Media = a.gatewayMedia()
 	if g.UnauthorizedDMBehavior != config.DMIgnore {
 		opt.Pair = func(ctx context.Context, platform string, u gateway.User) (string, error) {
+			if platform == "email" {
+				// No code for a From line anyone can forge; the mail
+				// is not answered (see Send).
+				return "", fmt.Errorf("email: pairing is not offered by mail")
+			}
 			code, _, err := a.Gateway.RequestCode(ctx, platform, u.ID)
 			return code, err
 		}
@@ -146,8 +158,11 @@ func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
 		"dingtalk": {g.DingTalk.AllowAll, g.DingTalk.Allow, g.DingTalk.Approvers},
+		"feishu":   {g.Feishu.AllowAll, g.Feishu.Allow, g.Feishu.Approvers},
 		"wecom":    {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 		"wecombot": {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
+		// By email whoever may write to hermes answers its requests.
+		"email": {g.Email.AllowAll, g.Email.Allow, nil},
 	}
 }
 
@@ -240,13 +255,26 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 	} else if p != nil {
 		out = append(out, p)
 	}
+	if p, err := a.feishuPlatform(); err != nil {
+		return nil, err
+	} else if p != nil {
+		out = append(out, p)
+	}
+	if e := a.Config.Config.Gateway.Email; e.IMAP.Addr != "" {
+		p, err := a.emailPlatform(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
 	return a.appendWeCom(out)
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0 || dingTalkConfigured(c) ||
+	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 ||
+		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != "" ||
 		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn()
 }
 

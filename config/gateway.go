@@ -1,5 +1,13 @@
 package config
 
+import (
+	"fmt"
+	"net"
+	"net/mail"
+	"strings"
+	"time"
+)
+
 // Gateway is the gateway section: how hermes serve answers people on chat
 // platforms. A platform is on when its credentials are set.
 type Gateway struct {
@@ -28,10 +36,70 @@ type Gateway struct {
 	Telegram TelegramGateway `yaml:"telegram"`
 	// DingTalk is the DingTalk app robot.
 	DingTalk DingTalkGateway `yaml:"dingtalk"`
+	// Feishu is the Feishu (Lark) app.
+	Feishu FeishuGateway `yaml:"feishu"`
 	// WeCom is the WeCom (企业微信) app and AI bot.
 	WeCom WeComGateway `yaml:"wecom"`
 	// Webhook is the inbound HTTP routes.
 	Webhook WebhookGateway `yaml:"webhook"`
+	// Email is the mailbox hermes reads and answers.
+	Email EmailGateway `yaml:"email"`
+}
+
+// EmailGateway is gateway.email: a mailbox read over IMAP and answered
+// over SMTP. It is on when imap.addr is set.
+type EmailGateway struct {
+	// IMAP is where mail is read (port 993 with tls, 143 with starttls).
+	IMAP MailServer `yaml:"imap"`
+	// SMTP is where replies are sent (587 with starttls, 465 with tls).
+	SMTP MailServer `yaml:"smtp"`
+	// Username and Password log in to both servers (an app password for
+	// Gmail or Outlook; usually ${EMAIL_PASSWORD} from .env).
+	Username string `yaml:"username"`
+	Password Secret `yaml:"password"`
+	// Address is hermes's own address: the From of its replies, and mail
+	// from it is never answered (a mail loop).
+	Address string `yaml:"address"`
+	// Mailbox is the folder read (INBOX by default).
+	Mailbox string `yaml:"mailbox"`
+	// AuthservID is the name the receiving mail server writes in the
+	// Authentication-Results of each mail (mx.google.com at Gmail): when
+	// set, a mail is answered only if that record shows DKIM or DMARC
+	// passing for the sender's domain, so a forged From gets nowhere.
+	AuthservID string `yaml:"authserv_id"`
+	// PollEvery is how often the mailbox is searched when the server
+	// cannot IDLE (60s by default).
+	PollEvery time.Duration `yaml:"poll_every"`
+	// AllowAll answers every sender. Off by default: a From line is
+	// easily forged.
+	AllowAll bool `yaml:"allow_all"`
+	// Allow lists the sender addresses answered besides paired users.
+	Allow []string `yaml:"allow"`
+}
+
+// MailServer is one mail server: its address and how the connection is
+// secured.
+type MailServer struct {
+	// Addr is host:port.
+	Addr string `yaml:"addr"`
+	// TLS is none (plain text, for a server on this machine), starttls
+	// or tls (implicit TLS).
+	TLS MailTLS `yaml:"tls"`
+}
+
+// MailTLS is how a mail connection is secured.
+type MailTLS string
+
+// The ways to secure a mail connection.
+const (
+	MailTLSNone     MailTLS = "none"
+	MailTLSStartTLS MailTLS = "starttls"
+	MailTLSImplicit MailTLS = "tls"
+)
+
+// UnmarshalText accepts none, starttls or tls.
+func (m *MailTLS) UnmarshalText(text []byte) error {
+	return oneOf(m, text, false, MailTLSNone, MailTLSStartTLS, MailTLSImplicit)
 }
 
 // WebhookGateway is gateway.webhook: routes other services call.
@@ -167,5 +235,69 @@ func defaultGateway() Gateway {
 		Busy:                   BusyInterrupt,
 		MaxInboundMediaBytes:   20 << 20,
 		Webhook:                WebhookGateway{Listen: "127.0.0.1:8644"},
+		Email: EmailGateway{IMAP: MailServer{TLS: MailTLSImplicit}, SMTP: MailServer{TLS: MailTLSStartTLS},
+			Mailbox: "INBOX", PollEvery: time.Minute},
 	}
+}
+
+// validateEmail checks gateway.email when it is on (imap.addr set): both
+// servers, the login, hermes's own address and the allowlist. Plain text
+// (tls: none) is accepted only for a server on this machine, because the
+// password would cross the network readable.
+func validateEmail(e *EmailGateway, where func(key string) string) []error {
+	if e.IMAP.Addr == "" {
+		return nil
+	}
+	var errs []error
+	bad := func(key, value, prob string) {
+		key = "gateway.email." + key
+		errs = append(errs, badValue(where(key), key, value, prob))
+	}
+	for _, s := range []struct {
+		key    string
+		server MailServer
+	}{{"imap", e.IMAP}, {"smtp", e.SMTP}} {
+		host, port, err := net.SplitHostPort(s.server.Addr)
+		switch {
+		case s.server.Addr == "":
+			bad(s.key+".addr", "", "is not accepted; email needs both servers: use host:port, like mail.example.com:"+map[string]string{"imap": "993", "smtp": "587"}[s.key])
+		case err != nil || host == "" || port == "":
+			bad(s.key+".addr", s.server.Addr, "is not accepted; use host:port, like mail.example.com:"+map[string]string{"imap": "993", "smtp": "587"}[s.key])
+		case s.server.TLS == MailTLSNone && !loopbackHost(host):
+			bad(s.key+".tls", string(s.server.TLS), "is not accepted for "+host+": without TLS the password crosses the network readable; use starttls or tls (none is for a server on this machine)")
+		}
+	}
+	if e.Username == "" {
+		bad("username", "", "is not accepted; give the mailbox's login (often the address itself)")
+	}
+	if e.Password == "" {
+		bad("password", "", "is not accepted; give the mailbox's password or app password, usually ${EMAIL_PASSWORD} with the value in .env")
+	}
+	if a, err := mail.ParseAddress(e.Address); err != nil || a.Name != "" {
+		bad("address", e.Address, "is not accepted; give hermes's own address, like hermes@example.com (it is the From of replies)")
+	}
+	if id := e.AuthservID; id != "" && (strings.ContainsAny(id, " ;()\t") || !strings.Contains(id, ".")) {
+		bad("authserv_id", id, "is not accepted; give the receiving server's name as it writes it in Authentication-Results, like mx.google.com")
+	}
+	if strings.TrimSpace(e.Mailbox) == "" {
+		bad("mailbox", e.Mailbox, "is not accepted; name the folder to read, like INBOX")
+	}
+	if e.PollEvery < time.Second {
+		bad("poll_every", e.PollEvery.String(), "is not accepted; use a duration of a second or more, like 60s")
+	}
+	for i, addr := range e.Allow {
+		if a, err := mail.ParseAddress(addr); err != nil || a.Name != "" {
+			bad(fmt.Sprintf("allow[%d]", i), addr, "is not accepted; list bare addresses, like ana@example.com")
+		}
+	}
+	return errs
+}
+
+// loopbackHost reports whether host is this machine.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -118,6 +118,9 @@ func wecomPathTaken(g *Gateway, path string) string {
 	if d := g.DingTalk; d.Mode == DingTalkHTTP && d.ClientID != "" && (d.Path == path || d.Path == "" && path == DefaultDingTalkPath) {
 		return "gateway.dingtalk.path"
 	}
+	if f := g.Feishu; f.AppID != "" && !f.LongConnection && (f.Path == path || f.Path == "" && path == DefaultFeishuPath) {
+		return "gateway.feishu.path"
+	}
 	for _, name := range slices.Sorted(maps.Keys(g.Webhook.Routes)) {
 		if g.Webhook.Routes[name].Path == path {
 			return "gateway.webhook.routes." + name + ".path"

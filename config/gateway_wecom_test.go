@@ -46,6 +46,8 @@ func TestWeComSection(t *testing.T) {
 			`gateway.wecom.callback_path: "/wecom" is not accepted; gateway.webhook.routes.a.path answers on that path already`},
 		{strings.Replace(app, "%s", ", callback_path: /dingtalk", 1) + "  dingtalk: {client_id: dingx, client_secret: s, mode: http}\n",
 			`gateway.wecom.callback_path: "/dingtalk" is not accepted; gateway.dingtalk.path answers on that path already`},
+		{strings.Replace(app, "%s", ", callback_path: /feishu/events", 1) + "  feishu: {app_id: cli_x, app_secret: s, verification_token: v}\n",
+			`gateway.wecom.callback_path: "/feishu/events" is not accepted; gateway.feishu.path answers on that path already`},
 		{"gateway:\n  wecom: {bot: {bot_id: b}}\n", `gateway.wecom.bot.secret: "" is not accepted`},
 		{"gateway:\n  wecom: {bot: {secret: s}}\n", `gateway.wecom.bot.bot_id: "" is not accepted`},
 		{"gateway:\n  wecom: {bot: {bot_id: b, secret: s, ws_url: \"https://x\"}}\n", `gateway.wecom.bot.ws_url: "https://x" is not accepted; use a wss:// URL`},

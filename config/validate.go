@@ -58,6 +58,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 	if g.Reset.Mode == ResetIdle && g.Reset.IdleMinutes == 0 {
 		errs = append(errs, badValue(where("gateway.reset.idle_minutes"), "gateway.reset.idle_minutes", "0", "is not accepted with mode idle; use the minutes of silence after which a chat starts afresh"))
 	}
+	errs = append(errs, validateEmail(&g.Email, where)...)
 	paths := map[string]string{}
 	if hook := g.Telegram.Webhook.URL; hook != "" {
 		if u, err := url.Parse(hook); err == nil && u.Path != "" && u.Path != "/" {
@@ -67,6 +68,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 		}
 	}
 	errs = append(errs, validateDingTalk(g, where)...)
+	errs = append(errs, validateFeishu(g.Feishu, paths, where)...)
 	for _, name := range slices.Sorted(maps.Keys(g.Webhook.Routes)) {
 		rt, key := g.Webhook.Routes[name], "gateway.webhook.routes."+name
 		if other, taken := paths[rt.Path]; taken {

@@ -116,3 +116,24 @@ func TestRunnerApproversList(t *testing.T) {
 		t.Errorf("answers %q: want the owner (not an approver here) refused, then 9 done", h.p.answers)
 	}
 }
+
+// finalOnlyPlatform is a platform where every message is a notification.
+type finalOnlyPlatform struct{ *chatPlatform }
+
+func (f finalOnlyPlatform) Caps() Caps { return Caps{MaxText: 4096, FinalOnly: true} }
+
+// On a platform that wants final answers only (email), the text written
+// before a tool runs is not sent: one message per turn.
+func TestRunnerFinalOnly(t *testing.T) {
+	var p finalOnlyPlatform
+	h := startRunner(t, func(o *Options) {
+		p = finalOnlyPlatform{o.Platforms[0].(*chatPlatform)}
+		o.Platforms = []Platform{p}
+	})
+	h.say(dm, owner, "tool please", true)
+	h.p.waitUntil(t, "the answer", func(sent, _ []string) bool { return containsAny(sent, "found it") })
+	h.stop()
+	if containsAny(h.p.sent, "let me look") || len(h.p.sent) != 1 {
+		t.Errorf("sent %q; want only the final text", h.p.sent)
+	}
+}

@@ -66,6 +66,13 @@ type Caps struct {
 	// SendEvery is the pace of sends and edits to one chat (Telegram:
 	// about one per second).
 	SendEvery time.Duration
+	// FinalOnly is set where every message is a notification a person
+	// reads one by one (email): a reply then carries only the turn's
+	// last text, not what the model said between tool calls, because a
+	// long task would otherwise send a mail per step (100–200 status
+	// mails per task were reported against another agent). Approval
+	// requests and hermes's own notices still go out.
+	FinalOnly bool
 }
 
 // EventKind says what an Event is.

@@ -230,7 +230,7 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 	}
 	sessionID = r.tidy(ctx, p, ev, key, sessionID)
 	caps := p.Caps()
-	stream := &replyStream{ctx: context.WithoutCancel(ctx), canEdit: caps.CanEdit,
+	stream := &replyStream{ctx: context.WithoutCancel(ctx), canEdit: caps.CanEdit, finalOnly: caps.FinalOnly,
 		split: func(s string) []string { return Split(s, caps.MaxText, caps.Measure) },
 		send: func(ctx context.Context, m Outgoing) (MessageRef, error) {
 			return r.opt.Send(ctx, sessionID, p, ev.Chat, m)

@@ -152,6 +152,10 @@ func (e *fakeEngine) Turn(ctx context.Context, sessionID string, in engine.Input
 		<-ctx.Done()
 		sink.Event(agent.Event{Kind: agent.EventText, Text: "stopped"})
 		res.Stopped = agent.StopInterrupted
+	case strings.HasPrefix(in.Text, "tool"):
+		sink.Event(agent.Event{Kind: agent.EventText, Text: "let me look"})
+		sink.Event(agent.Event{Kind: agent.EventToolStarted})
+		sink.Event(agent.Event{Kind: agent.EventText, Text: "found it"})
 	case strings.HasPrefix(in.Text, "rm"):
 		ans, _ := in.Approval.Prompter.Prompt(ctx, request(in.Text))
 		sink.Event(agent.Event{Kind: agent.EventText, Text: "approval: " + ans.String()})

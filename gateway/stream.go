@@ -15,10 +15,14 @@ import (
 // limit it goes on in a new message. Where it cannot edit, the text is
 // sent when a step of the turn ends. Text written before a tool runs is
 // sent before the tool's result can change it, so what the chat shows
-// is in the order it happened.
+// is in the order it happened. Where the platform wants final answers
+// only (Caps.FinalOnly), the text of a step that ends in a tool call is
+// dropped and only the text the turn ends with is sent.
 type replyStream struct {
 	ctx     context.Context
 	canEdit bool
+	// finalOnly sends only the turn's last text (Caps.FinalOnly).
+	finalOnly bool
 	// split cuts text into messages that fit the platform.
 	split func(string) []string
 	send  func(ctx context.Context, m Outgoing) (MessageRef, error)
@@ -46,10 +50,18 @@ func (s *replyStream) Event(e agent.Event) {
 	switch e.Kind {
 	case agent.EventText:
 		s.text.WriteString(e.Text)
-		if s.canEdit && !s.broken {
+		if s.canEdit && !s.broken && !s.finalOnly {
 			s.show(false)
 		}
-	case agent.EventToolStarted, agent.EventDone:
+	case agent.EventToolStarted:
+		if s.finalOnly {
+			// Text before a tool call is a step on the way, not the
+			// answer.
+			s.reset()
+			return
+		}
+		s.show(true)
+	case agent.EventDone:
 		s.show(true)
 	}
 }

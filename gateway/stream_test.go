@@ -115,3 +115,35 @@ func TestStreamAfterAFailedSend(t *testing.T) {
 		t.Errorf("%d failures, chat %q; want 1 and abc", failures, c.msgs)
 	}
 }
+
+// Where the platform wants final answers only (email), the text of every
+// step that ends in a tool call is dropped and the turn's last text is
+// one message, even when it is longer than one part.
+func TestStreamFinalOnly(t *testing.T) {
+	c := &chatLog{}
+	s := c.stream(false, 100)
+	s.finalOnly = true
+	feed(s, text("Looking."), toolStart, text("Still "), text("looking."), toolStart, toolStart,
+		text("Found "), text("it."), done)
+	if strings.Join(c.msgs, "|") != "Found it." || c.sends != 1 {
+		t.Errorf("chat %q after %d sends, want only the final answer", c.msgs, c.sends)
+	}
+
+	// Even a platform that can edit sends the answer once, whole.
+	c = &chatLog{}
+	s = c.stream(true, 5)
+	s.finalOnly = true
+	feed(s, text("step"), toolStart, text("abc"), text("defgh"), done)
+	if strings.Join(c.msgs, "|") != "abcde|fgh" || c.edits != 0 {
+		t.Errorf("chat %q after %d edits, want the final answer in two parts and no edits", c.msgs, c.edits)
+	}
+
+	// The next turn through the same stream starts clean.
+	c = &chatLog{}
+	s = c.stream(false, 100)
+	s.finalOnly = true
+	feed(s, toolStart, done)
+	if len(c.msgs) != 0 {
+		t.Errorf("a turn with no final text sent %q", c.msgs)
+	}
+}

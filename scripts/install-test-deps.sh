@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # install-test-deps.sh installs the programs hermes's integration tests
 # run against: Chromium for the browser tools, openssh-server for the remote
-# terminal tests, PostgreSQL for declared sql tools (apt), and the MCP
-# servers and client from npm (scripts/npm/package.json, pinned by its
-# package-lock.json, into scripts/npm/node_modules). It is idempotent: packages already present are left
-# alone. When it cannot install (no apt-get, not root and no sudo), it says
+# terminal tests, PostgreSQL for declared sql tools, Dovecot (IMAP) for the
+# email gateway (apt), the MCP servers and client from npm
+# (scripts/npm/package.json, pinned by its package-lock.json, into
+# scripts/npm/node_modules), and Mailpit, the SMTP server the email tests
+# send to, built with go install into .tools/bin (not committed). It is
+# idempotent: packages already present are left alone. When it cannot install (no apt-get, not root and no sudo), it says
 # so and exits 0; the tests that need the missing packages then skip with a
 # message naming what to install.
 set -u
@@ -47,6 +49,38 @@ install_npm() {
 }
 install_npm
 
+# mailpit_version is the Mailpit the email tests run (its SMTP server and
+# HTTP API).
+mailpit_version=v1.33.1
+
+# install_mailpit builds Mailpit into .tools/bin, where the tests look for
+# it; a build of the same version is left alone.
+install_mailpit() {
+	local bin
+	bin="$(cd "$(dirname "$0")/.." && pwd)/.tools/bin"
+	if [ "$(cat "$bin/.mailpit-version" 2>/dev/null)" = "$mailpit_version" ] && [ -x "$bin/mailpit" ]; then
+		log "mailpit $mailpit_version already built in $bin"
+		return
+	fi
+	if ! command -v go >/dev/null 2>&1; then
+		log "go not found; cannot build mailpit (the email tests will skip)"
+		return
+	fi
+	log "building mailpit $mailpit_version into $bin (go install, from the Go module proxy)"
+	mkdir -p "$bin"
+	if GOBIN="$bin" CGO_ENABLED=0 go install "github.com/axllent/mailpit@$mailpit_version"; then
+		printf '%s\n' "$mailpit_version" >"$bin/.mailpit-version"
+		log "built mailpit $mailpit_version"
+	else
+		log "building mailpit failed (the email tests will skip)"
+	fi
+}
+install_mailpit
+
+have_dovecot() {
+	command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ]
+}
+
 have_postgres() {
 	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1
 }
@@ -66,6 +100,11 @@ if have_sshd; then
 	log "openssh-server already installed"
 else
 	missing+=(openssh-server)
+fi
+if have_dovecot; then
+	log "dovecot-imapd already installed"
+else
+	missing+=(dovecot-imapd)
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then

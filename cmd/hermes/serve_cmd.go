@@ -44,8 +44,10 @@ stay consistent. A run with no progress for scheduler.inactivity_timeout
 (10m) is stopped and reported as failed.
 
 With gateway.telegram.token set, serve also answers on Telegram (see
-hermes pairing for letting people in), and with gateway.webhook.routes it
-takes webhooks on gateway.webhook.listen; turns then run in serve itself.
+hermes pairing for letting people in), with gateway.email.imap.addr set it
+answers mail to gateway.email.address from the addresses allowed, and
+with gateway.webhook.routes it takes webhooks on gateway.webhook.listen;
+turns then run in serve itself.
 
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,

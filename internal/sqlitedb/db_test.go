@@ -53,7 +53,8 @@ func TestOpenCreatesEverySchema(t *testing.T) {
 		t.Errorf("versions = %v, want %v", got, want)
 	}
 	for _, table := range []string{"sessions", "messages", "facts", "cron_jobs", "cron_runs", "cron_lease",
-		"gateway_seen", "gateway_pairing_codes", "gateway_pairings", "gateway_pairing_locks", "gateway_sessions"} {
+		"gateway_seen", "gateway_pairing_codes", "gateway_pairings", "gateway_pairing_locks", "gateway_sessions",
+		"gateway_mail_cursors", "gateway_mail_threads"} {
 		if ok, err := tableExists(t.Context(), db.Reader(), table); err != nil || !ok {
 			t.Errorf("table %s: %v, %v", table, ok, err)
 		}

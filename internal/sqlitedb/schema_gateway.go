@@ -70,4 +70,25 @@ CREATE TABLE gateway_chat_models (
 	set_at INTEGER NOT NULL
 );
 `,
+	// 3: what the email gateway keeps across restarts: where it stopped
+	// reading each mailbox (UIDVALIDITY and the last UID taken), and
+	// each mail thread's subject, last message and References, so a
+	// reply after a restart is still threaded.
+	`
+CREATE TABLE gateway_mail_cursors (
+	mailbox      TEXT PRIMARY KEY,
+	uid_validity INTEGER NOT NULL,
+	last_uid     INTEGER NOT NULL
+);
+
+CREATE TABLE gateway_mail_threads (
+	chat       TEXT NOT NULL,
+	thread     TEXT NOT NULL,
+	subject    TEXT NOT NULL,
+	last_id    TEXT NOT NULL,
+	refs       TEXT NOT NULL,
+	updated_at INTEGER NOT NULL,
+	PRIMARY KEY (chat, thread)
+);
+`,
 }
