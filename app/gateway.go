@@ -160,6 +160,8 @@ func platformAccess(g config.Gateway) map[string]access {
 		"dingtalk": {g.DingTalk.AllowAll, g.DingTalk.Allow, g.DingTalk.Approvers},
 		"feishu":   {g.Feishu.AllowAll, g.Feishu.Allow, g.Feishu.Approvers},
 		"discord":  {g.Discord.AllowAll, g.Discord.Allow, g.Discord.Approvers},
+		"wecom":    {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
+		"wecombot": {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 		// By email whoever may write to hermes answers its requests.
 		"email": {g.Email.AllowAll, g.Email.Allow, nil},
 	}
@@ -271,14 +273,15 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		return nil, err
 	}
 	out = append(out, discordP...)
-	return out, nil
+	return a.appendWeCom(out)
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
 	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 ||
-		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != "" || c.Gateway.Discord.Token != ""
+		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != "" || c.Gateway.Discord.Token != "" ||
+		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn()
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

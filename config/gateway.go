@@ -40,6 +40,8 @@ type Gateway struct {
 	Feishu FeishuGateway `yaml:"feishu"`
 	// Discord is the Discord bot.
 	Discord DiscordGateway `yaml:"discord"`
+	// WeCom is the WeCom (企业微信) app and AI bot.
+	WeCom WeComGateway `yaml:"wecom"`
 	// Webhook is the inbound HTTP routes.
 	Webhook WebhookGateway `yaml:"webhook"`
 	// Email is the mailbox hermes reads and answers.

@@ -87,5 +87,6 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 			errs = append(errs, badValue(where(key+".prompt"), key+".prompt", "", "is not accepted; say what hermes should do with the payload"))
 		}
 	}
+	errs = append(errs, validateWeCom(g, where)...)
 	return errs
 }
