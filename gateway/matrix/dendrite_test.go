@@ -1,0 +1,155 @@
+package matrix_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/matrix"
+	"github.com/hermes-go/hermes/gateway/matrix/matrixtest"
+)
+
+// received collects what the adapter delivers.
+type received struct {
+	mu     sync.Mutex
+	events []gateway.Event
+	ch     chan struct{}
+}
+
+func (r *received) deliver(_ context.Context, ev gateway.Event) error {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	r.mu.Unlock()
+	select {
+	case r.ch <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// wait returns the first event whose text holds want.
+func (r *received) wait(t *testing.T, want string) gateway.Event {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		r.mu.Lock()
+		for _, ev := range r.events {
+			if strings.Contains(ev.Text, want) {
+				r.mu.Unlock()
+				return ev
+			}
+		}
+		r.mu.Unlock()
+		select {
+		case <-r.ch:
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("no event holding %q arrived; got %+v", want, r.all())
+		}
+	}
+}
+
+func (r *received) all() []gateway.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.events)
+}
+
+// run starts the adapter's Receive until the test ends.
+func run(t *testing.T, a *matrix.Adapter) *received {
+	t.Helper()
+	r := &received{ch: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Receive(ctx, r.deliver) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Receive: %v", err)
+		}
+	})
+	return r
+}
+
+// Against a real dendrite: a history written before hermes first synced
+// is not answered; an invite from an allowed user is joined, one from a
+// stranger is left pending; a message in a two-member room is a DM; the
+// reply is an m.in_reply_to of it and the edit an m.replace.
+func TestDendriteInviteMessageReplyEdit(t *testing.T) {
+	hs := matrixtest.Start(t)
+	bot := hs.Register(t, "hermes")
+	alice := hs.Register(t, "alice")
+	mallory := hs.Register(t, "mallory")
+	old := alice.CreateRoom(false, bot.UserID)
+	alice.Say(old, "old history, not to answer")
+	group := alice.CreateRoom(false, mallory.UserID)
+	mallory.Join(group)
+	alice.Say(group, "a group's past, hermes, not to answer")
+
+	a, err := matrix.New(matrix.Options{Homeserver: hs.URL, UserID: bot.UserID, Password: bot.Password, PollTimeout: time.Second,
+		MayInvite: func(_ context.Context, u string) bool { return u == alice.UserID }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, a)
+	strange := mallory.CreateRoom(false, bot.UserID)
+	room := alice.CreateRoom(false, bot.UserID)
+	waitMember(t, alice, room, bot.UserID)
+	id := alice.Say(room, "hello hermes")
+	ev := got.wait(t, "hello hermes")
+	if ev.Chat.ID != room || ev.Chat.Type != gateway.DM || !ev.Addressed || ev.User.ID != alice.UserID || ev.ID != id || ev.MessageID != id {
+		t.Errorf("event = %+v; want a DM from %s in %s with id %s", ev, alice.UserID, room, id)
+	}
+	ref, err := a.Send(context.Background(), ev.Chat, gateway.Outgoing{Text: "Hi **Alice**", ReplyTo: ev.MessageID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Edit(context.Background(), ref, gateway.Outgoing{Text: "Hi **Alice**, again"}); err != nil {
+		t.Fatal(err)
+	}
+	msgs := alice.WaitFor(room, bot.UserID, 10*time.Second, "reply and edit", func(evs []matrixtest.Event) bool { return len(evs) >= 2 })
+	if _, _, to := msgs[0].Relation(); to != id || msgs[0].Body() != "Hi **Alice**" {
+		t.Errorf("reply = %q in reply to %q; want it in reply to %s", msgs[0].Body(), to, id)
+	}
+	if rel, target, _ := msgs[1].Relation(); rel != "m.replace" || target != ref.ID {
+		t.Errorf("edit relation = %s %s; want m.replace of %s", rel, target, ref.ID)
+	}
+	if nc, _ := msgs[1].Content["m.new_content"].(map[string]any); nc["body"] != "Hi **Alice**, again" {
+		t.Errorf("edit's m.new_content = %v", nc)
+	}
+	alice.Invite(group, bot.UserID)
+	waitMember(t, alice, group, bot.UserID)
+	alice.Say(group, "no mention here")
+	alice.Say(group, "and now @hermes:localhost, a question")
+	gev := got.wait(t, "a question")
+	if gev.Chat.Type != gateway.Group || !gev.Addressed {
+		t.Errorf("a mention in a three-member room = %+v; want an addressed group message", gev)
+	}
+	if ev := got.wait(t, "no mention"); ev.Addressed {
+		t.Errorf("a group message without a mention is addressed: %+v", ev)
+	}
+	if slices.Contains(mallory.Members(strange), bot.UserID) {
+		t.Error("the bot joined a stranger's room")
+	}
+	for _, ev := range got.all() {
+		if strings.Contains(ev.Text, "old history") || strings.Contains(ev.Text, "past") {
+			t.Errorf("the backlog before the first sync was delivered: %+v", ev)
+		}
+	}
+}
+
+// waitMember waits until user has joined room.
+func waitMember(t *testing.T, c *matrixtest.Client, room, user string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !slices.Contains(c.Members(room), user) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not join %s", user, room)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -1,0 +1,155 @@
+package matrix
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/hermes-go/hermes/gateway"
+)
+
+// Send sends m's text to the room as an m.text event, as a reply to
+// m.ReplyTo. Files are not sent: hermes does not upload to the media
+// repository yet, and says so in the room rather than dropping them.
+func (a *Adapter) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
+	ref := gateway.MessageRef{Chat: chat}
+	text := m.Text
+	if len(m.Files) > 0 {
+		var names []string
+		for _, f := range m.Files {
+			names = append(names, baseName(f))
+		}
+		text = strings.TrimSpace(text + "\n\n(Files are not sent on Matrix yet: " + strings.Join(names, ", ") + ")")
+	}
+	if strings.TrimSpace(text) == "" {
+		return ref, &gateway.SendError{Kind: gateway.Permanent, Message: "matrix: the message has no text; give some"}
+	}
+	content := map[string]any{"msgtype": "m.text", "body": text}
+	if m.ReplyTo != "" {
+		content["m.relates_to"] = map[string]any{"m.in_reply_to": map[string]string{"event_id": m.ReplyTo}}
+	}
+	id, err := a.send(ctx, chat.ID, "m.room.message", content)
+	if err != nil {
+		return ref, err
+	}
+	ref.ID = id
+	a.mu.Lock()
+	if len(a.ours) >= maxOurs {
+		clear(a.ours)
+	}
+	a.ours[id] = true
+	a.mu.Unlock()
+	return ref, nil
+}
+
+// maxOurs bounds the event ids remembered to tell replies to hermes.
+const maxOurs = 4096
+
+// Edit replaces a message sent earlier with an m.replace event: clients
+// show the new text in place, and older ones the "* text" fallback.
+func (a *Adapter) Edit(ctx context.Context, ref gateway.MessageRef, m gateway.Outgoing) error {
+	if strings.TrimSpace(m.Text) == "" {
+		return &gateway.SendError{Kind: gateway.Permanent, Message: "matrix: an edit needs text"}
+	}
+	if ref.ID == "" {
+		return &gateway.SendError{Kind: gateway.Permanent, Message: "matrix: an edit needs the event id of the message it replaces"}
+	}
+	content := map[string]any{
+		"msgtype":       "m.text",
+		"body":          "* " + m.Text,
+		"m.new_content": map[string]any{"msgtype": "m.text", "body": m.Text},
+		"m.relates_to":  map[string]any{"rel_type": "m.replace", "event_id": ref.ID},
+	}
+	_, err := a.send(ctx, ref.Chat.ID, "m.room.message", content)
+	return err
+}
+
+// Answer does nothing: Matrix messages carry no buttons, so no press
+// arrives to answer.
+func (a *Adapter) Answer(ctx context.Context, ev gateway.Event, text string) error { return nil }
+
+// Typing shows that the bot is typing in the room for five seconds.
+func (a *Adapter) Typing(ctx context.Context, chat gateway.Chat) error {
+	me, _ := a.who()
+	if me == "" {
+		return nil
+	}
+	path := "/_matrix/client/v3/rooms/" + pathEsc(chat.ID) + "/typing/" + pathEsc(me)
+	return a.call(ctx, http.MethodPut, path, nil, map[string]any{"typing": true, "timeout": 5000}, nil)
+}
+
+// send puts one event into a room and returns its id. The transaction id
+// makes a retry idempotent: a send that failed without an answer (the
+// event may have arrived) is retried under the same id, which the server
+// answers with the first event instead of a second copy. Ids are keyed by
+// the room and content, and forgotten once the send succeeds, so the same
+// text sent again later is a new message.
+func (a *Adapter) send(ctx context.Context, roomID, typ string, content map[string]any) (string, error) {
+	if roomID == "" {
+		return "", &gateway.SendError{Kind: gateway.Permanent, Message: "matrix: no room id; want one like !abc:example.org"}
+	}
+	body, err := json.Marshal(content)
+	if err != nil {
+		return "", &gateway.SendError{Kind: gateway.Permanent, Message: err.Error(), Err: err}
+	}
+	if len(body) > MaxEvent-1024 {
+		return "", &gateway.SendError{Kind: gateway.Permanent,
+			Message: fmt.Sprintf("matrix: the event's content is %d bytes; a Matrix event holds at most %d bytes, so split the text", len(body), MaxEvent)}
+	}
+	sum := sha256.Sum256(append([]byte(roomID+"\x00"+typ+"\x00"), body...))
+	key := hex.EncodeToString(sum[:])
+	a.mu.Lock()
+	txn, ok := a.pending[key]
+	if !ok {
+		a.txnN++
+		txn = a.txnPrefix + "." + strconv.FormatUint(a.txnN, 10)
+		a.pending[key] = txn
+	}
+	a.mu.Unlock()
+	var out struct {
+		EventID string `json:"event_id"`
+	}
+	path := "/_matrix/client/v3/rooms/" + pathEsc(roomID) + "/send/" + pathEsc(typ) + "/" + pathEsc(txn)
+	err = a.call(ctx, http.MethodPut, path, nil, json.RawMessage(body), &out)
+	a.mu.Lock()
+	if err == nil || !temporary(err) {
+		delete(a.pending, key)
+	}
+	a.mu.Unlock()
+	if err != nil {
+		return "", classify(err)
+	}
+	return out.EventID, nil
+}
+
+// classify turns a failed request into a *gateway.SendError by the
+// status and errcode, never the text: a rate limit waits, no answer or a
+// 5xx is retried, and anything else (forbidden, not in the room, too
+// large) is not.
+func classify(err error) error {
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae) && ae.rateLimited():
+		return &gateway.SendError{Kind: gateway.RateLimited, RetryAfter: ae.RetryAfter, Message: ae.Code + " " + ae.Message, Err: err}
+	case temporary(err):
+		return &gateway.SendError{Kind: gateway.Temporary, Message: err.Error(), Err: err}
+	case errors.As(err, &ae):
+		return &gateway.SendError{Kind: gateway.Permanent, Message: ae.Code + " " + ae.Message, Err: err}
+	}
+	return &gateway.SendError{Kind: gateway.Permanent, Message: err.Error(), Err: err}
+}
+
+// baseName is the last element of a path, for telling which files were
+// not sent without showing where they live.
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
