@@ -26,6 +26,8 @@ type Gateway struct {
 	MaxInboundMediaBytes int64 `yaml:"max_inbound_media_bytes"`
 	// Telegram is the Telegram bot.
 	Telegram TelegramGateway `yaml:"telegram"`
+	// Matrix is the Matrix account.
+	Matrix MatrixGateway `yaml:"matrix"`
 	// Webhook is the inbound HTTP routes.
 	Webhook WebhookGateway `yaml:"webhook"`
 }

@@ -58,6 +58,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 	if g.Reset.Mode == ResetIdle && g.Reset.IdleMinutes == 0 {
 		errs = append(errs, badValue(where("gateway.reset.idle_minutes"), "gateway.reset.idle_minutes", "0", "is not accepted with mode idle; use the minutes of silence after which a chat starts afresh"))
 	}
+	errs = append(errs, validateMatrix(g.Matrix, where)...)
 	paths := map[string]string{}
 	if hook := g.Telegram.Webhook.URL; hook != "" {
 		if u, err := url.Parse(hook); err == nil && u.Path != "" && u.Path != "/" {
