@@ -145,6 +145,7 @@ type access struct {
 func platformAccess(g config.Gateway) map[string]access {
 	return map[string]access{
 		"telegram": {g.Telegram.AllowAll, g.Telegram.Allow, g.Telegram.Approvers},
+		"matrix":   {g.Matrix.AllowAll, g.Matrix.Allow, g.Matrix.Approvers},
 	}
 }
 
@@ -232,13 +233,13 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	return a.addMatrix(out)
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
-	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0
+	return c.Gateway.Telegram.Token != "" || len(c.Gateway.Webhook.Routes) > 0 || c.Gateway.Matrix.On()
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

@@ -153,3 +153,43 @@ func waitMember(t *testing.T, c *matrixtest.Client, room, user string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// fixedCursor is a saved position that was never this server's.
+type fixedCursor struct{ since string }
+
+func (c *fixedCursor) Load(context.Context) (string, error) { return c.since, nil }
+
+func (c *fixedCursor) Save(_ context.Context, s string) error { c.since = s; return nil }
+
+// A saved position the homeserver refuses (another account's, or one it
+// forgot) is dropped for a fresh start from now, instead of failing every
+// sync; and the status check of a password login leaves no device behind.
+func TestDendriteStalePositionAndCheck(t *testing.T) {
+	hs := matrixtest.Start(t)
+	bot := hs.Register(t, "hermes")
+	alice := hs.Register(t, "alice")
+	cur := &fixedCursor{since: "not-a-token-of-this-server"}
+	a, err := matrix.New(matrix.Options{Homeserver: hs.URL, AccessToken: bot.Token, Cursor: cur, PollTimeout: time.Second,
+		MayInvite: func(_ context.Context, u string) bool { return u == alice.UserID }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, a)
+	room := alice.CreateRoom(false, bot.UserID)
+	waitMember(t, alice, room, bot.UserID)
+	alice.Say(room, "after the reset")
+	got.wait(t, "after the reset")
+
+	before := len(bot.Devices())
+	p, err := matrix.New(matrix.Options{Homeserver: hs.URL, UserID: bot.UserID, Password: bot.Password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	who, err := p.Check(context.Background())
+	if err != nil || !strings.Contains(who, bot.UserID) {
+		t.Errorf("Check = %q, %v; want it to name %s", who, err, bot.UserID)
+	}
+	if after := len(bot.Devices()); after != before {
+		t.Errorf("%d devices after the check, %d before; the check's login was not logged out", after, before)
+	}
+}

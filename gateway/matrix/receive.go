@@ -63,6 +63,13 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			if errors.As(err, &ae) && (ae.Status == 401 || ae.Code == "M_UNKNOWN_TOKEN") {
 				return fmt.Errorf("matrix: the homeserver no longer accepts the access token (%d %s); give a current one, or the password", ae.Status, ae.Code)
 			}
+			if errors.As(err, &ae) && ae.Status == 400 && since != "" {
+				// A position the server no longer knows (another
+				// account's, or one it forgot) cannot be retried.
+				a.log.Warn("matrix: the homeserver refused the saved sync position; starting from now", "err", err)
+				since = ""
+				continue
+			}
 			if wait("matrix: sync failed; it resumes from the same position", err) != nil {
 				break
 			}

@@ -125,6 +125,22 @@ func (c *Client) Members(room string) []string {
 	return ids
 }
 
+// Devices returns the ids of the account's devices.
+func (c *Client) Devices() []string {
+	c.t.Helper()
+	var out struct {
+		Devices []struct {
+			ID string `json:"device_id"`
+		} `json:"devices"`
+	}
+	c.do(http.MethodGet, "/_matrix/client/v3/devices", nil, &out)
+	var ids []string
+	for _, d := range out.Devices {
+		ids = append(ids, d.ID)
+	}
+	return ids
+}
+
 // Messages returns room's latest events, oldest first.
 func (c *Client) Messages(room string) []Event {
 	c.t.Helper()
