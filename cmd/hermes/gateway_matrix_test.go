@@ -1,0 +1,292 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/gateway/matrix"
+	"github.com/hermes-go/hermes/gateway/matrix/matrixtest"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// matrixRig is a dendrite with a bot account and Alice, the bot's owner,
+// and a fault proxy in front of it that hermes talks through.
+type matrixRig struct {
+	hs         *matrixtest.Homeserver
+	proxy      *matrixtest.Proxy
+	bot, alice *matrixtest.Client
+}
+
+func newMatrixRig(t *testing.T) *matrixRig {
+	t.Helper()
+	hs := matrixtest.Start(t)
+	r := &matrixRig{hs: hs, proxy: hs.Proxy(t), bot: hs.Register(t, "hermes"), alice: hs.Register(t, "alice")}
+	return r
+}
+
+// serve starts hermes serve with Matrix on, through the proxy, with the
+// bot's access token, allowing Alice and also; extra is more of the
+// gateway section. It stops when the test ends or when stop is called, and fails
+// the test if the token or password reached the log.
+func (r *matrixRig) serve(t *testing.T, h *home, srv *llmtest.Server, extra string, also ...*matrixtest.Client) (stop func()) {
+	t.Helper()
+	allow := fmt.Sprintf("%q", r.alice.UserID)
+	for _, c := range also {
+		allow += fmt.Sprintf(", %q", c.UserID)
+	}
+	h.write(".env", "MATRIX_ACCESS_TOKEN="+r.bot.Token+"\n")
+	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
+memory: {long_term: false}
+gateway:
+  matrix:
+    homeserver: "%s"
+    user_id: "%s"
+    access_token: ${MATRIX_ACCESS_TOKEN}
+    allow: [%s]
+%s`, srv.URL(), r.proxy.URL, r.bot.UserID, allow, extra))
+	cmd := exec.Command(hermesBin, "serve")
+	cmd.Env, cmd.Dir = h.env, h.dir
+	var logs syncBuffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop = sync.OnceFunc(func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
+		}
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", logs.String())
+		}
+		if strings.Contains(logs.String(), r.bot.Token) || strings.Contains(logs.String(), r.bot.Password) {
+			t.Errorf("the bot's access token or password is in serve's log")
+		}
+	})
+	t.Cleanup(stop)
+	return stop
+}
+
+// shown is what the room shows of the bot's messages: each message with
+// its last edit applied, oldest first, edits left out.
+func shown(evs []matrixtest.Event) []string {
+	var order []string
+	text := map[string]string{}
+	for _, e := range evs {
+		if rel, target, _ := e.Relation(); rel == "m.replace" {
+			if nc, ok := e.Content["m.new_content"].(map[string]any); ok {
+				text[target], _ = nc["body"].(string)
+			}
+			continue
+		}
+		order = append(order, e.EventID)
+		text[e.EventID] = e.Body()
+	}
+	out := make([]string, len(order))
+	for i, id := range order {
+		out[i] = text[id]
+	}
+	return out
+}
+
+// showsText waits until one of the bot's messages in room, edits
+// applied, holds want, and returns them all.
+func (r *matrixRig) showsText(t *testing.T, room, want string) []matrixtest.Event {
+	t.Helper()
+	return r.alice.WaitFor(room, r.bot.UserID, 30*time.Second, "a message holding "+want, func(evs []matrixtest.Event) bool {
+		return slices.ContainsFunc(shown(evs), func(s string) bool { return strings.Contains(s, want) })
+	})
+}
+
+// waitJoined waits until the bot has joined room.
+func (r *matrixRig) waitJoined(t *testing.T, room string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !slices.Contains(r.alice.Members(room), r.bot.UserID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot did not join %s", room)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Through the real binary against a real dendrite: Alice invites the bot
+// to a room and it joins, while a stranger's invite is left pending; her
+// message is answered, streamed by m.replace edits of the first message
+// that end in the whole answer; a message in an encrypted room gets one notice
+// that hermes cannot read it.
+func TestGatewayMatrixInviteMessageReplyEdit(t *testing.T) {
+	r := newMatrixRig(t)
+	mallory := r.hs.Register(t, "mallory")
+	h := newHome(t)
+	srv := llmtest.New(t)
+	answer := "Hello Alice, this answer is streamed to the room in pieces and edited in place until it is whole."
+	srv.Enqueue(llmtest.Reply{Text: answer, ChunkSize: 4})
+	r.serve(t, h, srv, "")
+
+	strange := mallory.CreateRoom(false, r.bot.UserID)
+	room := r.alice.CreateRoom(false, r.bot.UserID)
+	r.waitJoined(t, room)
+	r.alice.Say(room, "hi hermes")
+	evs := r.showsText(t, room, answer)
+	first := evs[0]
+	if len(evs) < 2 {
+		t.Errorf("the answer was not streamed by edits: %d events", len(evs))
+	}
+	for _, e := range evs[1:] {
+		if rel, target, _ := e.Relation(); rel != "m.replace" || target != first.EventID {
+			t.Errorf("a later event is not an edit of the answer: %v", e.Content)
+		}
+	}
+	if slices.Contains(mallory.Members(strange), r.bot.UserID) {
+		t.Error("the bot joined a stranger's room")
+	}
+
+	secret := r.alice.CreateRoom(true, r.bot.UserID)
+	r.waitJoined(t, secret)
+	r.alice.SendContent(secret, "m.room.encrypted", map[string]any{"algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "AAAA", "sender_key": "k", "session_id": "s", "device_id": "D"})
+	r.alice.SendContent(secret, "m.room.encrypted", map[string]any{"algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "BBBB", "sender_key": "k", "session_id": "s", "device_id": "D"})
+	r.showsText(t, secret, "end-to-end encrypted")
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d model calls; want 1", n)
+	}
+}
+
+// A dangerous command asks the room to answer with /approve or /deny;
+// Bob, allowed to talk but not an approver, is refused in a reply to his
+// /approve, and Alice's /approve lets it run.
+func TestGatewayMatrixApprovalByText(t *testing.T) {
+	r := newMatrixRig(t)
+	bob := r.hs.Register(t, "bob")
+	h := newHome(t)
+	srv := llmtest.New(t)
+	marker := filepath.Join(h.dir, "approved")
+	args, _ := json.Marshal(map[string]string{"command": "rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker})
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "terminal", Arguments: string(args)}}}, llmtest.Reply{Text: "Cleaned up."})
+	r.serve(t, h, srv, fmt.Sprintf("    approvers: [%q]\n  group_sessions_per_user: false\n", r.alice.UserID), bob)
+
+	room := r.alice.CreateRoom(false, r.bot.UserID, bob.UserID)
+	bob.Join(room)
+	r.waitJoined(t, room)
+	r.alice.Say(room, "hermes, clean up please")
+	r.showsText(t, room, "needs your approval")
+	r.showsText(t, room, "/approve")
+	q := bob.Say(room, "/approve")
+	for _, e := range r.showsText(t, room, "not allowed to answer approval requests") {
+		if strings.Contains(e.Body(), "not allowed") {
+			if _, _, to := e.Relation(); to != q {
+				t.Errorf("the refusal is not a reply to Bob's /approve %s: %v", q, e.Content)
+			}
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the command ran on a non-approver's /approve")
+	}
+	r.alice.Say(room, "/approve")
+	r.showsText(t, room, "Cleaned up.")
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+}
+
+// Faults a homeserver shows, through the real binary: sends refused with
+// 429 M_LIMIT_EXCEEDED are retried after retry_after_ms and the answer
+// arrives once, whole; a sync batch delivered twice is answered once; a
+// sync whose answer was lost with its connection is made again from the
+// same position and its message answered once; and after a restart,
+// what came while hermes was away is answered and nothing before it
+// again.
+func TestGatewayMatrixFaults(t *testing.T) {
+	r := newMatrixRig(t)
+	h := newHome(t)
+	srv := llmtest.New(t)
+	srv.Handle(func(req llmtest.Request) llmtest.Reply {
+		text := req.LastUserText()
+		return llmtest.Reply{Text: "answer: " + text[strings.LastIndex(text, "\n")+1:]}
+	})
+	stop := r.serve(t, h, srv, "")
+	room := r.alice.CreateRoom(false, r.bot.UserID)
+	r.waitJoined(t, room)
+
+	r.proxy.RateLimitSends(2, 1500*time.Millisecond)
+	r.alice.Say(room, "limited one")
+	r.showsText(t, room, "answer: limited one")
+	if n := r.proxy.Limited(); n != 2 {
+		t.Errorf("%d sends were rate limited; want 2", n)
+	}
+
+	r.proxy.RedeliverWith("twice two")
+	r.alice.Say(room, "twice two")
+	r.showsText(t, room, "answer: twice two")
+	r.proxy.DropSyncWith("dropped three")
+	r.alice.Say(room, "dropped three")
+	r.showsText(t, room, "answer: dropped three")
+	if r.proxy.Redelivered() != 1 || r.proxy.Dropped() != 1 {
+		t.Errorf("redelivered %d, dropped %d; want one each", r.proxy.Redelivered(), r.proxy.Dropped())
+	}
+	stop()
+
+	r.alice.Say(room, "while away four")
+	r.serve(t, h, srv, "")
+	evs := r.showsText(t, room, "answer: while away four")
+	counts := map[string]int{}
+	for _, s := range shown(evs) {
+		counts[s]++
+	}
+	for _, want := range []string{"answer: limited one", "answer: twice two", "answer: dropped three", "answer: while away four"} {
+		if counts[want] != 1 {
+			t.Errorf("%q was shown %d times; want once (all: %q)", want, counts[want], shown(evs))
+		}
+	}
+	if n := len(srv.Requests()); n != 4 {
+		t.Errorf("%d model calls; want 4, one per message", n)
+	}
+}
+
+// A reply longer than one Matrix event holds arrives whole, in several
+// messages, each within the limit in JSON bytes (a longer one dendrite
+// would refuse).
+func TestGatewayMatrixLongReply(t *testing.T) {
+	r := newMatrixRig(t)
+	h := newHome(t)
+	srv := llmtest.New(t)
+	var b strings.Builder
+	for i := 0; b.Len() < 2*matrix.MaxText+5000; i++ {
+		fmt.Fprintf(&b, "Paragraph %d says \"ünïcode\" and a tab\there.\n\n", i)
+	}
+	long := strings.TrimSpace(b.String()) + "\n\nTHE END"
+	srv.Enqueue(llmtest.Reply{Text: long, ChunkSize: 20000})
+	r.serve(t, h, srv, "")
+	room := r.alice.CreateRoom(false, r.bot.UserID)
+	r.waitJoined(t, room)
+	r.alice.Say(room, "write a lot")
+	evs := r.showsText(t, room, "THE END")
+	parts := shown(evs)
+	if len(parts) < 3 {
+		t.Fatalf("%d messages; want the reply split in at least 3", len(parts))
+	}
+	for i, p := range parts {
+		if n := matrix.Measure(p); n > matrix.MaxText {
+			t.Errorf("message %d measures %d; want at most %d", i, n, matrix.MaxText)
+		}
+	}
+	squash := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	if squash(strings.Join(parts, "\n")) != squash(long) {
+		t.Error("the messages put together are not the reply")
+	}
+}
