@@ -132,6 +132,21 @@ func TestDendriteInviteMessageReplyEdit(t *testing.T) {
 	if ev := got.wait(t, "no mention"); ev.Addressed {
 		t.Errorf("a group message without a mention is addressed: %+v", ev)
 	}
+	// A reply to a message the bot sent before this process started
+	// (another adapter's) is addressed too.
+	earlier, err := matrix.New(matrix.Options{Homeserver: hs.URL, AccessToken: bot.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	said, err := earlier.Send(context.Background(), gev.Chat, gateway.Outgoing{Text: "Which one?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice.SendContent(group, "m.room.message", map[string]any{"msgtype": "m.text", "body": "the blue one",
+		"m.relates_to": map[string]any{"m.in_reply_to": map[string]string{"event_id": said.ID}}})
+	if ev := got.wait(t, "the blue one"); !ev.Addressed {
+		t.Errorf("a reply to the bot's earlier message is not addressed: %+v", ev)
+	}
 	if slices.Contains(mallory.Members(strange), bot.UserID) {
 		t.Error("the bot joined a stranger's room")
 	}

@@ -130,14 +130,14 @@ func (a *Adapter) roomEvent(ctx context.Context, roomID string, e event, deliver
 	if a.isDM(ctx, roomID) {
 		ev.Chat.Type, ev.Addressed = gateway.DM, true
 	} else {
-		ev.Addressed = a.addressed(c, text)
+		ev.Addressed = a.addressed(c, text) || a.repliesToBot(ctx, roomID, c)
 	}
 	return deliver(ctx, ev)
 }
 
-// addressed reports whether a group message is for the bot: it mentions
-// the bot in m.mentions or by id or name in its text, answers one of the
-// bot's messages, or is a command.
+// addressed reports whether a group message is for the bot by what it
+// says: it mentions the bot in m.mentions or by id or name in its text,
+// or is a command.
 func (a *Adapter) addressed(c messageContent, text string) bool {
 	me, name := a.who()
 	if c.Mentions != nil {
@@ -145,14 +145,6 @@ func (a *Adapter) addressed(c messageContent, text string) bool {
 			if id == me {
 				return true
 			}
-		}
-	}
-	if c.RelatesTo != nil && c.RelatesTo.InReplyTo != nil {
-		a.mu.Lock()
-		ours := a.ours[c.RelatesTo.InReplyTo.EventID]
-		a.mu.Unlock()
-		if ours {
-			return true
 		}
 	}
 	if strings.HasPrefix(text, "/") {

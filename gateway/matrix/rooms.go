@@ -26,6 +26,30 @@ func (a *Adapter) isDM(ctx context.Context, roomID string) bool {
 	return n == 2
 }
 
+// repliesToBot reports whether a message is a reply to one of the bot's
+// messages: one it sent since it started, or, asked of the homeserver,
+// an earlier one.
+func (a *Adapter) repliesToBot(ctx context.Context, roomID string, c messageContent) bool {
+	if c.RelatesTo == nil || c.RelatesTo.InReplyTo == nil || c.RelatesTo.InReplyTo.EventID == "" {
+		return false
+	}
+	id := c.RelatesTo.InReplyTo.EventID
+	me, _ := a.who()
+	a.mu.Lock()
+	ours := a.ours[id]
+	a.mu.Unlock()
+	if ours {
+		return true
+	}
+	var e event
+	if err := a.call(ctx, http.MethodGet, "/_matrix/client/v3/rooms/"+pathEsc(roomID)+"/event/"+pathEsc(id), nil, nil, &e); err != nil {
+		a.log.Debug("matrix: the message replied to could not be read", "room", roomID, "err", err)
+		return false
+	}
+	return e.Sender == me
+}
+
+// setMembers records a room's joined member count.
 func (a *Adapter) setMembers(roomID string, n int) {
 	a.mu.Lock()
 	a.members[roomID] = n
