@@ -290,3 +290,73 @@ func TestGatewayMatrixLongReply(t *testing.T) {
 		t.Error("the messages put together are not the reply")
 	}
 }
+
+// The README's steps, through the real binary: hermes config set with the
+// token from .env, hermes gateway status naming the bot, a wrong token
+// refused (exit 1) without showing it, and hermes serve logging in with
+// a password and device_id instead, answering, and reusing that device.
+func TestGatewayMatrixSetupAndPasswordLogin(t *testing.T) {
+	r := newMatrixRig(t)
+	h := newHome(t)
+	h.write(".env", "MATRIX_ACCESS_TOKEN="+r.bot.Token+"\n")
+	for _, kv := range [][2]string{
+		{"gateway.matrix.homeserver", r.hs.URL},
+		{"gateway.matrix.user_id", r.bot.UserID},
+		{"gateway.matrix.access_token", "${MATRIX_ACCESS_TOKEN}"},
+		{"gateway.matrix.allow", fmt.Sprintf("[%q]", r.alice.UserID)},
+	} {
+		if res := h.hermes("config", "set", kv[0], kv[1]); res.code != 0 {
+			t.Fatalf("config set %s: exit %d %s", kv[0], res.code, res.stderr)
+		}
+	}
+	res := h.hermes("gateway", "status")
+	if res.code != 0 || !strings.Contains(res.stdout, "matrix") || !strings.Contains(res.stdout, r.bot.UserID) {
+		t.Fatalf("status: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if strings.Contains(res.stdout+res.stderr, r.bot.Token) {
+		t.Errorf("the token is in the status:\n%s", res.stdout)
+	}
+	h.write(".env", "MATRIX_ACCESS_TOKEN=syt_wrong_token_0123456789\n")
+	res = h.hermes("gateway", "status")
+	if res.code == 0 || !strings.Contains(res.stdout, "refused the access token") || strings.Contains(res.stdout+res.stderr, "syt_wrong") {
+		t.Errorf("a wrong token: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+
+	srv := llmtest.New(t)
+	srv.Handle(func(req llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "pong: " + req.LastUserText()} })
+	h.write(".env", "MATRIX_PASSWORD="+r.bot.Password+"\n")
+	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
+memory: {long_term: false}
+gateway:
+  matrix:
+    homeserver: "%s"
+    user_id: "%s"
+    password: ${MATRIX_PASSWORD}
+    device_id: HERMESDEV
+    allow: ["%s"]
+`, srv.URL(), r.hs.URL, r.bot.UserID, r.alice.UserID))
+	cmd := exec.Command(hermesBin, "serve")
+	cmd.Env, cmd.Dir = h.env, h.dir
+	var logs syncBuffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+		if strings.Contains(logs.String(), r.bot.Password) {
+			t.Error("the password is in serve's log")
+		}
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", logs.String())
+		}
+	})
+	room := r.alice.CreateRoom(false, r.bot.UserID)
+	r.waitJoined(t, room)
+	r.alice.Say(room, "ping")
+	r.showsText(t, room, "pong: ping")
+	if !slices.Contains(r.bot.Devices(), "HERMESDEV") {
+		t.Errorf("devices %q; want the password login on device_id HERMESDEV", r.bot.Devices())
+	}
+}
