@@ -13,9 +13,10 @@ import (
 // hand works through one sync batch: invites, then each joined room's
 // events in order, giving messages to deliver. It stops at the first
 // event deliver refused, or a join that failed for a passing reason, so
-// the batch is offered again. With first set (the sync that learned
+// the batch is offered again. From no position (the sync that learned
 // where now is) messages are history and are not delivered.
-func (a *Adapter) hand(ctx context.Context, resp *syncResponse, first bool, deliver func(context.Context, gateway.Event) error) error {
+func (a *Adapter) hand(ctx context.Context, resp *syncResponse, pos position, deliver func(context.Context, gateway.Event) error) error {
+	first := pos.Since == ""
 	for roomID, r := range resp.Rooms.Invite {
 		if err := a.onInvite(ctx, roomID, r); err != nil {
 			return err
@@ -35,11 +36,16 @@ func (a *Adapter) hand(ctx context.Context, resp *syncResponse, first bool, deli
 		}
 		// A room hermes just joined shows some of its past: only what
 		// was written after the join is for hermes.
-		start := a.joinedAt(r.Timeline.Events)
+		events := r.Timeline.Events
+		start := a.joinedAt(events)
 		if r.Timeline.Limited && start == 0 {
-			a.log.Warn("matrix: the room had more new events than one sync returns; the oldest were skipped", "room", roomID)
+			gap, err := a.backfill(ctx, roomID, r.Timeline.PrevBatch, pos)
+			if err != nil {
+				return err
+			}
+			events = append(gap, events...)
 		}
-		for _, e := range r.Timeline.Events[start:] {
+		for _, e := range events[start:] {
 			if err := a.roomEvent(ctx, roomID, e, deliver); err != nil {
 				return err
 			}

@@ -24,6 +24,7 @@ type fake struct {
 	mu    sync.Mutex
 	fails []func(w http.ResponseWriter) // the next sends' answers; nil passes
 	syncs []string                      // the next /sync answers
+	pages []string                      // the next /messages answers
 	sends []sent
 	n     int
 }
@@ -89,6 +90,14 @@ func (f *fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		next := `{"next_batch":"s0"}`
 		if len(f.syncs) > 0 {
 			next, f.syncs = f.syncs[0], f.syncs[1:]
+		}
+		f.mu.Unlock()
+		io.WriteString(w, next)
+	case strings.HasSuffix(path, "/messages"):
+		f.mu.Lock()
+		next := `{"chunk":[]}`
+		if len(f.pages) > 0 {
+			next, f.pages = f.pages[0], f.pages[1:]
 		}
 		f.mu.Unlock()
 		io.WriteString(w, next)

@@ -24,11 +24,12 @@ import (
 	"github.com/hermes-go/hermes/internal/clock"
 )
 
-// Cursor keeps where the sync stream was read up to (next_batch), across
-// restarts. Load returns "" when nothing was saved.
+// Cursor keeps where the sync stream was read up to, across restarts, as
+// an opaque string the adapter writes. Load returns "" when nothing was
+// saved.
 type Cursor interface {
 	Load(ctx context.Context) (string, error)
-	Save(ctx context.Context, since string) error
+	Save(ctx context.Context, position string) error
 }
 
 // Options configure an Adapter.
@@ -87,7 +88,7 @@ type Adapter struct {
 	members map[string]int    // joined members by room, to tell DMs
 	ours    map[string]bool   // event ids hermes sent, for replies to it
 	noticed map[string]bool   // encrypted rooms told hermes cannot read them
-	since   string
+	pos     position          // the sync position when Cursor is nil
 }
 
 // New checks o and returns an Adapter; it makes no request until Receive

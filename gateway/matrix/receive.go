@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -52,9 +53,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			return nil
 		}
 	}
-	since := a.loadCursor(ctx)
+	pos := a.loadCursor(ctx)
 	for ctx.Err() == nil {
-		resp, err := a.sync(ctx, since)
+		resp, err := a.sync(ctx, pos.Since)
 		if err != nil {
 			if ctx.Err() != nil {
 				break
@@ -63,11 +64,11 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			if errors.As(err, &ae) && (ae.Status == 401 || ae.Code == "M_UNKNOWN_TOKEN") {
 				return fmt.Errorf("matrix: the homeserver no longer accepts the access token (%d %s); give a current one, or the password", ae.Status, ae.Code)
 			}
-			if errors.As(err, &ae) && ae.Status == 400 && since != "" {
+			if errors.As(err, &ae) && ae.Status == 400 && pos.Since != "" {
 				// A position the server no longer knows (another
 				// account's, or one it forgot) cannot be retried.
 				a.log.Warn("matrix: the homeserver refused the saved sync position; starting from now", "err", err)
-				since = ""
+				pos = position{}
 				continue
 			}
 			if wait("matrix: sync failed; it resumes from the same position", err) != nil {
@@ -75,7 +76,7 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			}
 			continue
 		}
-		if err := a.hand(ctx, resp, since == "", deliver); err != nil {
+		if err := a.hand(ctx, resp, pos, deliver); err != nil {
 			// The position is not moved: the next sync offers the batch again.
 			if ctx.Err() != nil || wait("matrix: an event was not taken; it will be offered again", err) != nil {
 				break
@@ -83,9 +84,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			continue
 		}
 		backoff = 0
-		if resp.NextBatch != "" && resp.NextBatch != since {
-			since = resp.NextBatch
-			a.saveCursor(ctx, since)
+		if resp.NextBatch != "" && resp.NextBatch != pos.Since {
+			pos = position{Since: resp.NextBatch, At: a.clock.Now().UnixMilli()}
+			a.saveCursor(ctx, pos)
 		}
 	}
 	return nil
@@ -110,31 +111,45 @@ func (a *Adapter) sync(ctx context.Context, since string) (*syncResponse, error)
 	return &resp, nil
 }
 
+// position is where the sync stream was read up to: the server's
+// next_batch, and when (Unix milliseconds), which bounds how far back a
+// gap is read on servers that do not stop /messages at a sync token.
+type position struct {
+	Since string `json:"since"`
+	At    int64  `json:"at,omitempty"`
+}
+
 // loadCursor reads the saved position; one that cannot be read starts
 // from now, which misses what came while hermes was away rather than
 // answering old history.
-func (a *Adapter) loadCursor(ctx context.Context) string {
+func (a *Adapter) loadCursor(ctx context.Context) position {
 	if a.cursor == nil {
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		return a.since
+		return a.pos
 	}
-	since, err := a.cursor.Load(ctx)
+	saved, err := a.cursor.Load(ctx)
 	if err != nil {
 		a.log.Warn("matrix: the saved sync position could not be read; starting from now", "err", err)
-		return ""
+		return position{}
 	}
-	return since
+	var pos position
+	if saved != "" && json.Unmarshal([]byte(saved), &pos) != nil {
+		a.log.Warn("matrix: the saved sync position is not one hermes wrote; starting from now")
+		return position{}
+	}
+	return pos
 }
 
-func (a *Adapter) saveCursor(ctx context.Context, since string) {
+func (a *Adapter) saveCursor(ctx context.Context, pos position) {
 	a.mu.Lock()
-	a.since = since
+	a.pos = pos
 	a.mu.Unlock()
 	if a.cursor == nil {
 		return
 	}
-	if err := a.cursor.Save(ctx, since); err != nil && ctx.Err() == nil {
+	b, _ := json.Marshal(pos)
+	if err := a.cursor.Save(ctx, string(b)); err != nil && ctx.Err() == nil {
 		a.log.Warn("matrix: the sync position was not saved; a restart may offer these events again", "err", err)
 	}
 }

@@ -2,6 +2,7 @@ package matrix
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -33,6 +34,14 @@ func (c *memCursor) Save(_ context.Context, s string) error {
 	return nil
 }
 
+// sinceOf is the sync token c holds.
+func sinceOf(c *memCursor) string {
+	saved, _ := c.Load(context.Background())
+	var p position
+	json.Unmarshal([]byte(saved), &p)
+	return p.Since
+}
+
 // timeline is a /sync answer with events in one joined room of members
 // members.
 func timeline(next string, members int, events ...string) string {
@@ -55,7 +64,7 @@ func text(id, sender, body string) string {
 // gets one notice per room that hermes cannot read it.
 func TestReceiveTakesOnlyOthersTextMessages(t *testing.T) {
 	f := newFake(t)
-	cur := &memCursor{since: "s1"}
+	cur := &memCursor{since: `{"since":"s1"}`}
 	f.syncs = []string{timeline("s2", 3,
 		text("$own", "@hermes:example.org", "my own"),
 		`{"type":"m.room.message","event_id":"$notice","sender":"@bot:example.org","content":{"msgtype":"m.notice","body":"a bot"}}`,
@@ -93,7 +102,7 @@ func TestReceiveTakesOnlyOthersTextMessages(t *testing.T) {
 // sync offers the batch again; the position moves once all was taken.
 func TestReceiveRefusedEventIsOfferedAgain(t *testing.T) {
 	f := newFake(t)
-	cur := &memCursor{since: "s1"}
+	cur := &memCursor{since: `{"since":"s1"}`}
 	batch := timeline("s2", 2, text("$a", "@alice:example.org", "one"), text("$b", "@alice:example.org", "two"))
 	f.syncs = []string{batch, batch}
 	clk := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
@@ -114,15 +123,15 @@ func TestReceiveRefusedEventIsOfferedAgain(t *testing.T) {
 		})
 	}()
 	clk.BlockUntil(1)
-	if s, _ := cur.Load(ctx); s != "s1" {
+	if s := sinceOf(cur); s != "s1" {
 		t.Errorf("the position moved to %q past a refused event", s)
 	}
 	clk.Advance(time.Minute)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(ids) != "[$a $b $a $b]" || cur.since != "s2" {
-		t.Errorf("delivered %v, position %q; want the batch offered again, then s2", ids, cur.since)
+	if s := sinceOf(cur); fmt.Sprint(ids) != "[$a $b $a $b]" || s != "s2" {
+		t.Errorf("delivered %v, position %q; want the batch offered again, then s2", ids, s)
 	}
 }
 
@@ -148,7 +157,7 @@ func TestReceiveSyncRateLimitWaits(t *testing.T) {
 	f.srv.Config.Handler = limited
 	f.syncs = []string{timeline("s2", 2, text("$a", "@alice:example.org", "one"))}
 	clk := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	a := f.adapter(t, Options{Cursor: &memCursor{since: "s1"}, Clock: clk, PollTimeout: time.Millisecond})
+	a := f.adapter(t, Options{Cursor: &memCursor{since: `{"since":"s1"}`}, Clock: clk, PollTimeout: time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- a.Receive(ctx, func(context.Context, gateway.Event) error { cancel(); return nil }) }()
@@ -176,5 +185,40 @@ func TestReceiveUnknownTokenStops(t *testing.T) {
 	err = a.Receive(context.Background(), func(context.Context, gateway.Event) error { return nil })
 	if err == nil || !containsAll(err.Error(), "refused the access token") || containsAll(err.Error(), "syt_wrong") {
 		t.Errorf("err = %v; want the token refused, without it", err)
+	}
+}
+
+// A limited timeline has its gap read back with /messages, oldest first,
+// before the timeline; the reading stops at events older than the saved
+// position's time (less the clock skew allowed), as a server that ignores
+// the "to" token would go on to the room's creation.
+func TestReceiveGapReadBackStopsAtPosition(t *testing.T) {
+	f := newFake(t)
+	at := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	cur := &memCursor{since: fmt.Sprintf(`{"since":"s1","at":%d}`, at.UnixMilli())}
+	stamped := func(id, body string, ts time.Time) string {
+		return fmt.Sprintf(`{"type":"m.room.message","event_id":%q,"sender":"@alice:example.org","origin_server_ts":%d,"content":{"msgtype":"m.text","body":%q}}`, id, ts.UnixMilli(), body)
+	}
+	f.syncs = []string{fmt.Sprintf(`{"next_batch":"s2","rooms":{"join":{"!r:example.org":{"summary":{"m.joined_member_count":2},"timeline":{"limited":true,"prev_batch":"p1","events":[%s]}}}}}`,
+		stamped("$c", "three", at.Add(3*time.Minute)))}
+	f.pages = []string{
+		fmt.Sprintf(`{"chunk":[%s],"end":"p2"}`, stamped("$b", "two", at.Add(2*time.Minute))),
+		fmt.Sprintf(`{"chunk":[%s,%s],"end":"p3"}`, stamped("$a", "one", at.Add(time.Minute)), stamped("$old", "old", at.Add(-time.Hour))),
+	}
+	a := f.adapter(t, Options{Cursor: cur, PollTimeout: time.Millisecond})
+	var ids []string
+	ctx, cancel := context.WithCancel(context.Background())
+	err := a.Receive(ctx, func(_ context.Context, ev gateway.Event) error {
+		ids = append(ids, ev.ID)
+		if len(ids) == 3 {
+			cancel()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(ids) != "[$a $b $c]" {
+		t.Errorf("delivered %v; want the gap read back in order, without the event from before the position", ids)
 	}
 }

@@ -41,6 +41,9 @@ type event struct {
 	Sender   string          `json:"sender"`
 	StateKey *string         `json:"state_key"`
 	Content  json.RawMessage `json:"content"`
+	// OriginTS is when the sender's server took the event, in Unix
+	// milliseconds.
+	OriginTS int64 `json:"origin_server_ts"`
 }
 
 // messageContent is an m.room.message's content.
