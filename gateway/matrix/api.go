@@ -50,36 +50,36 @@ const callTimeout = 30 * time.Second
 // escaped) with query, body as JSON when not nil, and the answer decoded
 // into out when not nil.
 func (a *Adapter) call(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	if body == nil {
+		return a.callRaw(ctx, method, path, query, "", nil, out)
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("matrix: %s: %w", path, err)
+	}
+	return a.callRaw(ctx, method, path, query, "application/json", bytes.NewReader(b), out)
+}
+
+// callRaw is call with a body of its own type: JSON, or a file being
+// uploaded.
+func (a *Adapter) callRaw(ctx context.Context, method, path string, query url.Values, contentType string, body io.Reader, out any) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, callTimeout)
 		defer cancel()
 	}
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("matrix: %s: %w", path, err)
-		}
-		rd = bytes.NewReader(b)
-	}
 	u := a.base + path
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
 	if err != nil {
 		return a.transport(ctx, path, err)
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
-	a.mu.Lock()
-	token := a.token
-	a.mu.Unlock()
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
+	a.authorize(req)
 	resp, err := a.client.Do(req)
 	if err != nil {
 		return a.transport(ctx, path, err)
@@ -99,6 +99,16 @@ func (a *Adapter) call(ctx context.Context, method, path string, query url.Value
 		return fmt.Errorf("matrix: %s: decoding the answer: %w", path, err)
 	}
 	return nil
+}
+
+// authorize gives req the access token, once there is one.
+func (a *Adapter) authorize(req *http.Request) {
+	a.mu.Lock()
+	token := a.token
+	a.mu.Unlock()
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 }
 
 // apiErr reads a Matrix error answer: {"errcode", "error",

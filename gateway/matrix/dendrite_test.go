@@ -3,6 +3,9 @@ package matrix_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -263,5 +266,60 @@ func TestDendriteGapIsReadBack(t *testing.T) {
 		if want := fmt.Sprintf("gap message %03d", i); s != want {
 			t.Fatalf("message %d is %q; want %q", i, s, want)
 		}
+	}
+}
+
+// Files go both ways through the media repository: a reply's file is
+// uploaded and sent as m.image (a picture) or m.file, and a picture a
+// user sends arrives as the event's Media, downloadable, with its caption
+// as the text.
+func TestDendriteFiles(t *testing.T) {
+	hs := matrixtest.Start(t)
+	bot := hs.Register(t, "hermes")
+	alice := hs.Register(t, "alice")
+	a, err := matrix.New(matrix.Options{Homeserver: hs.URL, AccessToken: bot.Token, PollTimeout: time.Second,
+		MayInvite: func(_ context.Context, u string) bool { return u == alice.UserID }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, a)
+	room := alice.CreateRoom(false, bot.UserID)
+	waitMember(t, alice, room, bot.UserID)
+
+	dir := t.TempDir()
+	png := filepath.Join(dir, "chart.png")
+	pngData := []byte("\x89PNG\r\n\x1a\nnot really a png")
+	if err := os.WriteFile(png, pngData, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	txt := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(txt, []byte("some notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Send(context.Background(), gateway.Chat{ID: room, Type: gateway.DM}, gateway.Outgoing{Text: "here", Files: []string{png, txt}}); err != nil {
+		t.Fatal(err)
+	}
+	evs := alice.WaitFor(room, bot.UserID, 10*time.Second, "text and two files", func(evs []matrixtest.Event) bool { return len(evs) >= 3 })
+	if evs[1].Content["msgtype"] != "m.image" || evs[1].Body() != "chart.png" || evs[2].Content["msgtype"] != "m.file" || evs[2].Body() != "notes.txt" {
+		t.Errorf("files sent as %v and %v", evs[1].Content, evs[2].Content)
+	}
+	if body := alice.Download(evs[2].Content["url"].(string)); string(body) != "some notes" {
+		t.Errorf("the uploaded file reads %q", body)
+	}
+
+	uri := alice.Upload("photo.jpg", "image/jpeg", []byte("jpeg bytes"))
+	alice.SendContent(room, "m.room.message", map[string]any{"msgtype": "m.image", "body": "what is this?", "filename": "photo.jpg",
+		"url": uri, "info": map[string]any{"mimetype": "image/jpeg", "size": 10}})
+	ev := got.wait(t, "what is this?")
+	if len(ev.Media) != 1 || ev.Media[0].Kind != "photo" || ev.Media[0].Name != "photo.jpg" || ev.Media[0].MIME != "image/jpeg" {
+		t.Fatalf("media = %+v", ev.Media)
+	}
+	rc, err := ev.Media[0].Fetch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	if b, _ := io.ReadAll(rc); string(b) != "jpeg bytes" {
+		t.Errorf("the picture downloads as %q", b)
 	}
 }

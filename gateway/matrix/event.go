@@ -113,15 +113,34 @@ func (a *Adapter) roomEvent(ctx context.Context, roomID string, e event, deliver
 		return nil
 	}
 	var c messageContent
-	if err := json.Unmarshal(e.Content, &c); err != nil || c.MsgType != "m.text" {
+	if err := json.Unmarshal(e.Content, &c); err != nil {
 		return nil
 	}
 	if c.RelatesTo != nil && c.RelatesTo.RelType == "m.replace" {
 		// An edit is not a new request; answering it would answer twice.
 		return nil
 	}
-	text := stripReplyFallback(c.Body)
-	if strings.TrimSpace(text) == "" {
+	var text string
+	var media []gateway.Media
+	switch c.MsgType {
+	case "m.text":
+		text = stripReplyFallback(c.Body)
+	case "m.image", "m.file", "m.audio", "m.video":
+		var fc fileContent
+		if json.Unmarshal(e.Content, &fc) != nil {
+			return nil
+		}
+		m, caption, ok := a.media(c.MsgType, fc)
+		if !ok {
+			a.log.Warn("matrix: a file message without an mxc:// url is skipped", "room", roomID, "event", e.EventID)
+			return nil
+		}
+		text, media = caption, []gateway.Media{m}
+	default:
+		// Notices (other bots), emotes, locations, polls: not requests.
+		return nil
+	}
+	if strings.TrimSpace(text) == "" && len(media) == 0 {
 		return nil
 	}
 	ev := gateway.Event{
@@ -132,6 +151,7 @@ func (a *Adapter) roomEvent(ctx context.Context, roomID string, e event, deliver
 		Received:  a.clock.Now(),
 		Text:      text,
 		MessageID: e.EventID,
+		Media:     media,
 	}
 	if a.isDM(ctx, roomID) {
 		ev.Chat.Type, ev.Addressed = gateway.DM, true

@@ -15,37 +15,47 @@ import (
 )
 
 // Send sends m's text to the room as an m.text event, as a reply to
-// m.ReplyTo. Files are not sent: hermes does not upload to the media
-// repository yet, and says so in the room rather than dropping them.
+// m.ReplyTo, then m.Files uploaded to the media repository. The
+// reference is the text's event, or the last file's when there is no
+// text.
 func (a *Adapter) Send(ctx context.Context, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
 	ref := gateway.MessageRef{Chat: chat}
-	text := m.Text
-	if len(m.Files) > 0 {
-		var names []string
-		for _, f := range m.Files {
-			names = append(names, baseName(f))
+	if strings.TrimSpace(m.Text) == "" && len(m.Files) == 0 {
+		return ref, &gateway.SendError{Kind: gateway.Permanent, Message: "matrix: the message has neither text nor files; give one"}
+	}
+	if strings.TrimSpace(m.Text) != "" {
+		content := map[string]any{"msgtype": "m.text", "body": m.Text}
+		if m.ReplyTo != "" {
+			content["m.relates_to"] = map[string]any{"m.in_reply_to": map[string]string{"event_id": m.ReplyTo}}
 		}
-		text = strings.TrimSpace(text + "\n\n(Files are not sent on Matrix yet: " + strings.Join(names, ", ") + ")")
+		id, err := a.send(ctx, chat.ID, "m.room.message", content)
+		if err != nil {
+			return ref, err
+		}
+		ref.ID = id
+		a.remember(id)
 	}
-	if strings.TrimSpace(text) == "" {
-		return ref, &gateway.SendError{Kind: gateway.Permanent, Message: "matrix: the message has no text; give some"}
+	for _, path := range m.Files {
+		id, err := a.sendFile(ctx, chat.ID, path)
+		if err != nil {
+			return ref, err
+		}
+		a.remember(id)
+		if ref.ID == "" || strings.TrimSpace(m.Text) == "" {
+			ref.ID = id
+		}
 	}
-	content := map[string]any{"msgtype": "m.text", "body": text}
-	if m.ReplyTo != "" {
-		content["m.relates_to"] = map[string]any{"m.in_reply_to": map[string]string{"event_id": m.ReplyTo}}
-	}
-	id, err := a.send(ctx, chat.ID, "m.room.message", content)
-	if err != nil {
-		return ref, err
-	}
-	ref.ID = id
+	return ref, nil
+}
+
+// remember notes an event hermes sent, so a reply to it addresses hermes.
+func (a *Adapter) remember(id string) {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if len(a.ours) >= maxOurs {
 		clear(a.ours)
 	}
 	a.ours[id] = true
-	a.mu.Unlock()
-	return ref, nil
 }
 
 // maxOurs bounds the event ids remembered to tell replies to hermes.
@@ -143,13 +153,4 @@ func classify(err error) error {
 		return &gateway.SendError{Kind: gateway.Permanent, Message: ae.Code + " " + ae.Message, Err: err}
 	}
 	return &gateway.SendError{Kind: gateway.Permanent, Message: err.Error(), Err: err}
-}
-
-// baseName is the last element of a path, for telling which files were
-// not sent without showing where they live.
-func baseName(p string) string {
-	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
-		return p[i+1:]
-	}
-	return p
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -111,6 +112,40 @@ func (c *Client) SendContent(room, typ string, content map[string]any) string {
 	return out.EventID
 }
 
+// Upload puts data in the media repository and returns its mxc:// URI.
+func (c *Client) Upload(name, contentType string, data []byte) string {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, c.base+"/_matrix/media/v3/upload?filename="+url.QueryEscape(name), bytes.NewReader(data))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	var out struct {
+		URI string `json:"content_uri"`
+	}
+	c.send(req, &out)
+	return out.URI
+}
+
+// Download reads an mxc:// URI's file.
+func (c *Client) Download(uri string) []byte {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, c.base+"/_matrix/media/v3/download/"+strings.TrimPrefix(uri, "mxc://"), nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		c.t.Fatalf("download %s: %d %s", uri, resp.StatusCode, b)
+	}
+	return b
+}
+
 // Members returns the user ids joined to room.
 func (c *Client) Members(room string) []string {
 	c.t.Helper()
@@ -205,21 +240,27 @@ func (c *Client) do(method, path string, body, out any) {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.send(req, out)
+}
+
+// send makes req as the user and decodes the answer into out.
+func (c *Client) send(req *http.Request, out any) {
+	c.t.Helper()
 	if c.Token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.Token)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		c.t.Fatalf("%s %s: %v", method, path, err)
+		c.t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		c.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+		c.t.Fatalf("%s %s: %d %s", req.Method, req.URL.Path, resp.StatusCode, raw)
 	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {
-			c.t.Fatalf("%s %s: %v in %s", method, path, err, raw)
+			c.t.Fatalf("%s %s: %v in %s", req.Method, req.URL.Path, err, raw)
 		}
 	}
 }
