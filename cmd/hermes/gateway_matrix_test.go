@@ -35,8 +35,8 @@ func newMatrixRig(t *testing.T) *matrixRig {
 }
 
 // serve starts hermes serve with Matrix on, through the proxy, with the
-// bot's access token, allowing Alice and also; extra is more of the
-// gateway section. It stops when the test ends or when stop is called, and fails
+// bot's access token, allowing Alice and also, in h.cwd (the hermes home
+// when empty); extra is more of the gateway section. It stops when the test ends or when stop is called, and fails
 // the test if the token or password reached the log.
 func (r *matrixRig) serve(t *testing.T, h *home, srv *llmtest.Server, extra string, also ...*matrixtest.Client) (stop func()) {
 	t.Helper()
@@ -56,6 +56,9 @@ gateway:
 %s`, srv.URL(), r.proxy.URL, r.bot.UserID, allow, extra))
 	cmd := exec.Command(hermesBin, "serve")
 	cmd.Env, cmd.Dir = h.env, h.dir
+	if h.cwd != "" {
+		cmd.Dir = h.cwd
+	}
 	var logs syncBuffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &logs
 	if err := cmd.Start(); err != nil {
@@ -358,5 +361,52 @@ gateway:
 	r.showsText(t, room, "pong: ping")
 	if !slices.Contains(r.bot.Devices(), "HERMESDEV") {
 		t.Errorf("devices %q; want the password login on device_id HERMESDEV", r.bot.Devices())
+	}
+}
+
+// Through the real binary: a file Alice sends with a caption is kept in
+// the session's folder and the model is told where; a reply's MEDIA:
+// line is uploaded to the room as a file, and the line is not shown.
+func TestGatewayMatrixFiles(t *testing.T) {
+	r := newMatrixRig(t)
+	h := newHome(t)
+	h.cwd = t.TempDir() // the project replies attach from, outside $HERMES_HOME
+	report := filepath.Join(h.cwd, "report.txt")
+	if err := os.WriteFile(report, []byte("the report"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "I read the notes.\nMEDIA:" + report})
+	r.serve(t, h, srv, "")
+	room := r.alice.CreateRoom(false, r.bot.UserID)
+	r.waitJoined(t, room)
+	uri := r.alice.Upload("notes.txt", "text/plain", []byte("buy milk"))
+	r.alice.SendContent(room, "m.room.message", map[string]any{"msgtype": "m.file", "body": "read these", "filename": "notes.txt",
+		"url": uri, "info": map[string]any{"mimetype": "text/plain", "size": 8}})
+	evs := r.alice.WaitFor(room, r.bot.UserID, 30*time.Second, "the report as a file", func(evs []matrixtest.Event) bool {
+		return slices.ContainsFunc(evs, func(e matrixtest.Event) bool { return e.Content["msgtype"] == "m.file" })
+	})
+	for _, e := range evs {
+		if e.Content["msgtype"] == "m.file" {
+			if got := r.alice.Download(e.Content["url"].(string)); string(got) != "the report" || e.Body() != "report.txt" {
+				t.Errorf("the attachment %q reads %q", e.Body(), got)
+			}
+		}
+		if strings.Contains(e.Body(), "MEDIA:") {
+			t.Errorf("the MEDIA: line was shown: %q", e.Body())
+		}
+	}
+	saved := sessionFiles(t, h)
+	var kept string
+	for p, b := range saved {
+		if string(b) == "buy milk" {
+			kept = p
+		}
+	}
+	if kept == "" {
+		t.Fatalf("the file was not kept in the session's folder: %v", saved)
+	}
+	if last := srv.Requests()[0].LastUserText(); !strings.Contains(last, "read these") || !strings.Contains(last, filepath.Base(kept)) {
+		t.Errorf("the model was not told the caption and where the file is: %q", last)
 	}
 }
