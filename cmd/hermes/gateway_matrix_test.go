@@ -35,9 +35,8 @@ func newMatrixRig(t *testing.T) *matrixRig {
 }
 
 // serve starts hermes serve with Matrix on, through the proxy, with the
-// bot's access token, allowing Alice and also, in h.cwd (the hermes home
-// when empty); extra is more of the gateway section. It stops when the test ends or when stop is called, and fails
-// the test if the token or password reached the log.
+// bot's access token, allowing Alice and also; extra is more of the
+// gateway section.
 func (r *matrixRig) serve(t *testing.T, h *home, srv *llmtest.Server, extra string, also ...*matrixtest.Client) (stop func()) {
 	t.Helper()
 	allow := fmt.Sprintf("%q", r.alice.UserID)
@@ -54,6 +53,14 @@ gateway:
     access_token: ${MATRIX_ACCESS_TOKEN}
     allow: [%s]
 %s`, srv.URL(), r.proxy.URL, r.bot.UserID, allow, extra))
+	return r.start(t, h)
+}
+
+// start runs hermes serve on the config in h, in h.cwd (the hermes home
+// when empty), until the test ends or stop is called; it fails the test
+// if the bot's token or password reached the log.
+func (r *matrixRig) start(t *testing.T, h *home) (stop func()) {
+	t.Helper()
 	cmd := exec.Command(hermesBin, "serve")
 	cmd.Env, cmd.Dir = h.env, h.dir
 	if h.cwd != "" {
@@ -338,23 +345,7 @@ gateway:
     device_id: HERMESDEV
     allow: ["%s"]
 `, srv.URL(), r.hs.URL, r.bot.UserID, r.alice.UserID))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-		if strings.Contains(logs.String(), r.bot.Password) {
-			t.Error("the password is in serve's log")
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-	})
+	r.start(t, h)
 	room := r.alice.CreateRoom(false, r.bot.UserID)
 	r.waitJoined(t, room)
 	r.alice.Say(room, "ping")

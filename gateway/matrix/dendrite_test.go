@@ -161,6 +161,13 @@ func TestDendriteInviteMessageReplyEdit(t *testing.T) {
 	}
 }
 
+// botOptions are the adapter's options as the bot with its token, taking
+// invites from alice only, with a short long poll so tests end quickly.
+func botOptions(hs *matrixtest.Homeserver, bot, alice *matrixtest.Client, cur matrix.Cursor) matrix.Options {
+	return matrix.Options{Homeserver: hs.URL, AccessToken: bot.Token, Cursor: cur, PollTimeout: time.Second,
+		MayInvite: func(_ context.Context, u string) bool { return u == alice.UserID }}
+}
+
 // waitMember waits until user has joined room.
 func waitMember(t *testing.T, c *matrixtest.Client, room, user string) {
 	t.Helper()
@@ -188,8 +195,7 @@ func TestDendriteStalePositionAndCheck(t *testing.T) {
 	bot := hs.Register(t, "hermes")
 	alice := hs.Register(t, "alice")
 	cur := &fixedCursor{since: `{"since":"not-a-token-of-this-server"}`}
-	a, err := matrix.New(matrix.Options{Homeserver: hs.URL, AccessToken: bot.Token, Cursor: cur, PollTimeout: time.Second,
-		MayInvite: func(_ context.Context, u string) bool { return u == alice.UserID }})
+	a, err := matrix.New(botOptions(hs, bot, alice, cur))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,8 +227,7 @@ func TestDendriteGapIsReadBack(t *testing.T) {
 	bot := hs.Register(t, "hermes")
 	alice := hs.Register(t, "alice")
 	cur := &fixedCursor{}
-	opts := matrix.Options{Homeserver: hs.URL, AccessToken: bot.Token, Cursor: cur, PollTimeout: time.Second,
-		MayInvite: func(_ context.Context, u string) bool { return u == alice.UserID }}
+	opts := botOptions(hs, bot, alice, cur)
 	a, err := matrix.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -277,8 +282,7 @@ func TestDendriteFiles(t *testing.T) {
 	hs := matrixtest.Start(t)
 	bot := hs.Register(t, "hermes")
 	alice := hs.Register(t, "alice")
-	a, err := matrix.New(matrix.Options{Homeserver: hs.URL, AccessToken: bot.Token, PollTimeout: time.Second,
-		MayInvite: func(_ context.Context, u string) bool { return u == alice.UserID }})
+	a, err := matrix.New(botOptions(hs, bot, alice, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
