@@ -122,11 +122,7 @@ func (r *matrixRig) showsText(t *testing.T, room, want string) []matrixtest.Even
 // waitJoined waits until the bot has joined room.
 func (r *matrixRig) waitJoined(t *testing.T, room string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !slices.Contains(r.alice.Members(room), r.bot.UserID) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the bot did not join %s", room)
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !r.alice.Await(30*time.Second, func() bool { return slices.Contains(r.alice.Members(room), r.bot.UserID) }) {
+		t.Fatalf("the bot did not join %s", room)
 	}
 }

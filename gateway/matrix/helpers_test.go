@@ -45,8 +45,7 @@ func (r *received) wait(t *testing.T, want string) gateway.Event {
 		}
 		r.mu.Unlock()
 		select {
-		case <-r.ch:
-		case <-time.After(100 * time.Millisecond):
+		case <-r.ch: // a new event: look again
 		case <-deadline:
 			t.Fatalf("no event holding %q arrived; got %+v", want, r.all())
 		}
@@ -85,16 +84,12 @@ func botOptions(hs *matrixtest.Homeserver, bot, alice *matrixtest.Client, cur ma
 // waitMember waits until user has joined room.
 func waitMember(t *testing.T, c *matrixtest.Client, room, user string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !slices.Contains(c.Members(room), user) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not join %s", user, room)
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !c.Await(20*time.Second, func() bool { return slices.Contains(c.Members(room), user) }) {
+		t.Fatalf("%s did not join %s", user, room)
 	}
 }
 
-// fixedCursor is a saved position that was never this server's.
+// fixedCursor is a Cursor in memory, starting at a given position.
 type fixedCursor struct{ since string }
 
 func (c *fixedCursor) Load(context.Context) (string, error) { return c.since, nil }

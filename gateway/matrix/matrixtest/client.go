@@ -2,7 +2,6 @@ package matrixtest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,6 +25,9 @@ type Client struct {
 	// Password is the account's password, for a password login.
 	Password string
 	txn      atomic.Int64
+	// mu holds since, the position of the user's own /sync for Await.
+	mu    sync.Mutex
+	since string
 }
 
 // Register creates the account localpart with a password and returns a
@@ -203,27 +206,56 @@ func (c *Client) From(room, sender string) []Event {
 	return out
 }
 
-// WaitFor polls room until ok holds for sender's messages, or fails the
-// test after d.
+// WaitFor waits until ok holds for sender's messages in room, or fails
+// the test after d.
 func (c *Client) WaitFor(room, sender string, d time.Duration, what string, ok func([]Event) bool) []Event {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	for {
-		evs := c.From(room, sender)
-		if ok(evs) {
-			return evs
-		}
-		select {
-		case <-ctx.Done():
-			var bodies []string
-			for _, e := range evs {
-				bodies = append(bodies, e.Body())
-			}
-			c.t.Fatalf("%s: not within %s; %s sent %q", what, d, sender, bodies)
-		case <-time.After(100 * time.Millisecond):
-		}
+	var evs []Event
+	if c.Await(d, func() bool { evs = c.From(room, sender); return ok(evs) }) {
+		return evs
 	}
+	var bodies []string
+	for _, e := range evs {
+		bodies = append(bodies, e.Body())
+	}
+	c.t.Fatalf("%s: not within %s; %s sent %q", what, d, sender, bodies)
+	return nil
+}
+
+// Await reports whether ok came to hold within d. It checks again each
+// time something new reaches the user (a /sync long poll returns), so it
+// waits on the homeserver rather than on a timer.
+func (c *Client) Await(d time.Duration, ok func() bool) bool {
+	c.t.Helper()
+	deadline := time.Now().Add(d)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.since == "" {
+		c.since = c.sync("", 0)
+	}
+	for !ok() {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		c.since = c.sync(c.since, min(left, 5*time.Second))
+	}
+	return true
+}
+
+// sync makes one /sync long poll of at most wait from since and returns
+// the next position.
+func (c *Client) sync(since string, wait time.Duration) string {
+	c.t.Helper()
+	q := url.Values{"timeout": {strconv.FormatInt(wait.Milliseconds(), 10)}, "filter": {`{"room":{"timeline":{"limit":1}}}`}}
+	if since != "" {
+		q.Set("since", since)
+	}
+	var out struct {
+		Next string `json:"next_batch"`
+	}
+	c.do(http.MethodGet, "/_matrix/client/v3/sync?"+q.Encode(), nil, &out)
+	return out.Next
 }
 
 func (c *Client) do(method, path string, body, out any) {
