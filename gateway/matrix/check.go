@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 )
 
 // Check logs in as Receive would (with a password, in a session it then
@@ -33,5 +34,15 @@ func (a *Adapter) Check(ctx context.Context) (string, error) {
 	if err := a.call(ctx, http.MethodGet, "/_matrix/client/v3/joined_rooms", nil, nil, &rooms); err != nil {
 		return me, err
 	}
-	return fmt.Sprintf("%s on %s, in %d rooms; unencrypted rooms only", me, a.base, len(rooms.Joined)), nil
+	return fmt.Sprintf("%s on %s, in %d rooms; unencrypted rooms only", me, hostOf(a.base), len(rooms.Joined)), nil
+}
+
+// hostOf is the host of a URL, for output that must not carry a
+// password written into it.
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "?"
+	}
+	return p.Host
 }

@@ -4,8 +4,9 @@
 // m.text events, edited in place with m.replace while they stream.
 //
 // It is hand-rolled over net/http rather than built on mautrix because
-// hermes needs eight endpoints of a JSON API, and the adapter's tests must
-// speak the same JSON to a fake server anyway.
+// hermes needs a dozen endpoints of a JSON API, mautrix would bring its
+// own dependencies (and a cgo crypto stack hermes cannot use), and the
+// adapter's tests speak the same JSON to a real dendrite and a fake.
 package matrix
 
 import (
