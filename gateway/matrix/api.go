@@ -53,11 +53,24 @@ func (a *Adapter) call(ctx context.Context, method, path string, query url.Value
 	if body == nil {
 		return a.callRaw(ctx, method, path, query, "", nil, out)
 	}
-	b, err := json.Marshal(body)
+	b, err := marshal(body)
 	if err != nil {
 		return fmt.Errorf("matrix: %s: %w", path, err)
 	}
 	return a.callRaw(ctx, method, path, query, "application/json", bytes.NewReader(b), out)
+}
+
+// marshal encodes v as JSON the way the homeserver counts it: <, > and &
+// as themselves, not the six bytes of \u003c that encoding/json writes
+// by default, which would make text of markup seem six times its size.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // callRaw is call with a body of its own type: JSON, or a file being

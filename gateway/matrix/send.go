@@ -104,7 +104,7 @@ func (a *Adapter) send(ctx context.Context, roomID, typ string, content map[stri
 	if roomID == "" {
 		return "", &gateway.SendError{Kind: gateway.Permanent, Message: "matrix: no room id; want one like !abc:example.org"}
 	}
-	body, err := json.Marshal(content)
+	body, err := marshal(content)
 	if err != nil {
 		return "", &gateway.SendError{Kind: gateway.Permanent, Message: err.Error(), Err: err}
 	}

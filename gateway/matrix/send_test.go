@@ -152,3 +152,25 @@ func TestSendReplyAndEditShapes(t *testing.T) {
 		t.Errorf("edit content = %v", e)
 	}
 }
+
+// Text of markup reaches the homeserver as written and is counted as the
+// server counts it: a message of MaxText bytes of < and & is sent, not
+// refused as six times its size.
+func TestSendMarkupAtTheLimit(t *testing.T) {
+	f := newFake(t)
+	a := f.adapter(t, Options{})
+	text := strings.Repeat("<&>", MaxText/3)
+	if Measure(text) != MaxText-MaxText%3 {
+		t.Fatalf("Measure = %d", Measure(text))
+	}
+	ref, err := a.Send(context.Background(), room, gateway.Outgoing{Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Edit(context.Background(), ref, gateway.Outgoing{Text: text}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.sent()[1].Content["m.new_content"].(map[string]any)["body"]; got != text {
+		t.Error("the edit's text did not arrive as written")
+	}
+}
