@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/internal/clock"
@@ -177,20 +178,35 @@ func (a *Adapter) Caps() gateway.Caps {
 	return gateway.Caps{MaxText: MaxText, Measure: Measure, CanEdit: true, SendEvery: SendEvery}
 }
 
-// Measure is the bytes text takes as a JSON string in an event: UTF-8,
-// with quotes, backslashes and control characters escaped, which is what
-// the server counts against MaxEvent.
+// Measure is the bytes text takes as a JSON string in an event as hermes
+// sends it: UTF-8, with quotes, backslashes and control characters
+// escaped, and U+2028, U+2029 and an invalid byte as the six bytes of
+// the \u escape encoding/json always writes for them.
+// That is never less than the server counts against MaxEvent.
 func Measure(text string) int {
 	n := 0
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-			n += 2
-		case c < 0x20:
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20:
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
 			n += 6
 		default:
-			n++
+			n += size
 		}
+		i += size
 	}
 	return n
 }

@@ -16,7 +16,8 @@ func containsAll(s string, subs ...string) bool {
 
 // Measure counts the bytes text takes as a JSON string: UTF-8 bytes,
 // two for each escaped quote, backslash and newline, six for other
-// control characters.
+// control characters, the line and paragraph separators and an invalid
+// byte; and never less than what hermes sends.
 func TestMeasureCountsJSONBytes(t *testing.T) {
 	cases := map[string]int{
 		"":             0,
@@ -28,10 +29,18 @@ func TestMeasureCountsJSONBytes(t *testing.T) {
 		"a\nb\tc":      7,
 		"\x01":         6,
 		"<b>&amp;</b>": 12,
+		"a\u2028b":     8,
+		"\xff":         6,
 	}
 	for in, want := range cases {
 		if got := Measure(in); got != want {
 			t.Errorf("Measure(%q) = %d; want %d", in, got, want)
+		}
+	}
+	for _, in := range []string{"x\u2029y<\x01\xfe\"é😀", strings.Repeat("\u2028", 100)} {
+		b, _ := marshal(in)
+		if Measure(in) < len(b)-2 {
+			t.Errorf("Measure(%q) = %d, less than the %d bytes sent", in, Measure(in), len(b)-2)
 		}
 	}
 	if MaxText*2+1024 > MaxEvent {
