@@ -58,6 +58,10 @@ func (a *Adapter) remember(id string) {
 	a.ours[id] = true
 }
 
+// maxPending bounds the transaction ids kept for sends that failed
+// without an answer.
+const maxPending = 1024
+
 // maxOurs bounds the event ids remembered to tell replies to hermes.
 const maxOurs = 4096
 
@@ -119,6 +123,10 @@ func (a *Adapter) send(ctx context.Context, roomID, typ string, content map[stri
 	if !ok {
 		a.txnN++
 		txn = a.txnPrefix + "." + strconv.FormatUint(a.txnN, 10)
+		if len(a.pending) >= maxPending {
+			// Sends the outbox gave up on are never retried: forget them.
+			clear(a.pending)
+		}
 		a.pending[key] = txn
 	}
 	a.mu.Unlock()
