@@ -162,6 +162,7 @@ func platformAccess(g config.Gateway) map[string]access {
 		"discord":  {g.Discord.AllowAll, g.Discord.Allow, g.Discord.Approvers},
 		"wecom":    {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 		"wecombot": {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
+		"matrix":   {g.Matrix.AllowAll, g.Matrix.Allow, g.Matrix.Approvers},
 		// By email whoever may write to hermes answers its requests.
 		"email": {g.Email.AllowAll, g.Email.Allow, nil},
 	}
@@ -273,7 +274,11 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		return nil, err
 	}
 	out = append(out, discordP...)
-	return a.appendWeCom(out)
+	out, err = a.appendWeCom(out)
+	if err != nil {
+		return nil, err
+	}
+	return a.addMatrix(out)
 }
 
 // GatewayConfigured reports whether any platform or webhook route is
@@ -281,7 +286,7 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 func GatewayConfigured(c config.Config) bool {
 	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 ||
 		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != "" || c.Gateway.Discord.Token != "" ||
-		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn()
+		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn() || c.Gateway.Matrix.On()
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

@@ -42,6 +42,8 @@ type Gateway struct {
 	Discord DiscordGateway `yaml:"discord"`
 	// WeCom is the WeCom (企业微信) app and AI bot.
 	WeCom WeComGateway `yaml:"wecom"`
+	// Matrix is the Matrix account.
+	Matrix MatrixGateway `yaml:"matrix"`
 	// Webhook is the inbound HTTP routes.
 	Webhook WebhookGateway `yaml:"webhook"`
 	// Email is the mailbox hermes reads and answers.

@@ -60,6 +60,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 	}
 	errs = append(errs, validateEmail(&g.Email, where)...)
 	errs = append(errs, validateDiscord(&g.Discord, where)...)
+	errs = append(errs, validateMatrix(g.Matrix, where)...)
 	paths := map[string]string{}
 	if hook := g.Telegram.Webhook.URL; hook != "" {
 		if u, err := url.Parse(hook); err == nil && u.Path != "" && u.Path != "/" {

@@ -80,6 +80,29 @@ install_mailpit
 have_dovecot() {
 	command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ]
 }
+# install_dendrite builds the Matrix homeserver the Matrix gateway tests
+# run against into bin/ at the repository's root (gitignored), where
+# gateway/matrix/matrixtest looks for it. It needs only Go and the module
+# proxy; the build is pure Go.
+install_dendrite() {
+	local bin
+	bin="$(cd "$(dirname "$0")/.." && pwd)/bin"
+	if [ -x "$bin/dendrite" ] && "$bin/dendrite" -version 2>/dev/null | grep -q '^0\.13\.8'; then
+		log "dendrite already installed"
+		return
+	fi
+	if ! command -v go >/dev/null 2>&1; then
+		log "go not found; the Matrix tests will skip (install Go, then rerun)"
+		return
+	fi
+	log "installing dendrite v0.13.8 into $bin"
+	if GOBIN="$bin" CGO_ENABLED=0 go install github.com/matrix-org/dendrite/cmd/dendrite@v0.13.8; then
+		log "installed dendrite"
+	else
+		log "go install of dendrite failed; the Matrix tests will skip"
+	fi
+}
+install_dendrite
 
 have_postgres() {
 	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1

@@ -91,4 +91,16 @@ CREATE TABLE gateway_mail_threads (
 	PRIMARY KEY (chat, thread)
 );
 `,
+	// 4: where each platform's stream of inbound events was read up to
+	// (Matrix's next_batch), so a restart resumes there instead of
+	// answering the backlog again or missing what came meanwhile.
+	`
+CREATE TABLE gateway_cursors (
+	platform   TEXT NOT NULL,
+	name       TEXT NOT NULL,
+	value      TEXT NOT NULL,
+	updated_at INTEGER NOT NULL,
+	PRIMARY KEY (platform, name)
+);
+`,
 }
