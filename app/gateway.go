@@ -164,6 +164,7 @@ func platformAccess(g config.Gateway) map[string]access {
 		"wecombot": {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 		// By email whoever may write to hermes answers its requests.
 		"email": {g.Email.AllowAll, g.Email.Allow, nil},
+		"slack": {g.Slack.AllowAll, g.Slack.Allow, g.Slack.Approvers},
 	}
 }
 
@@ -268,6 +269,9 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	if err := a.addSlack(&out); err != nil {
+		return nil, err
+	}
 	discordP, err := a.discordPlatforms()
 	if err != nil {
 		return nil, err
@@ -279,6 +283,9 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 // GatewayConfigured reports whether any platform or webhook route is
 // turned on.
 func GatewayConfigured(c config.Config) bool {
+	if c.Gateway.Slack.BotToken != "" {
+		return true
+	}
 	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 ||
 		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != "" || c.Gateway.Discord.Token != "" ||
 		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn()
