@@ -131,6 +131,10 @@ func TestGatewaySlackSocketMode(t *testing.T) {
 	if reply.ThreadTS != parent {
 		t.Errorf("the channel reply went to thread %q, want the mention's ts %q", reply.ThreadTS, parent)
 	}
+	sl.Message(slacktest.Incoming{Channel: slacktest.General, ThreadTS: parent, Text: "and in the thread?"})
+	if m := slackWait(t, sl, slacktest.General, "said: and in the thread?"); m.ThreadTS != parent {
+		t.Errorf("the reply in the thread went to thread %q, want %q", m.ThreadTS, parent)
+	}
 	sl.Message(slacktest.Incoming{Channel: slacktest.General, Text: "not for the bot"})
 	sl.Message(slacktest.Incoming{Channel: slacktest.General, User: sl.BotUser, BotID: sl.BotID, Text: "<@UHERMES> my own post"})
 	sl.Message(slacktest.Incoming{Text: "edited", Subtype: "message_changed"})
@@ -158,7 +162,7 @@ func TestGatewaySlackSocketMode(t *testing.T) {
 	for _, r := range srv.Requests() {
 		asked = append(asked, r.LastUserText())
 	}
-	want := []string{"hi hermes & co", "<@UHERMES> status?", "one more", "while the socket was down", "after the refresh"}
+	want := []string{"hi hermes & co", "<@UHERMES> status?", "and in the thread?", "one more", "while the socket was down", "after the refresh"}
 	if strings.Join(asked, "|") != strings.Join(want, "|") {
 		t.Errorf("the model was asked %q, want %q: each message once, nothing else", asked, want)
 	}

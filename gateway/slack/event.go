@@ -59,8 +59,9 @@ type interaction struct {
 }
 
 // messageEvent maps a callback's event to a message Event; false for
-// what is not someone writing to hermes: other event types, the bot's
-// own posts, edits, deletions, joins and the like.
+// what is not someone writing to hermes: other event types, the posts of
+// bots (hermes's own, and others', which could answer each other without
+// end), edits, deletions, joins and the like.
 //
 // Its ID is the channel and the message's ts, not the event_id, because
 // Slack sends two events for one mention (app_mention and message) with
@@ -70,9 +71,9 @@ func (a *Adapter) messageEvent(raw json.RawMessage) (gateway.Event, bool) {
 	if err := json.Unmarshal(raw, &m); err != nil || (m.Type != "message" && m.Type != "app_mention") {
 		return gateway.Event{}, false
 	}
-	botUser, botID := a.bot()
+	botUser := a.bot()
 	if m.User == "" || m.Channel == "" || m.TS == "" || systemSubtype(m.Subtype) ||
-		(botID != "" && m.BotID == botID) || (botUser != "" && m.User == botUser) {
+		m.BotID != "" || (botUser != "" && m.User == botUser) {
 		return gateway.Event{}, false
 	}
 	if strings.TrimSpace(m.Text) == "" && len(m.Files) == 0 {
@@ -88,7 +89,8 @@ func (a *Adapter) messageEvent(raw json.RawMessage) (gateway.Event, bool) {
 	}
 	addressed := chat.Type == gateway.DM || m.Type == "app_mention" ||
 		(botUser != "" && (strings.Contains(m.Text, "<@"+botUser+">") || strings.Contains(m.Text, "<@"+botUser+"|") ||
-			m.ParentUserID == botUser))
+			m.ParentUserID == botUser)) ||
+		(m.ThreadTS != "" && a.answered.has(m.Channel, m.ThreadTS))
 	return gateway.Event{
 		ID:        "msg:" + m.Channel + ":" + m.TS,
 		Kind:      gateway.KindMessage,

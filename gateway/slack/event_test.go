@@ -14,7 +14,7 @@ func testAdapter(t *testing.T) *Adapter {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.botUser, a.botID = "UHERMES", "BHERMES"
+	a.botUser = "UHERMES"
 	return a
 }
 
@@ -60,6 +60,7 @@ func TestMessageEvents(t *testing.T) {
 		"a group leave":       `{"type":"message","subtype":"group_leave","channel":"G1","user":"U1","ts":"5.6","text":"<@U1> has left"}`,
 		"a topic change":      `{"type":"message","subtype":"channel_topic","channel":"C1","user":"U1","ts":"5.7","text":"set the topic"}`,
 		"another bot":         `{"type":"message","subtype":"bot_message","channel":"C1","bot_id":"BOTHER","ts":"5.8","text":"beep"}`,
+		"a bot as a user":     `{"type":"message","channel":"C1","user":"UBOT2","bot_id":"BOTHER","ts":"5.81","text":"<@UHERMES> beep"}`,
 		"a reaction":          `{"type":"reaction_added","user":"U1","reaction":"+1"}`,
 		"empty text":          `{"type":"message","channel":"C1","user":"U1","ts":"5.9","text":"  "}`,
 		"not JSON":            `[`,

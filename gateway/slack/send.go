@@ -56,6 +56,9 @@ func (a *Adapter) send(ctx context.Context, chat gateway.Chat, m gateway.Outgoin
 		return ref, classify(err)
 	}
 	ref.ID = out.TS
+	if chat.Thread != "" && chat.Type == gateway.Group {
+		a.answered.add(chat.ID, chat.Thread)
+	}
 	return ref, nil
 }
 

@@ -145,3 +145,29 @@ func TestLongTextWithButtonsIsCutIntoSections(t *testing.T) {
 		t.Errorf("%d blocks; the sections do not make the text", len(m.Blocks))
 	}
 }
+
+// Once hermes has answered in a channel thread, a reply in that thread is
+// meant for it without a mention; a thread it never answered in is not.
+func TestRepliesInAnsweredThreadsAreAddressed(t *testing.T) {
+	srv := slacktest.New(slacktest.Options{})
+	defer srv.Close()
+	a := fakeAdapter(t, srv)
+	a.botUser = srv.BotUser
+	parent := srv.Message(slacktest.Incoming{Channel: slacktest.General, Text: "<@UHERMES> hi"})
+	ev := func(thread string) gateway.Event {
+		e, _ := a.messageEvent([]byte(`{"type":"message","channel_type":"channel","channel":"` + slacktest.General + `","user":"UALICE","ts":"9.9","thread_ts":"` + thread + `","text":"and then?"}`))
+		return e
+	}
+	if ev(parent).Addressed {
+		t.Fatal("a reply in a thread hermes never answered in is addressed")
+	}
+	if _, err := a.Send(context.Background(), gateway.Chat{ID: slacktest.General, Type: gateway.Group, Thread: parent}, gateway.Outgoing{Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	if !ev(parent).Addressed {
+		t.Error("a reply in the thread hermes answered in is not addressed")
+	}
+	if ev("1.000001").Addressed {
+		t.Error("a reply in another thread is addressed")
+	}
+}

@@ -66,10 +66,11 @@ type Adapter struct {
 	clock    clock.Clock
 
 	mu sync.Mutex
-	// botUser and botID are the bot's user id (U…) and bot id (B…),
-	// known after auth.test: mentions name the first, the bot's own
-	// posts carry the second.
-	botUser, botID string
+	// botUser is the bot's user id (U…), known after auth.test:
+	// mentions name it.
+	botUser string
+	// answered are the threads hermes has posted in.
+	answered threads
 	// deliver is Receive's in Events API mode while it runs; nil before
 	// and after, when posts are refused with 503 so Slack retries them.
 	deliver func(context.Context, gateway.Event) error
@@ -171,11 +172,11 @@ const (
 // sent.
 func Measure(md string) int { return len(RenderMrkdwn(md)) }
 
-// bot returns the bot's user id and bot id, known after auth.test.
-func (a *Adapter) bot() (user, id string) {
+// bot returns the bot's user id, known after auth.test.
+func (a *Adapter) bot() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.botUser, a.botID
+	return a.botUser
 }
 
 var _ gateway.Platform = (*Adapter)(nil)

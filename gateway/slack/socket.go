@@ -122,19 +122,18 @@ func refused(err error) (string, bool) {
 	return "", false
 }
 
-// whoAmI learns the bot's user id and bot id with auth.test, retrying
+// whoAmI learns the bot's user id with auth.test, retrying
 // until Slack answers; a refused bot token ends it.
 func (a *Adapter) whoAmI(ctx context.Context) error {
 	backoff := time.Duration(0)
 	for {
 		var out struct {
 			UserID string `json:"user_id"`
-			BotID  string `json:"bot_id"`
 		}
 		err := a.call(ctx, "auth.test", a.botToken, map[string]any{}, &out)
 		if err == nil {
 			a.mu.Lock()
-			a.botUser, a.botID = out.UserID, out.BotID
+			a.botUser = out.UserID
 			a.mu.Unlock()
 			return nil
 		}
