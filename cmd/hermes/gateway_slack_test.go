@@ -106,7 +106,8 @@ func slackWait(t *testing.T, sl *slacktest.Server, channel, want string) slackte
 }
 
 // Through the real binary over Socket Mode: a DM is answered, escaped so
-// the model cannot ping the channel; a mention in a channel is answered
+// the model cannot ping the channel; a stranger gets a pairing code and
+// does not reach the model; a mention in a channel is answered
 // in its thread, once although Slack sends two events for it; a
 // redelivered event, the bot's own post and an edit get no answer; after
 // a dropped socket and after a refresh the next messages are answered.
@@ -126,6 +127,8 @@ func TestGatewaySlackSocketMode(t *testing.T) {
 		t.Errorf("the DM reply is %q in thread %q; want the ping escaped, bold as mrkdwn, no thread", got.Text, got.ThreadTS)
 	}
 
+	sl.Message(slacktest.Incoming{User: "UBOB", Channel: "DBOB", Text: "let me in"})
+	slackWait(t, sl, "DBOB", "hermes pairing approve slack ")
 	parent := sl.Message(slacktest.Incoming{Channel: slacktest.General, Text: "<@UHERMES> status?", Mention: true})
 	reply := slackWait(t, sl, slacktest.General, "status?")
 	if reply.ThreadTS != parent {
@@ -217,11 +220,12 @@ func TestGatewaySlackApprovalButtons(t *testing.T) {
 }
 
 // A reply longer than Slack takes in one message arrives whole, split
-// into messages of at most 4,000 bytes of mrkdwn (escapes counted), and
-// a 429 on the way is waited out, not lost.
+// into messages of at most 4,000 bytes of mrkdwn (escapes counted),
+// against a server that allows one message a second per channel; a 429
+// on the way is waited out, not lost.
 func TestGatewaySlackRateLimitedLongReply(t *testing.T) {
 	h := newHome(t)
-	sl := slacktest.New(slacktest.Options{})
+	sl := slacktest.New(slacktest.Options{Pace: time.Second})
 	t.Cleanup(sl.Close)
 	srv := llmtest.New(t)
 	var paras []string
@@ -254,9 +258,9 @@ func TestGatewaySlackRateLimitedLongReply(t *testing.T) {
 		if c.Channel != slacktest.AliceDM {
 			continue
 		}
-		if c.Error == "ratelimited" {
+		if c.Error == "ratelimited" && limited.IsZero() {
 			limited = c.Time
-		} else if !limited.IsZero() {
+		} else if !limited.IsZero() && c.Error == "" {
 			if wait := c.Time.Sub(limited); wait < 2*time.Second {
 				t.Errorf("the next call came %s after the 429, before its Retry-After of 2s", wait)
 			}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -53,14 +54,29 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.answer(w, method, channel, code, nil)
 		return
 	}
-	if wait, ok := s.limits[channel]; ok && (method == "chat.postMessage" || method == "chat.update") {
+	var (
+		wait    time.Duration
+		limited bool
+	)
+	if method == "chat.postMessage" || method == "chat.update" {
+		wait, limited = s.limits[channel]
 		delete(s.limits, channel)
+	}
+	if last, ok := s.last[channel]; ok && method == "chat.postMessage" && s.pace > 0 {
+		if left := s.pace - s.clock.Now().Sub(last); left > 0 {
+			wait, limited = max(wait, left), true
+		}
+	}
+	if limited {
 		s.calls = append(s.calls, Call{Time: s.clock.Now(), Method: method, Channel: channel, Error: "ratelimited"})
 		s.changedLocked()
 		s.mu.Unlock()
 		w.Header().Set("Retry-After", strconv.Itoa(int((wait+999_999_999)/1_000_000_000)))
 		w.WriteHeader(http.StatusTooManyRequests)
 		return
+	}
+	if method == "chat.postMessage" {
+		s.last[channel] = s.clock.Now()
 	}
 	s.mu.Unlock()
 	var (

@@ -60,13 +60,20 @@ type Server struct {
 
 	// Faults.
 	limits map[string]time.Duration // channel -> Retry-After of its next call
-	fail   map[string]string        // method -> error of its next call
+	pace   time.Duration
+	last   map[string]time.Time // channel -> its last chat.postMessage
+	fail   map[string]string    // method -> error of its next call
 }
 
 // Options configure a Server; the zero value works.
 type Options struct {
 	// Clock dates messages and signs posts; nil means the wall clock.
 	Clock clock.Clock
+	// Pace, when set, is the least time between two chat.postMessage
+	// calls to one channel: a quicker one is answered 429 with the
+	// Retry-After left, as Slack's about one message a second per
+	// channel is.
+	Pace time.Duration
 }
 
 // New starts a server; Close stops it.
@@ -83,6 +90,8 @@ func New(o Options) *Server {
 		tickets:       map[string]bool{},
 		limits:        map[string]time.Duration{},
 		fail:          map[string]string{},
+		pace:          o.Pace,
+		last:          map[string]time.Time{},
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
@@ -266,6 +275,6 @@ func writeJSON(w http.ResponseWriter, v any) {
 
 // bearer is the token of a request.
 func bearer(r *http.Request) string {
-	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return tok
+	tok, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer")
+	return strings.TrimSpace(tok)
 }
