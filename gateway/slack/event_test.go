@@ -51,19 +51,20 @@ func TestMessageEvents(t *testing.T) {
 	}
 
 	for name, js := range map[string]string{
-		"own post by bot_id":  `{"type":"message","channel":"C1","user":"UX","bot_id":"BHERMES","ts":"5.1","text":"mine"}`,
-		"own post by user":    `{"type":"message","channel":"C1","user":"UHERMES","ts":"5.2","text":"mine"}`,
-		"an edit":             `{"type":"message","subtype":"message_changed","channel":"C1","ts":"5.3","message":{"user":"U1","text":"edited"}}`,
-		"an edit with a user": `{"type":"message","subtype":"message_changed","channel":"C1","user":"U1","ts":"5.3","text":"edited"}`,
-		"a deletion":          `{"type":"message","subtype":"message_deleted","channel":"C1","ts":"5.4"}`,
-		"a join":              `{"type":"message","subtype":"channel_join","channel":"C1","user":"U1","ts":"5.5","text":"<@U1> has joined the channel"}`,
-		"a group leave":       `{"type":"message","subtype":"group_leave","channel":"G1","user":"U1","ts":"5.6","text":"<@U1> has left"}`,
-		"a topic change":      `{"type":"message","subtype":"channel_topic","channel":"C1","user":"U1","ts":"5.7","text":"set the topic"}`,
-		"another bot":         `{"type":"message","subtype":"bot_message","channel":"C1","bot_id":"BOTHER","ts":"5.8","text":"beep"}`,
-		"a bot as a user":     `{"type":"message","channel":"C1","user":"UBOT2","bot_id":"BOTHER","ts":"5.81","text":"<@UHERMES> beep"}`,
-		"a reaction":          `{"type":"reaction_added","user":"U1","reaction":"+1"}`,
-		"empty text":          `{"type":"message","channel":"C1","user":"U1","ts":"5.9","text":"  "}`,
-		"not JSON":            `[`,
+		"own post by bot_id":   `{"type":"message","channel":"C1","user":"UX","bot_id":"BHERMES","ts":"5.1","text":"mine"}`,
+		"own post by user":     `{"type":"message","channel":"C1","user":"UHERMES","ts":"5.2","text":"mine"}`,
+		"an edit":              `{"type":"message","subtype":"message_changed","channel":"C1","ts":"5.3","message":{"user":"U1","text":"edited"}}`,
+		"an edit with a user":  `{"type":"message","subtype":"message_changed","channel":"C1","user":"U1","ts":"5.3","text":"edited"}`,
+		"a deletion":           `{"type":"message","subtype":"message_deleted","channel":"C1","ts":"5.4"}`,
+		"a join":               `{"type":"message","subtype":"channel_join","channel":"C1","user":"U1","ts":"5.5","text":"<@U1> has joined the channel"}`,
+		"a group leave":        `{"type":"message","subtype":"group_leave","channel":"G1","user":"U1","ts":"5.6","text":"<@U1> has left"}`,
+		"a topic change":       `{"type":"message","subtype":"channel_topic","channel":"C1","user":"U1","ts":"5.7","text":"set the topic"}`,
+		"another bot":          `{"type":"message","subtype":"bot_message","channel":"C1","bot_id":"BOTHER","ts":"5.8","text":"beep"}`,
+		"a bot as a user":      `{"type":"message","channel":"C1","user":"UBOT2","bot_id":"BOTHER","ts":"5.81","text":"<@UHERMES> beep"}`,
+		"a reaction":           `{"type":"reaction_added","user":"U1","reaction":"+1"}`,
+		"empty text":           `{"type":"message","channel":"C1","user":"U1","ts":"5.9","text":"  "}`,
+		"a file without words": `{"type":"message","subtype":"file_share","channel":"D1","channel_type":"im","user":"U1","ts":"5.91","text":"","files":[{"id":"F1"}]}`,
+		"not JSON":             `[`,
 	} {
 		if got, ok := ev(js); ok {
 			t.Errorf("%s was taken: %+v", name, got)
