@@ -52,6 +52,9 @@ type Options struct {
 	// Clock times backoffs, pings and the signature's tolerance, and
 	// stamps events; nil means the wall clock.
 	Clock clock.Clock
+	// PingEvery is how often a Socket Mode connection is pinged to find
+	// it dead; 0 means 30 s, a negative value never.
+	PingEvery time.Duration
 }
 
 // Adapter is the Slack platform. Its methods are safe for concurrent use.
@@ -64,6 +67,7 @@ type Adapter struct {
 	client   *http.Client
 	log      *slog.Logger
 	clock    clock.Clock
+	ping     time.Duration
 
 	mu sync.Mutex
 	// botUser is the bot's user id (U…), known after auth.test:
@@ -113,6 +117,10 @@ func New(o Options) (*Adapter, error) {
 		client:   o.Client,
 		log:      o.Logger,
 		clock:    clock.OrReal(o.Clock),
+		ping:     o.PingEvery,
+	}
+	if a.ping == 0 {
+		a.ping = pingEvery
 	}
 	if a.client == nil {
 		a.client = &http.Client{}

@@ -20,8 +20,12 @@ const (
 	maxBackoff = time.Minute
 )
 
-// pingEvery is how often hermes pings the socket, and pingTimeout how
-// long the pong may take: a socket that does not answer is dead (a
+// healthy is how long a connection must have lasted for its drop to be
+// answered by reconnecting at once, without backoff.
+const healthy = 30 * time.Second
+
+// pingEvery is how often hermes pings the socket by default, and
+// pingTimeout how long the pong may take: a socket that does not answer is dead (a
 // half-open TCP connection shows no error) and is replaced.
 const (
 	pingEvery   = 30 * time.Second
@@ -78,6 +82,7 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			}
 			continue
 		}
+		start := a.clock.Now()
 		refresh, hello, err := a.serve(ctx, conn, deliver)
 		if ctx.Err() != nil {
 			conn.Close(websocket.StatusNormalClosure, "hermes stopping")
@@ -88,15 +93,16 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			continue
 		}
 		conn.CloseNow()
-		if hello {
-			// A connection that worked is replaced at once; one that
-			// never said hello waits, growing, like a failed dial.
+		if hello && a.clock.Now().Sub(start) >= healthy {
+			// A connection that worked for a while is replaced at
+			// once; one that never said hello, or drops as soon as it
+			// is open, waits, longer each time, like a failed dial.
 			a.log.Warn("slack: the Socket Mode connection dropped; reconnecting", "err", fmt.Sprint(err))
 			backoff = 0
 			continue
 		}
 		backoff = min(max(2*backoff, minBackoff), maxBackoff)
-		a.log.Warn("slack: the Socket Mode connection closed before hello; reconnecting", "err", fmt.Sprint(err), "retry_in", backoff)
+		a.log.Warn("slack: the Socket Mode connection dropped; reconnecting", "err", fmt.Sprint(err), "hello", hello, "retry_in", backoff)
 		if a.clock.Sleep(ctx, backoff) != nil {
 			return nil
 		}
@@ -175,7 +181,9 @@ func (a *Adapter) connect(ctx context.Context) (*websocket.Conn, error) {
 func (a *Adapter) serve(ctx context.Context, conn *websocket.Conn, deliver func(context.Context, gateway.Event) error) (refresh, hello bool, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go a.ping(ctx, conn)
+	if a.ping > 0 {
+		go a.pinger(ctx, conn)
+	}
 	for {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
@@ -231,10 +239,10 @@ func (a *Adapter) envelope(ctx context.Context, f frame, deliver func(context.Co
 	return deliver(ctx, ev)
 }
 
-// ping pings conn every pingEvery until ctx ends, and closes it when a
+// pinger pings conn every a.ping until ctx ends, and closes it when a
 // pong does not come in time, which ends serve's read.
-func (a *Adapter) ping(ctx context.Context, conn *websocket.Conn) {
-	t := a.clock.NewTimer(pingEvery)
+func (a *Adapter) pinger(ctx context.Context, conn *websocket.Conn) {
+	t := a.clock.NewTimer(a.ping)
 	defer t.Stop()
 	for {
 		select {
@@ -252,6 +260,6 @@ func (a *Adapter) ping(ctx context.Context, conn *websocket.Conn) {
 			}
 			return
 		}
-		t.Reset(pingEvery)
+		t.Reset(a.ping)
 	}
 }

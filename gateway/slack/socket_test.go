@@ -3,6 +3,7 @@ package slack
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/slack/slacktest"
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 // socketRun runs Receive in Socket Mode against srv until the test ends;
@@ -160,4 +162,45 @@ func TestSocketModeRefusedToken(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "bot_token") || strings.Contains(err.Error(), "xoxb-wrong") {
 		t.Errorf("Receive = %v, want a refusal naming bot_token without the token", err)
 	}
+}
+
+// A connection that drops as soon as it is open is not redialed at once
+// (Slack would be asked for a URL in a loop): the adapter waits, on its
+// clock. One that lasted is replaced at once.
+func TestSocketModeBacksOffAConnectionThatDropsAtOnce(t *testing.T) {
+	srv := slacktest.New(slacktest.Options{})
+	defer srv.Close()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	// No pings: the backoff is then the only wait on the clock.
+	a, err := New(Options{BotToken: srv.BotToken, AppToken: srv.AppToken, BaseURL: srv.URL, Clock: clk, PingEvery: -1, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); a.Receive(ctx, func(context.Context, gateway.Event) error { return nil }) }()
+	defer func() { cancel(); <-done }()
+	opened := func() int { n, _ := srv.Connections(); return n }
+	waitFor(t, srv, "a connection", func() bool { _, open := srv.Connections(); return open == 1 })
+	// An acknowledged event shows the adapter has read hello.
+	srv.Message(slacktest.Incoming{Text: "first"})
+	waitFor(t, srv, "the ack", func() bool { return len(srv.Acked()) == 1 })
+	srv.Drop()
+	sleeping := make(chan struct{})
+	go func() { clk.BlockUntil(1); close(sleeping) }()
+	select {
+	case <-sleeping: // the backoff
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the adapter did not back off; %d connections opened", opened())
+	}
+	if n := opened(); n != 1 {
+		t.Fatalf("%d connections opened right after a connection that dropped at once", n)
+	}
+	clk.Advance(minBackoff)
+	waitFor(t, srv, "the second connection", func() bool { _, open := srv.Connections(); return opened() == 2 && open == 1 })
+	srv.Message(slacktest.Incoming{Text: "second"})
+	waitFor(t, srv, "the ack", func() bool { return len(srv.Acked()) == 2 })
+	clk.Advance(healthy) // the connection lasts
+	srv.Drop()
+	waitFor(t, srv, "the third connection, at once", func() bool { _, open := srv.Connections(); return opened() == 3 && open == 1 })
 }
