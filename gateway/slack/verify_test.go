@@ -123,7 +123,7 @@ func httpAdapter(t *testing.T, srv *slacktest.Server, clk clock.Clock) (*Adapter
 func TestEventsAPIOverHTTP(t *testing.T) {
 	srv := slacktest.New(slacktest.Options{})
 	defer srv.Close()
-	_, h, got := httpAdapter(t, srv, nil)
+	a, h, got := httpAdapter(t, srv, nil)
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	srv.SetEventsURL(ts.URL)
@@ -134,6 +134,19 @@ func TestEventsAPIOverHTTP(t *testing.T) {
 	ev := <-got
 	if ev.Kind != gateway.KindMessage || ev.Text != "hello & <you>" || ev.ID != "msg:"+slacktest.AliceDM+":"+msgTS || ev.Chat.Type != gateway.DM || !ev.Addressed {
 		t.Errorf("event %+v", ev)
+	}
+
+	// A press comes form-encoded, signed like an event.
+	dm := gateway.Chat{ID: slacktest.AliceDM, Type: gateway.DM}
+	ref, err := a.Send(context.Background(), dm, gateway.Outgoing{Text: "ok?", Buttons: [][]gateway.Button{{{Text: "Yes", Data: "ap:0123456789ab:o"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Press(dm.ID, ref.ID, slacktest.Alice, "ap:0123456789ab:o"); err != nil {
+		t.Fatal(err)
+	}
+	if ev := <-got; ev.Kind != gateway.KindButton || ev.Data != "ap:0123456789ab:o" || ev.Ref != ref || ev.User.ID != slacktest.Alice {
+		t.Errorf("press %+v", ev)
 	}
 
 	post := func(body, contentType string, h http.Header) int {
