@@ -85,7 +85,10 @@ func (a *Adapter) edit(ctx context.Context, ref gateway.MessageRef, m gateway.Ou
 		return err
 	}
 	if _, ok := p["blocks"]; !ok {
-		p["blocks"] = []any{} // buttons shown before go
+		// Slack keeps the blocks of a message whose update has none, and
+		// shows them instead of the new text: an empty list removes the
+		// buttons shown before.
+		p["blocks"] = []any{}
 	}
 	p["channel"], p["ts"] = ref.Chat.ID, ref.ID
 	p["parse"], p["link_names"] = "none", false
