@@ -51,9 +51,12 @@ func (a *Adapter) send(ctx context.Context, chat gateway.Chat, m gateway.Outgoin
 	if chat.Thread != "" {
 		p["thread_ts"] = chat.Thread
 	}
+	if err := a.held.check(chat.ID, a.clock.Now()); err != nil {
+		return ref, err
+	}
 	var out posted
 	if err := a.call(ctx, "chat.postMessage", a.botToken, p, &out); err != nil {
-		return ref, classify(err)
+		return ref, a.held.note(chat.ID, a.clock.Now(), classify(err))
 	}
 	ref.ID = out.TS
 	if chat.Thread != "" && chat.Type == gateway.Group {
@@ -92,8 +95,11 @@ func (a *Adapter) edit(ctx context.Context, ref gateway.MessageRef, m gateway.Ou
 	}
 	p["channel"], p["ts"] = ref.Chat.ID, ref.ID
 	p["parse"], p["link_names"] = "none", false
+	if err := a.held.check(ref.Chat.ID, a.clock.Now()); err != nil {
+		return err
+	}
 	if err := a.call(ctx, "chat.update", a.botToken, p, nil); err != nil {
-		return classify(err)
+		return a.held.note(ref.Chat.ID, a.clock.Now(), classify(err))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/slack/slacktest"
+	"github.com/hermes-go/hermes/internal/clock"
 )
 
 func fakeAdapter(t *testing.T, srv *slacktest.Server) *Adapter {
@@ -69,7 +70,9 @@ func TestSendAndEdit(t *testing.T) {
 func TestSendClassifiesFailures(t *testing.T) {
 	srv := slacktest.New(slacktest.Options{})
 	defer srv.Close()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
 	a := fakeAdapter(t, srv)
+	a.clock = clk // a rate limit holds the channel until the clock passes it
 	ctx := context.Background()
 	chat := gateway.Chat{ID: slacktest.AliceDM, Type: gateway.DM}
 	check := func(name string, err error, kind gateway.SendFailure) *gateway.SendError {
@@ -89,9 +92,14 @@ func TestSendClassifiesFailures(t *testing.T) {
 	if se := check("429", err, gateway.RateLimited); se != nil && se.RetryAfter != 3*time.Second {
 		t.Errorf("429: retry after %s, want 3s", se.RetryAfter)
 	}
+	clk.Advance(3 * time.Second)
 	srv.FailNext("chat.postMessage", "ratelimited")
 	_, err = a.Send(ctx, chat, gateway.Outgoing{Text: "x"})
 	check("ok:false ratelimited", err, gateway.RateLimited)
+	if n := len(srv.Calls("chat.postMessage")); n != 2 {
+		t.Errorf("%d calls, want 2: the second rate limit is Slack's", n)
+	}
+	clk.Advance(time.Second)
 	srv.FailNext("chat.postMessage", "invalid_blocks")
 	_, err = a.Send(ctx, chat, gateway.Outgoing{Text: "x"})
 	check("invalid_blocks", err, gateway.BadFormat)
@@ -169,5 +177,40 @@ func TestRepliesInAnsweredThreadsAreAddressed(t *testing.T) {
 	}
 	if ev("1.000001").Addressed {
 		t.Error("a reply in another thread is addressed")
+	}
+}
+
+// A 429 holds the whole channel: a send to another thread of it fails as
+// rate limited without calling Slack until the Retry-After has passed.
+func TestRateLimitHoldsTheChannel(t *testing.T) {
+	srv := slacktest.New(slacktest.Options{})
+	defer srv.Close()
+	clk := clock.NewFake(time.Unix(1_800_000_000, 0))
+	a, err := New(Options{BotToken: srv.BotToken, AppToken: srv.AppToken, BaseURL: srv.URL, Clock: clk, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	one := srv.Message(slacktest.Incoming{Channel: slacktest.General, Text: "<@UHERMES> one"})
+	two := srv.Message(slacktest.Incoming{Channel: slacktest.General, Text: "<@UHERMES> two"})
+	in := func(thread string) gateway.Chat {
+		return gateway.Chat{ID: slacktest.General, Type: gateway.Group, Thread: thread}
+	}
+	srv.RateLimit(slacktest.General, 3*time.Second)
+	if _, err := a.Send(ctx, in(one), gateway.Outgoing{Text: "a"}); err == nil {
+		t.Fatal("the 429 was not an error")
+	}
+	calls := len(srv.Calls("chat.postMessage"))
+	_, err = a.Send(ctx, in(two), gateway.Outgoing{Text: "b"})
+	var se *gateway.SendError
+	if !errors.As(err, &se) || se.Kind != gateway.RateLimited || se.RetryAfter != 3*time.Second {
+		t.Errorf("a send to another thread of the held channel: %v", err)
+	}
+	if n := len(srv.Calls("chat.postMessage")); n != calls {
+		t.Errorf("%d calls to Slack while the channel was held", n-calls)
+	}
+	clk.Advance(3 * time.Second)
+	if _, err := a.Send(ctx, in(two), gateway.Outgoing{Text: "b"}); err != nil {
+		t.Errorf("after the Retry-After: %v", err)
 	}
 }

@@ -75,6 +75,8 @@ type Adapter struct {
 	botUser string
 	// answered are the threads hermes has posted in.
 	answered threads
+	// held are the channels Slack asked to wait.
+	held holds
 	// deliver is Receive's in Events API mode while it runs; nil before
 	// and after, when posts are refused with 503 so Slack retries them.
 	deliver func(context.Context, gateway.Event) error
