@@ -171,8 +171,9 @@ func TestGatewaySlackSocketMode(t *testing.T) {
 	}
 }
 
-// A dangerous command asks the chat with Block Kit buttons: a press by
-// someone not allowed is refused and runs nothing; the allowed user's
+// A dangerous command asks the channel thread with Block Kit buttons: a
+// press by someone not allowed is refused, in a note only they see, and
+// runs nothing; the allowed user's
 // "Allow once" runs it, and the request is edited to say so.
 func TestGatewaySlackApprovalButtons(t *testing.T) {
 	h := newHome(t)
@@ -184,13 +185,16 @@ func TestGatewaySlackApprovalButtons(t *testing.T) {
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "terminal", Arguments: string(args)}}}, llmtest.Reply{Text: "Cleaned up."})
 	slackServe(t, h, sl, srv, "")
 
-	sl.Message(slacktest.Incoming{Text: "clean up"})
-	ask := slackWait(t, sl, slacktest.AliceDM, "needs your approval")
+	parent := sl.Message(slacktest.Incoming{Channel: slacktest.General, Text: "<@UHERMES> clean up", Mention: true})
+	ask := slackWait(t, sl, slacktest.General, "needs your approval")
+	if ask.ThreadTS != parent {
+		t.Errorf("the request went to thread %q, want the mention's %q", ask.ThreadTS, parent)
+	}
 	allow := ask.Button("Allow once")
 	if allow == "" || ask.Button("Deny") == "" {
 		t.Fatalf("the request has no Allow once and Deny buttons: %+v", ask.Blocks)
 	}
-	if err := sl.Press(slacktest.AliceDM, ask.TS, "UMALLORY", allow); err != nil {
+	if err := sl.Press(slacktest.General, ask.TS, "UMALLORY", allow); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -198,21 +202,21 @@ func TestGatewaySlackApprovalButtons(t *testing.T) {
 	if err := sl.Wait(ctx, func() bool { return len(sl.Ephemerals()) == 1 }); err != nil {
 		t.Fatalf("the refused press got no answer: %v", err)
 	}
-	if e := sl.Ephemerals()[0]; e.User != "UMALLORY" || !strings.Contains(e.Text, "not allowed") {
+	if e := sl.Ephemerals()[0]; e.User != "UMALLORY" || e.ThreadTS != parent || !strings.Contains(e.Text, "not allowed") {
 		t.Errorf("the refused press was told %+v", e)
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the command ran on a press by someone not allowed")
 	}
-	if err := sl.Press(slacktest.AliceDM, ask.TS, slacktest.Alice, allow); err != nil {
+	if err := sl.Press(slacktest.General, ask.TS, slacktest.Alice, allow); err != nil {
 		t.Fatal(err)
 	}
-	slackWait(t, sl, slacktest.AliceDM, "Allowed (once) by")
-	slackWait(t, sl, slacktest.AliceDM, "Cleaned up.")
+	slackWait(t, sl, slacktest.General, "Allowed (once) by")
+	slackWait(t, sl, slacktest.General, "Cleaned up.")
 	if _, err := os.Stat(marker); err != nil {
 		t.Error("the allowed command did not run")
 	}
-	for _, m := range sl.Sent(slacktest.AliceDM) {
+	for _, m := range sl.Sent(slacktest.General) {
 		if m.TS == ask.TS && len(m.Blocks) != 0 {
 			t.Errorf("the decided request still has its buttons: %+v", m.Blocks)
 		}
