@@ -204,3 +204,35 @@ func TestSocketModeBacksOffAConnectionThatDropsAtOnce(t *testing.T) {
 	srv.Drop()
 	waitFor(t, srv, "the third connection, at once", func() bool { _, open := srv.Connections(); return opened() == 3 && open == 1 })
 }
+
+// Check says who the bot is and how events reach it, and names the token
+// Slack refuses without showing it.
+func TestCheck(t *testing.T) {
+	srv := slacktest.New(slacktest.Options{})
+	defer srv.Close()
+	ctx := context.Background()
+	who, err := fakeAdapter(t, srv).Check(ctx)
+	if err != nil || who != "@hermes (id UHERMES) in Test Team; Socket Mode" {
+		t.Errorf("Check = %q, %v", who, err)
+	}
+	h, err := New(Options{BotToken: srv.BotToken, SigningSecret: "s", BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if who, err := h.Check(ctx); err != nil || !strings.HasSuffix(who, "; Events API on /slack/events, signed with the signing secret") {
+		t.Errorf("Check over HTTP = %q, %v", who, err)
+	}
+	for key, o := range map[string]Options{
+		"app_token": {BotToken: srv.BotToken, AppToken: "xapp-1-wrong", BaseURL: srv.URL},
+		"bot_token": {BotToken: "xoxb-wrong", AppToken: srv.AppToken, BaseURL: srv.URL},
+	} {
+		a, err := New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.Check(ctx)
+		if err == nil || !strings.Contains(err.Error(), "refused "+key) || strings.Contains(err.Error(), "wrong") {
+			t.Errorf("a wrong %s: %v", key, err)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	)
 	switch method {
 	case "auth.test":
-		out = map[string]any{"user_id": s.BotUser, "bot_id": s.BotID, "team_id": "T0001", "user": "hermes"}
+		out = map[string]any{"user_id": s.BotUser, "bot_id": s.BotID, "team_id": "T0001", "team": "Test Team", "user": "hermes"}
 	case "apps.connections.open":
 		out = map[string]any{"url": s.ticket()}
 	case "chat.postMessage":
