@@ -351,3 +351,31 @@ func TestGatewaySlackEventsAPI(t *testing.T) {
 		t.Errorf("the model was asked %q: each message once, nothing forged", asked)
 	}
 }
+
+// hermes gateway status checks Slack as serve would connect: who the bot
+// is and that Socket Mode will reach it, or which token Slack refuses
+// (exit 1), never showing a token.
+func TestGatewaySlackStatus(t *testing.T) {
+	sl := slacktest.New(slacktest.Options{})
+	t.Cleanup(sl.Close)
+	h := newHome(t)
+	config := func(appToken string) string {
+		return fmt.Sprintf("gateway:\n  slack: {bot_token: %q, app_token: %q, base_url: %q}\n", sl.BotToken, appToken, sl.URL)
+	}
+	h.write("config.yaml", config(sl.AppToken))
+	r := h.hermes("gateway", "status")
+	if r.code != 0 || !strings.Contains(r.stdout, "slack") || !strings.Contains(r.stdout, "@hermes (id UHERMES) in Test Team; Socket Mode") {
+		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	wrong := "xapp-1-A0001-9999-wrongtoken"
+	h.write("config.yaml", config(wrong))
+	r = h.hermes("gateway", "status", "--json")
+	if r.code == 0 || !strings.Contains(r.stdout, `"ok":false`) || !strings.Contains(r.stdout, "refused app_token") {
+		t.Errorf("a wrong app token: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, secret := range []string{sl.BotToken, wrong} {
+		if strings.Contains(r.stdout+r.stderr, secret) {
+			t.Errorf("a token is in the output:\n%s%s", r.stdout, r.stderr)
+		}
+	}
+}
