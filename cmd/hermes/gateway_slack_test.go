@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -377,5 +378,32 @@ func TestGatewaySlackStatus(t *testing.T) {
 		if strings.Contains(r.stdout+r.stderr, secret) {
 			t.Errorf("a token is in the output:\n%s%s", r.stdout, r.stderr)
 		}
+	}
+}
+
+// Through the real binary: a file shared in a DM is downloaded with the
+// bot token, kept in the session's folder, and named to the model.
+func TestGatewaySlackFileIn(t *testing.T) {
+	h := newHome(t)
+	sl := slacktest.New(slacktest.Options{})
+	t.Cleanup(sl.Close)
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "I read the notes."})
+	slackServe(t, h, sl, srv, "")
+
+	notes := []byte("buy milk\ncall Bob\n")
+	sl.Message(slacktest.Incoming{Text: "read this", Files: []slacktest.File{{Name: "notes.txt", MIME: "text/plain", Data: notes}}})
+	slackWait(t, sl, slacktest.AliceDM, "I read the notes.")
+	var kept string
+	for p, b := range sessionFiles(t, h) {
+		if filepath.Base(p) == "notes.txt" && bytes.Equal(b, notes) {
+			kept = p
+		}
+	}
+	if kept == "" {
+		t.Fatalf("the file is not kept in a session's folder: %v", sessionFiles(t, h))
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "read this") || !strings.Contains(got, kept+" (18 bytes, text/plain)") {
+		t.Errorf("the model was told %q; want the text and the saved path, size and type", got)
 	}
 }

@@ -18,16 +18,17 @@ type callback struct {
 
 // msgEvent is a message or app_mention event.
 type msgEvent struct {
-	Type         string `json:"type"`
-	Subtype      string `json:"subtype"`
-	User         string `json:"user"`
-	BotID        string `json:"bot_id"`
-	Text         string `json:"text"`
-	TS           string `json:"ts"`
-	ThreadTS     string `json:"thread_ts"`
-	ParentUserID string `json:"parent_user_id"`
-	Channel      string `json:"channel"`
-	ChannelType  string `json:"channel_type"`
+	Type         string            `json:"type"`
+	Subtype      string            `json:"subtype"`
+	User         string            `json:"user"`
+	BotID        string            `json:"bot_id"`
+	Text         string            `json:"text"`
+	TS           string            `json:"ts"`
+	ThreadTS     string            `json:"thread_ts"`
+	ParentUserID string            `json:"parent_user_id"`
+	Channel      string            `json:"channel"`
+	ChannelType  string            `json:"channel_type"`
+	Files        []json.RawMessage `json:"files"`
 }
 
 // interaction is a block_actions payload: a press of a button.
@@ -75,9 +76,8 @@ func (a *Adapter) messageEvent(raw json.RawMessage) (gateway.Event, bool) {
 		m.BotID != "" || (botUser != "" && m.User == botUser) {
 		return gateway.Event{}, false
 	}
-	if strings.TrimSpace(m.Text) == "" {
-		// A file without words: the gateway takes no files from Slack
-		// yet, and an empty turn would answer nothing.
+	media := a.media(m.Files)
+	if strings.TrimSpace(m.Text) == "" && len(media) == 0 {
 		return gateway.Event{}, false
 	}
 	chat := gateway.Chat{ID: m.Channel, Type: gateway.Group, Thread: m.ThreadTS}
@@ -101,6 +101,7 @@ func (a *Adapter) messageEvent(raw json.RawMessage) (gateway.Event, bool) {
 		Text:      unescape(m.Text),
 		Addressed: addressed,
 		MessageID: m.TS,
+		Media:     media,
 	}, true
 }
 

@@ -1,11 +1,17 @@
 package slack
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/gateway/slack/slacktest"
 )
 
 func testAdapter(t *testing.T) *Adapter {
@@ -51,20 +57,20 @@ func TestMessageEvents(t *testing.T) {
 	}
 
 	for name, js := range map[string]string{
-		"own post by bot_id":   `{"type":"message","channel":"C1","user":"UX","bot_id":"BHERMES","ts":"5.1","text":"mine"}`,
-		"own post by user":     `{"type":"message","channel":"C1","user":"UHERMES","ts":"5.2","text":"mine"}`,
-		"an edit":              `{"type":"message","subtype":"message_changed","channel":"C1","ts":"5.3","message":{"user":"U1","text":"edited"}}`,
-		"an edit with a user":  `{"type":"message","subtype":"message_changed","channel":"C1","user":"U1","ts":"5.3","text":"edited"}`,
-		"a deletion":           `{"type":"message","subtype":"message_deleted","channel":"C1","ts":"5.4"}`,
-		"a join":               `{"type":"message","subtype":"channel_join","channel":"C1","user":"U1","ts":"5.5","text":"<@U1> has joined the channel"}`,
-		"a group leave":        `{"type":"message","subtype":"group_leave","channel":"G1","user":"U1","ts":"5.6","text":"<@U1> has left"}`,
-		"a topic change":       `{"type":"message","subtype":"channel_topic","channel":"C1","user":"U1","ts":"5.7","text":"set the topic"}`,
-		"another bot":          `{"type":"message","subtype":"bot_message","channel":"C1","bot_id":"BOTHER","ts":"5.8","text":"beep"}`,
-		"a bot as a user":      `{"type":"message","channel":"C1","user":"UBOT2","bot_id":"BOTHER","ts":"5.81","text":"<@UHERMES> beep"}`,
-		"a reaction":           `{"type":"reaction_added","user":"U1","reaction":"+1"}`,
-		"empty text":           `{"type":"message","channel":"C1","user":"U1","ts":"5.9","text":"  "}`,
-		"a file without words": `{"type":"message","subtype":"file_share","channel":"D1","channel_type":"im","user":"U1","ts":"5.91","text":"","files":[{"id":"F1"}]}`,
-		"not JSON":             `[`,
+		"own post by bot_id":    `{"type":"message","channel":"C1","user":"UX","bot_id":"BHERMES","ts":"5.1","text":"mine"}`,
+		"own post by user":      `{"type":"message","channel":"C1","user":"UHERMES","ts":"5.2","text":"mine"}`,
+		"an edit":               `{"type":"message","subtype":"message_changed","channel":"C1","ts":"5.3","message":{"user":"U1","text":"edited"}}`,
+		"an edit with a user":   `{"type":"message","subtype":"message_changed","channel":"C1","user":"U1","ts":"5.3","text":"edited"}`,
+		"a deletion":            `{"type":"message","subtype":"message_deleted","channel":"C1","ts":"5.4"}`,
+		"a join":                `{"type":"message","subtype":"channel_join","channel":"C1","user":"U1","ts":"5.5","text":"<@U1> has joined the channel"}`,
+		"a group leave":         `{"type":"message","subtype":"group_leave","channel":"G1","user":"U1","ts":"5.6","text":"<@U1> has left"}`,
+		"a topic change":        `{"type":"message","subtype":"channel_topic","channel":"C1","user":"U1","ts":"5.7","text":"set the topic"}`,
+		"another bot":           `{"type":"message","subtype":"bot_message","channel":"C1","bot_id":"BOTHER","ts":"5.8","text":"beep"}`,
+		"a bot as a user":       `{"type":"message","channel":"C1","user":"UBOT2","bot_id":"BOTHER","ts":"5.81","text":"<@UHERMES> beep"}`,
+		"a reaction":            `{"type":"reaction_added","user":"U1","reaction":"+1"}`,
+		"empty text":            `{"type":"message","channel":"C1","user":"U1","ts":"5.9","text":"  "}`,
+		"a file without a link": `{"type":"message","subtype":"file_share","channel":"D1","channel_type":"im","user":"U1","ts":"5.91","text":"","files":[{"id":"F1"}]}`,
+		"not JSON":              `[`,
 	} {
 		if got, ok := ev(js); ok {
 			t.Errorf("%s was taken: %+v", name, got)
@@ -112,5 +118,62 @@ func TestNewRefusesBadConfiguration(t *testing.T) {
 		if strings.Contains(err.Error(), secretish) {
 			t.Errorf("%s: the error shows the token: %v", name, err)
 		}
+	}
+}
+
+// A shared file becomes the event's media, fetched with the bot token;
+// a message of only a file is taken; a link that is not Slack's is never
+// sent the token.
+func TestSharedFiles(t *testing.T) {
+	srv := slacktest.New(slacktest.Options{})
+	defer srv.Close()
+	a := fakeAdapter(t, srv)
+	got := make(chan gateway.Event, 1)
+	socketRun(t, srv, func(ev gateway.Event) error { got <- ev; return nil })
+	srv.Message(slacktest.Incoming{Files: []slacktest.File{{Name: "plan.png", MIME: "image/png", Data: []byte("\x89PNG...")}, {Name: "notes.txt", MIME: "text/plain", Data: []byte("notes")}}})
+	ev := <-got
+	if ev.Text != "" || len(ev.Media) != 2 || ev.Media[0].Kind != "photo" || ev.Media[1].Kind != "document" || ev.Media[1].Name != "notes.txt" || ev.Media[1].Size != 5 {
+		t.Fatalf("event %+v", ev)
+	}
+	rc, err := ev.Media[1].Fetch(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(rc)
+	rc.Close()
+	if string(data) != "notes" {
+		t.Errorf("fetched %q", data)
+	}
+
+	var asked atomic.Int32
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { asked.Add(1) }))
+	defer evil.Close()
+	for _, link := range []string{evil.URL + "/x", "http://files.slack.com/x", "https://slack.com.evil.example/x", "https://files.slack.com@evil.example/x"} {
+		m := a.media([]json.RawMessage{json.RawMessage(`{"name":"x","url_private_download":"` + link + `"}`)})
+		if len(m) != 1 {
+			t.Fatalf("%s: media %+v", link, m)
+		}
+		if _, err := m[0].Fetch(context.Background()); err == nil || strings.Contains(err.Error(), srv.BotToken) {
+			t.Errorf("%s: fetched, or the error shows the token: %v", link, err)
+		}
+	}
+	if asked.Load() != 0 {
+		t.Errorf("a host that is not Slack's was asked %d times", asked.Load())
+	}
+}
+
+// Without a token that may read files Slack answers 200 with its sign-in
+// page: that is an error, not the file.
+func TestSignInPageIsNotTheFile(t *testing.T) {
+	srv := slacktest.New(slacktest.Options{})
+	defer srv.Close()
+	a, err := New(Options{BotToken: "xoxb-cannot-read-files", AppToken: srv.AppToken, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := srv.URL[:len(srv.URL)-len("/api")] + "/files/F1/notes.txt"
+	m := a.media([]json.RawMessage{json.RawMessage(`{"name":"notes.txt","mimetype":"text/plain","url_private_download":"` + link + `"}`)})
+	if _, err := m[0].Fetch(context.Background()); err == nil || !strings.Contains(err.Error(), "files:read") {
+		t.Errorf("Fetch = %v, want an error naming files:read", err)
 	}
 }

@@ -41,6 +41,15 @@ type Incoming struct {
 	// message that mentions the bot in a channel the app is subscribed
 	// to: two events, two event_ids, one message.
 	Mention bool
+	// Files are shared with the message; the bot downloads them from
+	// url_private_download with its token.
+	Files []File
+}
+
+// File is a file someone shares.
+type File struct {
+	Name, MIME string
+	Data       []byte
 }
 
 // Message delivers what someone writes as an events_api envelope (or a
@@ -73,6 +82,9 @@ func (s *Server) Message(in Incoming) string {
 	}
 	if in.BotID != "" {
 		ev["bot_id"] = in.BotID
+	}
+	if len(in.Files) > 0 {
+		ev["files"] = s.share(in.Files)
 	}
 	s.event(ev)
 	if in.Mention {

@@ -54,6 +54,8 @@ type Server struct {
 	history  []*envelope // every envelope, for Redeliver
 	ignoreAk bool
 
+	files map[string][]byte // by path
+
 	// Events API.
 	eventsURL string
 	posts     []Post
@@ -88,6 +90,7 @@ func New(o Options) *Server {
 		changed:       make(chan struct{}),
 		channels:      map[string][]*Message{},
 		tickets:       map[string]bool{},
+		files:         map[string][]byte{},
 		limits:        map[string]time.Duration{},
 		fail:          map[string]string{},
 		pace:          o.Pace,
@@ -96,6 +99,7 @@ func New(o Options) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/", s.serveAPI)
 	mux.HandleFunc("/link/", s.serveSocket)
+	mux.HandleFunc("/files/", s.serveFile)
 	s.http = httptest.NewServer(mux)
 	s.URL = s.http.URL + "/api"
 	return s
