@@ -163,6 +163,7 @@ func platformAccess(g config.Gateway) map[string]access {
 		"wecom":    {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 		"wecombot": {g.WeCom.AllowAll, g.WeCom.Allow, g.WeCom.Approvers},
 		"matrix":   {g.Matrix.AllowAll, g.Matrix.Allow, g.Matrix.Approvers},
+		"slack":    {g.Slack.AllowAll, g.Slack.Allow, g.Slack.Approvers},
 		// By email whoever may write to hermes answers its requests.
 		"email": {g.Email.AllowAll, g.Email.Allow, nil},
 	}
@@ -269,6 +270,9 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 		}
 		out = append(out, p)
 	}
+	if err := a.addSlack(&out); err != nil {
+		return nil, err
+	}
 	discordP, err := a.discordPlatforms()
 	if err != nil {
 		return nil, err
@@ -286,7 +290,7 @@ func (a *App) GatewayPlatforms() ([]gateway.Platform, error) {
 func GatewayConfigured(c config.Config) bool {
 	return c.Gateway.Telegram.Token != "" || c.Gateway.Email.IMAP.Addr != "" || len(c.Gateway.Webhook.Routes) > 0 ||
 		dingTalkConfigured(c) || c.Gateway.Feishu.AppID != "" || c.Gateway.Discord.Token != "" ||
-		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn() || c.Gateway.Matrix.On()
+		c.Gateway.WeCom.AppOn() || c.Gateway.WeCom.BotOn() || c.Gateway.Matrix.On() || c.Gateway.Slack.BotToken != ""
 }
 
 // AnnounceCommands gives each platform that has a command menu the slash

@@ -48,6 +48,8 @@ type Gateway struct {
 	Webhook WebhookGateway `yaml:"webhook"`
 	// Email is the mailbox hermes reads and answers.
 	Email EmailGateway `yaml:"email"`
+	// Slack is the Slack app's bot.
+	Slack SlackGateway `yaml:"slack"`
 }
 
 // EmailGateway is gateway.email: a mailbox read over IMAP and answered

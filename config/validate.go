@@ -71,6 +71,7 @@ func validateGateway(g *Gateway, where func(key string) string) []error {
 	}
 	errs = append(errs, validateDingTalk(g, where)...)
 	errs = append(errs, validateFeishu(g.Feishu, paths, where)...)
+	errs = append(errs, validateSlack(&g.Slack, paths, where)...)
 	for _, name := range slices.Sorted(maps.Keys(g.Webhook.Routes)) {
 		rt, key := g.Webhook.Routes[name], "gateway.webhook.routes."+name
 		if other, taken := paths[rt.Path]; taken {
