@@ -23,6 +23,10 @@ import (
 // within minutes (Telegram keeps unconfirmed updates 24 hours).
 const gatewayDedupeTTL = 48 * time.Hour
 
+// outboxBurst is how many sends to one chat go at once before its pace
+// applies.
+const outboxBurst = 3
+
 // GatewayRunner assembles the gateway over platforms: the runner, with an
 // outbox per platform, the gateway's state in state.db and the engine.
 // The outboxes are closed (what is queued sent or kept) by Close.
@@ -48,7 +52,10 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 	undelivered := a.undeliveredFile()
 	boxes := make(map[string]*gateway.Outbox, len(platforms))
 	for _, p := range platforms {
-		box := gateway.NewOutbox(gateway.OutboxOptions{Platform: p, Clock: a.opts.Clock, Logger: a.Log, Undelivered: undelivered})
+		// A short burst before the pace applies: a pairing notice or an
+		// approval request right before the reply need not hold it a
+		// second each, and platforms allow short bursts.
+		box := gateway.NewOutbox(gateway.OutboxOptions{Platform: p, Clock: a.opts.Clock, Logger: a.Log, Undelivered: undelivered, Burst: outboxBurst})
 		boxes[p.Name()] = box
 		a.onClose(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

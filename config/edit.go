@@ -92,6 +92,11 @@ func setYAML(data []byte, key, value string) ([]byte, SetResult, error) {
 	if isSecret {
 		res.Value = Redact(value)
 		res.Note = secretNote(&cur, segs)
+		if name, ok := varRef(value); ok {
+			// A reference is not the secret: it is read where it lives.
+			res.Value = value
+			res.Note = fmt.Sprintf("the key is read from %s, in $ENVFILE or the environment", name)
+		}
 	}
 	return out, res, nil
 }
@@ -163,12 +168,29 @@ func checkEdited(data []byte, key string) error {
 	return errors.Join(errs...)
 }
 
+// varRef reports whether value is only a reference to a variable,
+// ${NAME}, and names it.
+func varRef(value string) (string, bool) {
+	name, ok := strings.CutPrefix(value, "${")
+	if !ok {
+		return "", false
+	}
+	name, ok = strings.CutSuffix(name, "}")
+	if !ok || name == "" || strings.ContainsAny(name, "${} ") {
+		return "", false
+	}
+	return name, true
+}
+
 // secretNote says where a secret usually lives, naming the variable the
 // provider reads when it can tell.
 func secretNote(c *Config, segs []string) string {
 	provider := c.Model.Provider
 	if len(segs) == 3 && segs[0] == "providers" {
 		provider = segs[1]
+	}
+	if segs[0] != "model" && segs[0] != "providers" {
+		return "the key is now stored in plain text in config.yaml; the usual place for secrets is $ENVFILE (NAME=...), with ${NAME} here"
 	}
 	variable := "OPENROUTER_API_KEY"
 	if segs[0] == "model" && c.Model.APIKeyEnv != "" {

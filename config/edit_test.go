@@ -167,8 +167,17 @@ func TestSetSecretSaysWhereSecretsGo(t *testing.T) {
 		t.Errorf("result = %+v", res)
 	}
 	res, _ = Set(dir, "model.api_key", "${DEEPSEEK_KEY}")
-	if got := readFile(t, filepath.Join(dir, "config.yaml")); !strings.Contains(got, "api_key: ${DEEPSEEK_KEY}") || res.Note == "" {
+	if got := readFile(t, filepath.Join(dir, "config.yaml")); !strings.Contains(got, "api_key: ${DEEPSEEK_KEY}") {
 		t.Errorf("file:\n%s", got)
+	}
+	// A reference is not stored in plain text: it says where it is read.
+	if want := "the key is read from DEEPSEEK_KEY, in " + env + " or the environment"; res.Note != want || res.Value != "${DEEPSEEK_KEY}" {
+		t.Errorf("a reference: %+v, want the note %q", res, want)
+	}
+	// A chat platform's token is not a model provider's key.
+	res, _ = Set(dir, "gateway.telegram.token", "123456:AAplain")
+	if !strings.Contains(res.Note, "(NAME=...), with ${NAME} here") || strings.Contains(res.Note, "API_KEY") {
+		t.Errorf("a gateway token's note: %q", res.Note)
 	}
 }
 

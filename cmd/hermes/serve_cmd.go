@@ -43,11 +43,13 @@ cancelled; every message is stored as it is produced, so their sessions
 stay consistent. A run with no progress for scheduler.inactivity_timeout
 (10m) is stopped and reported as failed.
 
-With gateway.telegram.token set, serve also answers on Telegram (see
-hermes pairing for letting people in), with gateway.email.imap.addr set it
-answers mail to gateway.email.address from the addresses allowed, and
-with gateway.webhook.routes it takes webhooks on gateway.webhook.listen;
-turns then run in serve itself.
+With a chat platform configured under gateway: (telegram, slack, discord,
+wecom, feishu, dingtalk, matrix, email), serve also answers there (see
+hermes pairing for letting people in, and hermes gateway status for
+whether each platform connects); mail is answered only from the addresses
+allowed. With gateway.webhook.routes it takes webhooks on
+gateway.webhook.listen; turns then run in serve itself. A message taken
+but not yet answered is kept in state.db, so a restart answers it.
 
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,

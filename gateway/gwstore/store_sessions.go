@@ -83,6 +83,16 @@ func (p ResetPolicy) lastReset(now time.Time) time.Time {
 	return at
 }
 
+// touchEvery is how stale a session's last_active may be before Resolve
+// writes it again: a minute, and for an idle reset a tenth of its idle
+// time, so that a chat is never started afresh more than that early.
+func (p ResetPolicy) touchEvery() time.Duration {
+	if p.Mode == ResetIdle {
+		return min(time.Minute, p.Idle/10)
+	}
+	return time.Minute
+}
+
 // Resolve returns the hermes session bound to the session key at now and
 // marks it active. An empty sessionID means there is none to continue:
 // the caller starts a session and Binds it. reset is set when there was
@@ -94,6 +104,15 @@ func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy R
 	}
 	if err := policy.Validate(); err != nil {
 		return "", false, err
+	}
+	// Most messages continue a chat active a moment ago: that needs no
+	// write, which would wait for the one writer behind every other
+	// chat's. last_active is kept only as closely as the policy needs.
+	var id string
+	var last int64
+	err = s.read.QueryRowContext(ctx, `SELECT session_id, last_active FROM gateway_sessions WHERE key = ?`, key).Scan(&id, &last)
+	if err == nil && !policy.expired(fromMicros(last), now) && now.Sub(fromMicros(last)) < policy.touchEvery() {
+		return id, false, nil
 	}
 	err = s.writeTx(ctx, "resolve session", func(tx *sql.Tx) error {
 		sessionID, reset = "", false

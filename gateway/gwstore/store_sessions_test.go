@@ -156,3 +156,48 @@ func newYork(t *testing.T) *time.Location {
 	}
 	return ny
 }
+
+// A chat active a moment ago is resolved without a write; its activity
+// is written again once it is older than the policy needs, so an idle
+// reset never comes more than a tenth of the idle time early.
+func TestResolveWritesActivityOnlyWhenStale(t *testing.T) {
+	s, clk, _ := openStore(t)
+	ctx := t.Context()
+	key := "agent:main:telegram:dm:7"
+	if err := s.Bind(ctx, key, "s1"); err != nil {
+		t.Fatal(err)
+	}
+	lastActive := func() time.Time {
+		var us int64
+		if err := s.read.QueryRowContext(ctx, `SELECT last_active FROM gateway_sessions WHERE key = ?`, key).Scan(&us); err != nil {
+			t.Fatal(err)
+		}
+		return fromMicros(us)
+	}
+	idle := ResetPolicy{Mode: ResetIdle, Idle: 5 * time.Minute} // touched every 30 s
+	for _, step := range []struct {
+		after     time.Duration
+		wantTouch bool
+	}{
+		{10 * time.Second, false},
+		{10 * time.Second, false},
+		{15 * time.Second, true}, // 35 s since the last write
+		{4 * time.Minute, true},
+	} {
+		before := lastActive()
+		clk.Advance(step.after)
+		id, reset, err := s.Resolve(ctx, key, clk.Now(), idle)
+		if err != nil || id != "s1" || reset {
+			t.Fatalf("Resolve = %q, %v, %v", id, reset, err)
+		}
+		if touched := !lastActive().Equal(before); touched != step.wantTouch {
+			t.Errorf("after %s: last_active written %v, want %v", step.after, touched, step.wantTouch)
+		}
+	}
+	// Quiet for the idle time since the last message (at most 30 s
+	// unrecorded): the chat starts afresh.
+	clk.Advance(5*time.Minute + 30*time.Second)
+	if _, reset, err := s.Resolve(ctx, key, clk.Now(), idle); err != nil || !reset {
+		t.Errorf("after the idle time: reset %v, %v", reset, err)
+	}
+}
