@@ -242,6 +242,9 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 			r.log.Warn("gateway: reply not delivered", slog.String("session_id", sessionID), slog.String("error", err.Error()))
 		},
 	}
+	if ev.Chat.Type == Group {
+		stream.replyTo = ev.MessageID
+	}
 	if stream.drafts = draftsFor(ctx, p, ev.Chat, caps); stream.drafts != nil {
 		stream.canEdit = false
 	}

@@ -29,6 +29,9 @@ type replyStream struct {
 	edit  func(ctx context.Context, ref MessageRef, m Outgoing) error
 	// failed is told about a send or edit that failed for good.
 	failed func(error)
+	// replyTo is the message the reply's first message answers (in
+	// groups, where several conversations interleave), "" for none.
+	replyTo string
 	// drafts, where the chat shows drafts, shows each step as it is
 	// written; the step is sent when it ends, as where nothing can be
 	// edited.
@@ -123,7 +126,8 @@ func (s *replyStream) put(part string) {
 		s.shown = part
 		return
 	}
-	ref, err := s.send(s.ctx, Outgoing{Text: part})
+	ref, err := s.send(s.ctx, Outgoing{Text: part, ReplyTo: s.replyTo})
+	s.replyTo = ""
 	if err != nil {
 		s.broken = true
 		if s.failed != nil {

@@ -147,3 +147,24 @@ func TestStreamFinalOnly(t *testing.T) {
 		t.Errorf("a turn with no final text sent %q", c.msgs)
 	}
 }
+
+// In a group the reply's first message answers the message it is for;
+// the messages after it (a long reply's next part, the next step) do not.
+func TestStreamRepliesToTheMessage(t *testing.T) {
+	var replyTo []string
+	c := &chatLog{}
+	s := c.stream(false, 10)
+	send := s.send
+	s.send = func(ctx context.Context, m Outgoing) (MessageRef, error) {
+		replyTo = append(replyTo, m.ReplyTo)
+		return send(ctx, m)
+	}
+	s.replyTo = "77"
+	feed(s, agent.Event{Kind: agent.EventText, Text: "twelve chars"},
+		agent.Event{Kind: agent.EventToolStarted},
+		agent.Event{Kind: agent.EventText, Text: "done"},
+		agent.Event{Kind: agent.EventDone})
+	if strings.Join(replyTo, ",") != "77,," {
+		t.Errorf("replies to %q; want only the first message to answer 77", replyTo)
+	}
+}
