@@ -78,12 +78,12 @@ func (a *App) tidy(ctx context.Context, sessionID string) (string, string, error
 // gatewayInbox keeps the gateway's held messages in state.db.
 type gatewayInbox struct{ s *gwstore.Store }
 
-func (b gatewayInbox) Hold(ctx context.Context, platform string, ev gateway.Event) (int64, error) {
+func (b gatewayInbox) Hold(ctx context.Context, platform string, ev gateway.Event, started bool) (int64, error) {
 	data, err := gateway.EncodeEvent(ev)
 	if err != nil {
 		return 0, err
 	}
-	return b.s.Hold(ctx, platform, ev.ID, data)
+	return b.s.Hold(ctx, platform, ev.ID, data, started)
 }
 
 func (b gatewayInbox) Start(ctx context.Context, id int64) error   { return b.s.Start(ctx, id) }

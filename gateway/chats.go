@@ -73,6 +73,14 @@ func (c *chats) stop(key string) bool {
 	return true
 }
 
+// busy reports whether chat key has a job running or waiting.
+func (c *chats) busy(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.m[key]
+	return ok
+}
+
 // wait blocks until every job has ended; the caller ends base first.
 func (c *chats) wait() { c.wg.Wait() }
 

@@ -17,8 +17,9 @@ import (
 // running, when hermes stops would otherwise be lost without a word.
 // gwstore keeps it in state.db; app adapts one to the other.
 type Inbox interface {
-	// Hold records a message about to wait for its turn.
-	Hold(ctx context.Context, platform string, ev Event) (id int64, err error)
+	// Hold records a message about to wait for its turn, or, with
+	// started set, one whose turn starts now.
+	Hold(ctx context.Context, platform string, ev Event, started bool) (id int64, err error)
 	// Start records that its turn began; Release forgets it.
 	Start(ctx context.Context, id int64) error
 	Release(ctx context.Context, id int64) error
@@ -79,12 +80,20 @@ func DecodeEvent(data []byte) (Event, []string, error) {
 // off is reported to its chat then (running it again could repeat what
 // its tools already did).
 func (r *Runner) queueTurn(ctx context.Context, p Platform, ev Event, key, text string) {
-	held := r.hold(ctx, p, ev)
+	// A message to an idle chat starts its turn at once: it is held as
+	// started, which saves the write that would say so a moment later,
+	// on the way of every message. Should hermes stop in between, the
+	// chat is told its message was cut off rather than having it run
+	// twice: the safe side.
+	now := !r.chats.busy(key)
+	held := r.hold(ctx, p, ev, now)
 	r.chats.submit(key, false, func(ctx context.Context) {
 		if ctx.Err() != nil && r.stopping() {
 			return // hermes is stopping: the next start runs it
 		}
-		r.inboxDo(ctx, "start", held)
+		if !now {
+			r.inboxDo(ctx, "start", held)
+		}
 		r.turn(ctx, p, ev, key, text)
 		if !r.stopping() {
 			r.inboxDo(ctx, "release", held)
@@ -95,11 +104,11 @@ func (r *Runner) queueTurn(ctx context.Context, p Platform, ev Event, key, text 
 // hold records ev in the inbox and returns its id, 0 when there is no
 // inbox or it failed (the message is then answered all the same, only
 // not across a restart).
-func (r *Runner) hold(ctx context.Context, p Platform, ev Event) int64 {
+func (r *Runner) hold(ctx context.Context, p Platform, ev Event, started bool) int64 {
 	if r.opt.Inbox == nil {
 		return 0
 	}
-	id, err := r.opt.Inbox.Hold(ctx, p.Name(), ev)
+	id, err := r.opt.Inbox.Hold(ctx, p.Name(), ev, started)
 	if err != nil {
 		r.log.Error("gateway: the message was not recorded; it is lost if hermes stops before answering it",
 			slog.String("platform", p.Name()), slog.String("event", ev.ID), slog.String("error", err.Error()))

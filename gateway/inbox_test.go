@@ -34,7 +34,7 @@ func (m *memInbox) waitCount(t *testing.T, n int) {
 	}
 }
 
-func (m *memInbox) Hold(_ context.Context, platform string, ev Event) (int64, error) {
+func (m *memInbox) Hold(_ context.Context, platform string, ev Event, started bool) (int64, error) {
 	data, err := EncodeEvent(ev)
 	if err != nil {
 		return 0, err
@@ -42,7 +42,7 @@ func (m *memInbox) Hold(_ context.Context, platform string, ev Event) (int64, er
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.next++
-	m.held[m.next], m.plat[m.next] = data, platform
+	m.held[m.next], m.plat[m.next], m.started[m.next] = data, platform, started
 	m.changed <- struct{}{}
 	return m.next, nil
 }
@@ -121,7 +121,7 @@ func TestRunnerKeepsMessagesAcrossARestart(t *testing.T) {
 func TestRunnerReauthorizesHeldMessages(t *testing.T) {
 	box := newMemInbox()
 	if _, err := box.Hold(t.Context(), "fake", Event{ID: "9", Kind: KindMessage, Chat: Chat{ID: "7", Type: DM},
-		User: stranger, Text: "let me in", Addressed: true}); err != nil {
+		User: stranger, Text: "let me in", Addressed: true}, false); err != nil {
 		t.Fatal(err)
 	}
 	h := startRunner(t, func(o *Options) { o.Inbox = box; o.Pair = nil })
@@ -163,10 +163,10 @@ func TestEventRoundTrip(t *testing.T) {
 func TestRunnerAsksForLostFiles(t *testing.T) {
 	box := newMemInbox()
 	photo := Media{Kind: "photo", Name: "receipt.jpg"}
-	if _, err := box.Hold(t.Context(), "fake", Event{ID: "1", Kind: KindMessage, Chat: dm, User: owner, Addressed: true, Media: []Media{photo}}); err != nil {
+	if _, err := box.Hold(t.Context(), "fake", Event{ID: "1", Kind: KindMessage, Chat: dm, User: owner, Addressed: true, Media: []Media{photo}}, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := box.Hold(t.Context(), "fake", Event{ID: "2", Kind: KindMessage, Chat: dm, User: owner, Text: "sum these", Addressed: true, Media: []Media{{Kind: "document", Name: "a.csv"}}}); err != nil {
+	if _, err := box.Hold(t.Context(), "fake", Event{ID: "2", Kind: KindMessage, Chat: dm, User: owner, Text: "sum these", Addressed: true, Media: []Media{{Kind: "document", Name: "a.csv"}}}, false); err != nil {
 		t.Fatal(err)
 	}
 	h := startRunner(t, func(o *Options) { o.Inbox = box })

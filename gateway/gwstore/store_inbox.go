@@ -23,15 +23,21 @@ type Held struct {
 }
 
 // Hold records a message the gateway has taken but not answered yet and
-// returns its id. The platform has been told the message arrived (its
-// update confirmed), so from here on the gateway alone keeps it: a
-// message waiting behind a busy chat when hermes stops is still here
-// when it starts again.
-func (s *Store) Hold(ctx context.Context, platform, eventID string, event []byte) (int64, error) {
+// returns its id; started records that its turn starts now (see Start).
+// The platform has been told the message arrived (its update
+// confirmed), so from here on the gateway alone keeps it: a message
+// waiting behind a busy chat when hermes stops is still here when it
+// starts again.
+func (s *Store) Hold(ctx context.Context, platform, eventID string, event []byte, started bool) (int64, error) {
 	var id int64
+	now := micros(s.now())
+	var startedAt int64
+	if started {
+		startedAt = now
+	}
 	err := s.writeTx(ctx, "hold message", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_inbox (platform, event_id, event, received_at) VALUES (?, ?, ?, ?)`,
-			platform, eventID, event, micros(s.now()))
+		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_inbox (platform, event_id, event, received_at, started_at) VALUES (?, ?, ?, ?, ?)`,
+			platform, eventID, event, now, startedAt)
 		if err != nil {
 			return err
 		}

@@ -8,12 +8,12 @@ import (
 func TestHeldMessagesOutliveTheProcess(t *testing.T) {
 	s, clk, path := openStore(t)
 	ctx := t.Context()
-	a, err := s.Hold(ctx, "telegram", "101", []byte(`{"text":"first"}`))
+	a, err := s.Hold(ctx, "telegram", "101", []byte(`{"text":"first"}`), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Second)
-	b, err := s.Hold(ctx, "telegram", "102", []byte(`{"text":"second"}`))
+	b, err := s.Hold(ctx, "telegram", "102", []byte(`{"text":"second"}`), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +47,15 @@ func TestHeldMessagesOutliveTheProcess(t *testing.T) {
 	}
 	if len(held) != 1 || held[0].ID != b {
 		t.Fatalf("after release: %+v, want only %d", held, b)
+	}
+	// A message whose turn starts at once is held as started.
+	c, err := s.Hold(ctx, "telegram", "103", []byte(`{}`), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, _ = s.HeldMessages(ctx)
+	if len(held) != 2 || held[1].ID != c || held[1].Started.IsZero() {
+		t.Errorf("held %+v; want %d started", held, c)
 	}
 }
 
