@@ -147,7 +147,12 @@ func (r *rig) polling(ctx context.Context) error {
 
 // memory reads serve's resident set and its anonymous part, in MB.
 func (r *rig) memory() (rss, anon float64, err error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.cmd.Process.Pid))
+	return readMemory(r.cmd.Process.Pid)
+}
+
+// readMemory reads VmRSS and RssAnon of the process pid, in MB.
+func readMemory(pid int) (rss, anon float64, err error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, 0, err
 	}
