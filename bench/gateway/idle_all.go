@@ -65,7 +65,6 @@ func startFleetServe(o loadOptions, names []string) (*fleetServe, error) {
 		s.cmd.Stderr = io.Discard
 	}
 	if err := s.cmd.Start(); err != nil {
-		s.cmd = nil
 		s.close()
 		return nil, err
 	}
@@ -132,18 +131,9 @@ func (s *fleetServe) memory() (rss, anon float64, err error) {
 	return readMemory(s.cmd.Process.Pid)
 }
 
-// close stops serve as rig.close does, then the servers, and removes
-// the home.
+// close stops serve, then the servers, and removes the home.
 func (s *fleetServe) close() {
-	if s.cmd != nil && s.cmd.Process != nil {
-		s.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-s.exited:
-		case <-time.After(10 * time.Second):
-			s.cmd.Process.Kill()
-			<-s.exited
-		}
-	}
+	stopServe(s.cmd, s.exited)
 	s.llm.Close()
 	s.fleet.close()
 	os.RemoveAll(s.home)

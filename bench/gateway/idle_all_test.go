@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/hermes-go/hermes/bench/internal/ship"
 )
 
 // -platforms all starts every platform's fake and one serve with all of
@@ -19,16 +16,7 @@ func TestIdleAllPlatformsConnect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs hermes serve")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "hermes")
-	if err := ship.Build(bin, "./cmd/hermes", "../.."); err != nil {
-		t.Fatal(err)
-	}
-	log, err := os.Create(filepath.Join(dir, "serve.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
+	dir, bin, log := buildServe(t)
 	names, err := parsePlatforms("all")
 	if err != nil {
 		t.Fatal(err)

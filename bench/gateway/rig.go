@@ -211,17 +211,24 @@ func (r *rig) dbSize() float64 {
 // close stops serve (with SIGINT, as a person would, then a kill after
 // ten seconds) and the servers, and removes the home.
 func (r *rig) close() {
-	if r.cmd != nil && r.cmd.Process != nil {
-		r.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-r.exited:
-		case <-time.After(10 * time.Second):
-			r.cmd.Process.Kill()
-			<-r.exited
-		}
-	}
+	stopServe(r.cmd, r.exited)
 	r.front.Close()
 	r.tg.Close()
 	r.llm.Close()
 	os.RemoveAll(r.home)
+}
+
+// stopServe stops a started serve with SIGINT, as a person would, then a
+// kill after ten seconds, and returns once exited is closed.
+func stopServe(cmd *exec.Cmd, exited <-chan struct{}) {
+	if cmd == nil || cmd.Process == nil {
+		return
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+	}
 }
