@@ -42,3 +42,4 @@ echo
 echo "== the gateway under load: 1,000 Telegram users over 10 simulated minutes, memory, lost messages, overhead per message (go run ./bench/gateway)"
 go run ./bench/gateway -reps "${GATEWAY_REPS:-1}"
 go run ./bench/gateway -idle -reps "${SERVE_REPS:-3}"
+go run ./bench/gateway -idle -platforms all -reps "${SERVE_REPS:-3}"

@@ -16,16 +16,7 @@ func TestLoadTiny(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs hermes serve")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "hermes")
-	if err := ship.Build(bin, "./cmd/hermes", "../.."); err != nil {
-		t.Fatal(err)
-	}
-	log, err := os.Create(filepath.Join(dir, "serve.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
+	dir, bin, log := buildServe(t)
 	o := loadOptions{
 		planOptions: planOptions{users: 6, messages: 12, groupSize: 2, groupShare: 0.67, floodChats: 1, span: 4 * time.Second, seed: 7},
 		speed:       1, think: 50 * time.Millisecond, redeliver: 2,
@@ -51,4 +42,21 @@ func TestLoadTiny(t *testing.T) {
 	if len(res.duringRSS) == 0 || res.afterRSS == 0 {
 		t.Errorf("memory was not sampled: %d samples during, %.1f MB after", len(res.duringRSS), res.afterRSS)
 	}
+}
+
+// buildServe builds the stripped hermes into a temporary directory and
+// opens a file there for serve's log, closed when the test ends.
+func buildServe(t *testing.T) (dir, bin string, log *os.File) {
+	t.Helper()
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "hermes")
+	if err := ship.Build(bin, "./cmd/hermes", "../.."); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.Create(filepath.Join(dir, "serve.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { log.Close() })
+	return dir, bin, log
 }

@@ -5,6 +5,7 @@
 //
 //	go run ./bench/gateway [-users 1000] [-messages 3000] [-span 10m] [-speed 6] [-reps 1]
 //	go run ./bench/gateway -idle [-reps 5]
+//	go run ./bench/gateway -idle -platforms all [-reps 5]
 //
 // It runs the real, stripped binary (hermes serve) against two servers in
 // this process: llm/llmtest as the model, which thinks for -think (of
@@ -60,6 +61,11 @@
 // replies are in and -idle-after of quiet, when idle chats should have
 // been let go. -idle measures serve with Telegram connected and nothing
 // happening instead: memory after -settle, the median of -reps runs.
+// With -platforms (all, or a list such as telegram,slack,matrix) it is
+// serve connected to each of them at once, every platform's fake server
+// in this process (Matrix a real dendrite, email a real Dovecot and
+// Mailpit, skipped when not installed), measured once every fake has
+// seen serve connect, next to the same with Telegram alone.
 //
 // Linux only. GODEBUG=gctrace=1 and the like reach serve with -env; its
 // log goes to -log.
@@ -95,6 +101,7 @@ func main() {
 	flag.DurationVar(&o.idle, "idle-after", 30*time.Second, "quiet (wall) after the last reply before memory is read again")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed of who writes when")
 	idle := flag.Bool("idle", false, "measure an idle serve with Telegram connected instead")
+	platforms := flag.String("platforms", "", "with -idle: all, or a comma-separated list of platforms to connect at once")
 	settle := flag.Duration("settle", 5*time.Second, "with -idle: how long serve idles before it is measured")
 	reps := flag.Int("reps", 1, "runs; with -idle the median is reported, else each run is")
 	bin := flag.String("bin", "", "a hermes binary to measure (default: build ./cmd/hermes stripped)")
@@ -103,15 +110,25 @@ func main() {
 	flag.Var(&env, "env", "`KEY=VALUE` added to serve's environment (repeatable)")
 	flag.Parse()
 	o.env = env
-	if err := run(o, *idle, *settle, *reps, *bin, *logTo); err != nil {
+	if err := run(o, *idle, *platforms, *settle, *reps, *bin, *logTo); err != nil {
 		fmt.Fprintln(os.Stderr, "gateway:", err)
 		os.Exit(1)
 	}
 }
 
-func run(o loadOptions, idle bool, settle time.Duration, reps int, bin, logTo string) error {
+func run(o loadOptions, idle bool, platforms string, settle time.Duration, reps int, bin, logTo string) error {
 	if o.users < 1 || o.speed <= 0 || reps < 1 {
 		return fmt.Errorf("-users %d, -speed %g, -reps %d: each must be positive", o.users, o.speed, reps)
+	}
+	var names []string
+	if platforms != "" {
+		if !idle {
+			return fmt.Errorf("-platforms %q: it goes with -idle", platforms)
+		}
+		var err error
+		if names, err = parsePlatforms(platforms); err != nil {
+			return err
+		}
 	}
 	dir, err := os.MkdirTemp("", "hermes-bench-gateway-")
 	if err != nil {
@@ -132,6 +149,9 @@ func run(o loadOptions, idle bool, settle time.Duration, reps int, bin, logTo st
 		}
 		defer f.Close()
 		o.log = f
+	}
+	if idle && names != nil {
+		return runIdleFleet(os.Stdout, o, names, settle, reps)
 	}
 	if idle {
 		return runIdle(o, settle, reps)

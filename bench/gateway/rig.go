@@ -147,7 +147,12 @@ func (r *rig) polling(ctx context.Context) error {
 
 // memory reads serve's resident set and its anonymous part, in MB.
 func (r *rig) memory() (rss, anon float64, err error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.cmd.Process.Pid))
+	return readMemory(r.cmd.Process.Pid)
+}
+
+// readMemory reads VmRSS and RssAnon of the process pid, in MB.
+func readMemory(pid int) (rss, anon float64, err error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -206,17 +211,24 @@ func (r *rig) dbSize() float64 {
 // close stops serve (with SIGINT, as a person would, then a kill after
 // ten seconds) and the servers, and removes the home.
 func (r *rig) close() {
-	if r.cmd != nil && r.cmd.Process != nil {
-		r.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-r.exited:
-		case <-time.After(10 * time.Second):
-			r.cmd.Process.Kill()
-			<-r.exited
-		}
-	}
+	stopServe(r.cmd, r.exited)
 	r.front.Close()
 	r.tg.Close()
 	r.llm.Close()
 	os.RemoveAll(r.home)
+}
+
+// stopServe stops a started serve with SIGINT, as a person would, then a
+// kill after ten seconds, and returns once exited is closed.
+func stopServe(cmd *exec.Cmd, exited <-chan struct{}) {
+	if cmd == nil || cmd.Process == nil {
+		return
+	}
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+	}
 }
