@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -34,55 +31,14 @@ gateway:
     base_url: "%s"
     allow: ["manager42"]
 %s%s`, srv.URL(), dt.ClientID, dt.ClientSecret, dt.URL, inside, after))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sync.OnceFunc(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		if strings.Contains(logs.String(), dt.ClientSecret) {
-			t.Errorf("the client secret is in serve's log")
-		}
-	}))
+	startServe(t, h, dt.ClientSecret)
 }
 
 // waitDingTalk waits until the robot sent chat a message holding want.
 func waitDingTalk(t *testing.T, dt *dingtalktest.Server, chat, want string) dingtalktest.Sent {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var found dingtalktest.Sent
-	err := dt.Wait(ctx, func() bool {
-		for _, m := range dt.Sent(chat) {
-			if strings.Contains(m.Text, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		var got []string
-		for _, m := range dt.Sent(chat) {
-			got = append(got, m.Text)
-		}
-		t.Fatalf("no message to %s holds %q; the robot sent %q", chat, want, got)
-	}
-	return found
+	return waitSent(t, dt.Wait, func() []dingtalktest.Sent { return dt.Sent(chat) },
+		func(m dingtalktest.Sent) string { return m.Text }, chat, want)
 }
 
 func deliver(t *testing.T, dt *dingtalktest.Server, m dingtalktest.Message) string {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,30 +28,7 @@ gateway:
     base_url: "%s"
     allow: ["42"]
 `, srv.URL(), dc.Token, dc.URL))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT")
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		if strings.Contains(logs.String(), dc.Token) {
-			t.Errorf("the bot token is in serve's log")
-		}
-	})
+	_, logs := startServe(t, h, dc.Token)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := dc.WaitLive(ctx); err != nil {
@@ -80,17 +55,8 @@ func discordWait(t *testing.T, dc *discordtest.Server, channel, what string, con
 // returns it.
 func discordText(t *testing.T, dc *discordtest.Server, channel, want string) discordtest.Message {
 	t.Helper()
-	var found discordtest.Message
-	discordWait(t, dc, channel, fmt.Sprintf("a message holding %q", want), func() bool {
-		for _, m := range dc.Sent(channel) {
-			if strings.Contains(m.Content, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found
+	return waitSent(t, dc.Wait, func() []discordtest.Message { return dc.Sent(channel) },
+		func(m discordtest.Message) string { return m.Content }, channel, want)
 }
 
 // Through the real binary: a DM is answered with a message that pings no

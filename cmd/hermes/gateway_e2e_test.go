@@ -1,17 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
 	"github.com/hermes-go/hermes/llm"
@@ -31,60 +26,15 @@ gateway:
     base_url: "%s"
     allow: ["42"]
 %s`, srv.URL(), tg.Token, tg.URL, extra))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	if h.cwd != "" {
-		cmd.Dir = h.cwd
-	}
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stop = sync.OnceFunc(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		if strings.Contains(logs.String(), tg.Token) {
-			t.Errorf("the bot token is in serve's log")
-		}
-	})
-	t.Cleanup(stop)
+	stop, _ = startServe(t, h, tg.Token)
 	return stop
 }
 
 // waitText waits until a bot message in chat holds want, and returns it.
 func waitText(t *testing.T, tg *telegramtest.Server, chat int64, want string) telegramtest.Message {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var found telegramtest.Message
-	err := tg.Wait(ctx, func() bool {
-		for _, m := range tg.Sent(chat) {
-			if strings.Contains(m.Text, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		var got []string
-		for _, m := range tg.Sent(chat) {
-			got = append(got, m.Text)
-		}
-		t.Fatalf("no message in chat %d holds %q; the bot sent %q", chat, want, got)
-	}
-	return found
+	return waitSent(t, tg.Wait, func() []telegramtest.Message { return tg.Sent(chat) },
+		func(m telegramtest.Message) string { return m.Text }, fmt.Sprint("chat ", chat), want)
 }
 
 // Through the real binary: someone allowed is answered; a stranger gets a

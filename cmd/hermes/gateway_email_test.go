@@ -6,11 +6,9 @@ import (
 	"io"
 	"mime/quotedprintable"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hermes-go/hermes/gateway/email/mailtest"
 	"github.com/hermes-go/hermes/llm"
@@ -43,30 +41,7 @@ gateway:
     poll_every: 1h
     allow: [Ana@Example.com]
 %s`, srv.URL(), s.IMAPAddr, s.SMTPAddr, s.User, s.Address, extra))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT\n%s", logs.String())
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		if strings.Contains(logs.String(), emailPassword) {
-			t.Errorf("the mailbox password is in serve's log")
-		}
-	})
+	startServe(t, h, emailPassword)
 }
 
 // mailBody is the decoded text of a quoted-printable mail.

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,32 +42,7 @@ gateway:
     allow: [ou_alice]
 %s  webhook: {listen: %q}
 `, srv.URL(), fs.AppID, fs.URL, extra, addr))
-	cmd := exec.Command(hermesBin, "serve")
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var logs syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT")
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		for _, secret := range []string{fs.AppSecret, fs.VerificationToken, fs.EncryptKey, "t-g1044"} {
-			if strings.Contains(logs.String(), secret) {
-				t.Errorf("serve's log holds a secret (%d characters)", len(secret))
-			}
-		}
-	})
+	_, logs := startServe(t, h, fs.AppSecret, fs.VerificationToken, fs.EncryptKey, "t-g1044")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if extra != "" { // the long connection
@@ -93,26 +66,8 @@ gateway:
 // returns it.
 func waitCard(t *testing.T, fs *feishutest.Server, chat, want string) feishutest.Message {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var found feishutest.Message
-	err := fs.Wait(ctx, func() bool {
-		for _, m := range fs.Sent(chat) {
-			if strings.Contains(m.Text, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		var got []string
-		for _, m := range fs.Sent(chat) {
-			got = append(got, m.Text)
-		}
-		t.Fatalf("no card in %s shows %q; the bot sent %q", chat, want, got)
-	}
-	return found
+	return waitSent(t, fs.Wait, func() []feishutest.Message { return fs.Sent(chat) },
+		func(m feishutest.Message) string { return m.Text }, chat, want)
 }
 
 // Through the real binary: Feishu's challenge is answered; a message in

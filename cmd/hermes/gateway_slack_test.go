@@ -84,26 +84,8 @@ gateway:
 // it.
 func slackWait(t *testing.T, sl *slacktest.Server, channel, want string) slacktest.Message {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var found slacktest.Message
-	err := sl.Wait(ctx, func() bool {
-		for _, m := range sl.Sent(channel) {
-			if strings.Contains(m.Text, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		var got []string
-		for _, m := range sl.Sent(channel) {
-			got = append(got, m.Text)
-		}
-		t.Fatalf("no message in %s holds %q; the bot sent %q", channel, want, got)
-	}
-	return found
+	return waitSent(t, sl.Wait, func() []slacktest.Message { return sl.Sent(channel) },
+		func(m slacktest.Message) string { return m.Text }, channel, want)
 }
 
 // Through the real binary over Socket Mode: a DM is answered, escaped so
