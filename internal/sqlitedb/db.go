@@ -44,6 +44,7 @@ type DB struct {
 	read   *sql.DB
 	log    *slog.Logger
 	writes atomic.Int64 // successful write transactions, for checkpoints
+	ckpt   *checkpointer
 }
 
 // Open opens (creating if needed) the database at path and brings every
@@ -61,6 +62,7 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	if db.log == nil {
 		db.log = slog.New(slog.DiscardHandler)
 	}
+	db.ckpt = &checkpointer{path: path, busy: busy, log: db.log}
 	var err error
 	if db.write, err = sql.Open("sqlite", writerDSN(path, busy)); err != nil {
 		return nil, fmt.Errorf("open %s for writing: %w", path, err)
@@ -117,6 +119,7 @@ func (db *DB) Close() error {
 		db.log.Warn("sqlite: PRAGMA optimize at close failed", "err", err)
 	}
 	cancel()
+	db.ckpt.close()
 	if err := errors.Join(db.read.Close(), db.write.Close()); err != nil {
 		return fmt.Errorf("close database: %w", err)
 	}
@@ -140,18 +143,15 @@ func (db *DB) WriteTx(ctx context.Context, what string, fn func(*sql.Tx) error) 
 }
 
 // afterWrite counts successful writes, of every store sharing db, and
-// runs a passive checkpoint every checkpointEvery of them. SQLite's own
-// auto-checkpoint runs on commit and gives up while readers hold old
-// snapshots, so with long-lived readers in other processes the WAL could
-// grow without bound; a passive checkpoint copies what it can without
-// waiting on anyone.
+// asks for a passive checkpoint every checkpointEvery of them, which runs
+// beside the writers (checkpointer). SQLite's own auto-checkpoint runs on
+// commit and gives up while readers hold old snapshots, so with
+// long-lived readers in other processes the WAL could grow without
+// bound; a passive checkpoint copies what it can without waiting on
+// anyone.
 func (db *DB) afterWrite() {
 	if db.writes.Add(1)%checkpointEvery != 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if _, err := db.write.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
-		db.log.Warn("sqlite: passive WAL checkpoint failed", "err", err)
-	}
+	db.ckpt.request()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // openTemp opens a new state.db in the test's temporary directory.
@@ -261,5 +262,31 @@ func TestCJKConstantsAreCJKCond(t *testing.T) {
 		if c != cjkCond(row) {
 			t.Errorf("the constant for %s is %q, cjkCond(%q) is %q", row, c, row, cjkCond(row))
 		}
+	}
+}
+
+// The periodic checkpoint runs beside the writers, on a connection of
+// its own, once checkpointEvery writes went through.
+func TestCheckpointRunsBesideTheWriters(t *testing.T) {
+	db, _ := openTemp(t)
+	ran := make(chan error, 10)
+	db.ckpt.ran = ran
+	db.writes.Store(0)
+	for i := range checkpointEvery {
+		err := db.WriteTx(t.Context(), "write", func(tx *sql.Tx) error {
+			_, err := tx.Exec(`INSERT INTO state_meta (key, value) VALUES (?, 'v')`, fmt.Sprint("c", i))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case err := <-ran:
+		if err != nil {
+			t.Fatalf("the checkpoint failed: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no checkpoint after checkpointEvery writes")
 	}
 }
