@@ -1,0 +1,166 @@
+// Package acp serves hermes to editors over the Agent Client Protocol on
+// stdio: an editor (Zed, a JetBrains IDE, any ACP client) starts
+// "hermes acp", opens sessions in its project directory and sends
+// prompts; hermes streams the turn back as session updates and asks the
+// editor's user before a dangerous command runs. It is a front over the
+// engine like the terminal chat: it renders events and says who approves.
+package acp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/slash"
+)
+
+// Source is the session source of sessions opened from an editor.
+const Source = "acp"
+
+// Turner runs turns; *engine.Engine is one.
+type Turner interface {
+	Turn(ctx context.Context, sessionID string, in engine.Input, sink agent.Sink) (*engine.TurnResult, error)
+}
+
+// Options wire a Server. Turns and Store are required.
+type Options struct {
+	Turns Turner
+	// Store holds the sessions: session/new creates one there so that the
+	// editor's session id is hermes's, and session/load replays it.
+	Store session.Store
+	// Commands are the slash commands advertised to the editor.
+	Commands []slash.Command
+	// Version is hermes's version, told in initialize.
+	Version string
+	// Logger gets the server's lines; it must not write to stdout, which
+	// is the protocol.
+	Logger *slog.Logger
+}
+
+// Server is one editor's connection. Its methods implement the agent side
+// of ACP; the SDK calls them.
+type Server struct {
+	opt  Options
+	conn *acpsdk.AgentSideConnection
+
+	mu sync.Mutex
+	// sessions are the sessions opened or loaded on this connection.
+	sessions map[string]*state
+}
+
+// state is one open session.
+type state struct {
+	workdir string
+	// cancel ends the running turn; nil when none runs.
+	cancel context.CancelFunc
+}
+
+// New returns a Server; Serve connects it.
+func New(opt Options) *Server {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Server{opt: opt, sessions: make(map[string]*state)}
+}
+
+// Serve speaks ACP on r and w until the peer closes r or ctx ends. Running
+// turns are cancelled when it returns.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	s.conn = acpsdk.NewAgentSideConnection(s, w, r)
+	s.conn.SetLogger(s.opt.Logger)
+	select {
+	case <-s.conn.Done():
+	case <-ctx.Done():
+	}
+	s.cancelAll()
+	return nil
+}
+
+// cancelAll ends every running turn.
+func (s *Server) cancelAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, st := range s.sessions {
+		if st.cancel != nil {
+			st.cancel()
+		}
+	}
+}
+
+// Initialize says what hermes supports: loading sessions, listing them,
+// text and embedded context in prompts, and no authentication (the model
+// keys are hermes's own configuration).
+func (s *Server) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsdk.InitializeResponse, error) {
+	return acpsdk.InitializeResponse{
+		ProtocolVersion: acpsdk.ProtocolVersionNumber,
+		AgentInfo:       &acpsdk.Implementation{Name: "hermes", Version: s.opt.Version},
+		AuthMethods:     []acpsdk.AuthMethod{},
+		AgentCapabilities: acpsdk.AgentCapabilities{
+			LoadSession:         true,
+			PromptCapabilities:  acpsdk.PromptCapabilities{EmbeddedContext: true},
+			SessionCapabilities: acpsdk.SessionCapabilities{List: &acpsdk.SessionListCapabilities{}},
+		},
+	}, nil
+}
+
+// Authenticate accepts nothing: hermes offers no authentication methods.
+func (s *Server) Authenticate(_ context.Context, p acpsdk.AuthenticateRequest) (acpsdk.AuthenticateResponse, error) {
+	return acpsdk.AuthenticateResponse{}, acpsdk.NewInvalidParams(map[string]any{
+		"methodId": p.MethodId, "error": "hermes offers no authentication methods; initialize lists none, so skip authenticate",
+	})
+}
+
+// NewSession creates a hermes session working in cwd.
+func (s *Server) NewSession(ctx context.Context, p acpsdk.NewSessionRequest) (acpsdk.NewSessionResponse, error) {
+	if err := checkCwd(p.Cwd); err != nil {
+		return acpsdk.NewSessionResponse{}, err
+	}
+	sess := &session.Session{Source: Source, Cwd: p.Cwd}
+	if err := s.opt.Store.Create(ctx, sess); err != nil {
+		return acpsdk.NewSessionResponse{}, fmt.Errorf("creating a session: %w", err)
+	}
+	s.open(sess.ID, p.Cwd)
+	s.opt.Logger.Info("acp session opened", "session_id", sess.ID, "cwd", p.Cwd)
+	s.advertise(sess.ID)
+	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(sess.ID)}, nil
+}
+
+// checkCwd requires the absolute directory ACP says cwd is.
+func checkCwd(cwd string) error {
+	if !filepath.IsAbs(cwd) {
+		return acpsdk.NewInvalidParams(map[string]any{
+			"cwd": cwd, "error": fmt.Sprintf("cwd %q is not an absolute path; send the project's absolute directory", cwd),
+		})
+	}
+	return nil
+}
+
+// open records a session as open on this connection.
+func (s *Server) open(id, workdir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.sessions[id]; ok {
+		st.workdir = workdir
+		return
+	}
+	s.sessions[id] = &state{workdir: workdir}
+}
+
+// Cancel ends the session's running turn, if any. The turn records what
+// it did so far and Prompt answers "cancelled".
+func (s *Server) Cancel(_ context.Context, p acpsdk.CancelNotification) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.sessions[string(p.SessionId)]; ok && st.cancel != nil {
+		st.cancel()
+	}
+	return nil
+}

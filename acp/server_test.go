@@ -1,0 +1,242 @@
+package acp
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/slash"
+	"github.com/hermes-go/hermes/tool"
+)
+
+func TestInitializeAnnounces(t *testing.T) {
+	r := newRig(t, nil)
+	got, err := r.conn.Initialize(context.Background(), acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := got.AgentCapabilities
+	if !caps.LoadSession || !caps.PromptCapabilities.EmbeddedContext || caps.SessionCapabilities.List == nil {
+		t.Errorf("capabilities = %+v; want load, list and embedded context", caps)
+	}
+	if len(got.AuthMethods) != 0 || got.AgentInfo == nil || got.AgentInfo.Name != "hermes" {
+		t.Errorf("initialize = %+v", got)
+	}
+}
+
+func TestPromptStreamsTurn(t *testing.T) {
+	var gotIn engine.Input
+	var gotID string
+	turns := turnFunc(func(_ context.Context, id string, in engine.Input, sink agent.Sink) (*engine.TurnResult, error) {
+		gotIn, gotID = in, id
+		sink.Event(agent.Event{Kind: agent.EventReasoning, Text: "thinking"})
+		sink.Event(agent.Event{Kind: agent.EventText, Text: "Listing."})
+		call := llm.ToolCall{ID: "c1", Name: "terminal", Arguments: `{"command":"ls -la"}`}
+		sink.Event(agent.Event{Kind: agent.EventToolStarted, Tool: &agent.ToolEvent{Call: call}})
+		sink.Event(agent.Event{Kind: agent.EventToolFinished, Tool: &agent.ToolEvent{Call: call, Result: tool.OK("x"), Content: "a.txt"}})
+		bad := llm.ToolCall{ID: "c2", Name: "read_file", Arguments: `{"path":"nope"}`}
+		sink.Event(agent.Event{Kind: agent.EventToolStarted, Tool: &agent.ToolEvent{Call: bad}})
+		sink.Event(agent.Event{Kind: agent.EventToolFinished, Tool: &agent.ToolEvent{Call: bad, Result: tool.Fail("not_found", "no"), Content: "no such file"}})
+		return &engine.TurnResult{SessionID: id, Result: &agent.Result{Stopped: agent.StopDone}}, nil
+	})
+	r := newRig(t, turns)
+	dir := t.TempDir()
+	id := r.newSession(t, dir)
+	resp, err := r.prompt(id, "list the files")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StopReason != acpsdk.StopReasonEndTurn {
+		t.Errorf("stop reason = %q", resp.StopReason)
+	}
+	if gotID != id || gotIn.Workdir != dir || gotIn.Text != "list the files" || gotIn.Source != Source || gotIn.Approval.Prompter == nil {
+		t.Errorf("turn got id %q, input %+v; want the session, its cwd and a prompter", gotID, gotIn)
+	}
+	want := []string{
+		"thought: thinking",
+		"message: Listing.",
+		`tool_call c1 execute in_progress "terminal: ls -la"`,
+		`tool_call_update c1 completed "a.txt"`,
+		`tool_call c2 read in_progress "read_file: nope"`,
+		`tool_call_update c2 failed "no such file"`,
+	}
+	if got := r.cli.seen(); !slices.Equal(got, want) {
+		t.Errorf("updates:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	s, err := r.store.Get(context.Background(), id)
+	if err != nil || s.Cwd != dir || s.Source != Source {
+		t.Errorf("stored session = %+v, %v", s, err)
+	}
+}
+
+func TestPromptRefusesBadInput(t *testing.T) {
+	r := newRig(t, turnFunc(func(context.Context, string, engine.Input, agent.Sink) (*engine.TurnResult, error) {
+		t.Error("no turn should run")
+		return nil, nil
+	}))
+	id := r.newSession(t, t.TempDir())
+	for _, c := range []struct{ id, text, want string }{
+		{"nope", "hi", `session "nope" is not open`},
+		{id, "  ", "no text"},
+	} {
+		_, err := r.prompt(c.id, c.text)
+		if err == nil || !strings.Contains(errString(err), c.want) {
+			t.Errorf("prompt(%q, %q) = %v; want %q", c.id, c.text, err, c.want)
+		}
+	}
+	_, err := r.conn.NewSession(context.Background(), acpsdk.NewSessionRequest{Cwd: "relative/dir", McpServers: []acpsdk.McpServer{}})
+	if err == nil || !strings.Contains(errString(err), `"relative/dir" is not an absolute path`) {
+		t.Errorf("relative cwd: %v", err)
+	}
+}
+
+// errString is an ACP error with its data, where hermes says what is wrong.
+func errString(err error) string {
+	if re, ok := err.(*acpsdk.RequestError); ok {
+		return re.Error() + " " + anyString(re.Data)
+	}
+	return err.Error()
+}
+
+func anyString(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		var b strings.Builder
+		for k, x := range m {
+			b.WriteString(k + "=" + anyString(x) + " ")
+		}
+		return b.String()
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return ""
+}
+
+func TestCancelEndsTurnAndSessionGoesOn(t *testing.T) {
+	started := make(chan struct{}, 1)
+	turns := turnFunc(func(ctx context.Context, id string, in engine.Input, sink agent.Sink) (*engine.TurnResult, error) {
+		if in.Text == "again" {
+			sink.Event(agent.Event{Kind: agent.EventText, Text: "done"})
+			return &engine.TurnResult{SessionID: id, Result: &agent.Result{Stopped: agent.StopDone}}, nil
+		}
+		started <- struct{}{}
+		<-ctx.Done()
+		return &engine.TurnResult{SessionID: id, Result: &agent.Result{Stopped: agent.StopInterrupted}}, ctx.Err()
+	})
+	r := newRig(t, turns)
+	id := r.newSession(t, t.TempDir())
+	go func() {
+		<-started
+		_ = r.conn.Cancel(context.Background(), acpsdk.CancelNotification{SessionId: acpsdk.SessionId(id)})
+	}()
+	resp, err := r.prompt(id, "long job")
+	if err != nil || resp.StopReason != acpsdk.StopReasonCancelled {
+		t.Fatalf("cancelled prompt = %+v, %v; want cancelled", resp, err)
+	}
+	resp, err = r.prompt(id, "again")
+	if err != nil || resp.StopReason != acpsdk.StopReasonEndTurn {
+		t.Fatalf("next prompt = %+v, %v", resp, err)
+	}
+}
+
+// TestPermissionAnswers checks every way the editor can answer a
+// permission request against the approval answer it becomes.
+func TestPermissionAnswers(t *testing.T) {
+	cases := []struct {
+		name    string
+		outcome acpsdk.RequestPermissionOutcome
+		want    safety.Answer
+	}{
+		{"once", selected("once"), safety.Once},
+		{"session", selected("session"), safety.Session},
+		{"always", selected("always"), safety.Always},
+		{"deny", selected("deny"), safety.Deny},
+		{"unknown option", selected("yolo"), safety.Deny},
+		{"cancelled", acpsdk.RequestPermissionOutcome{Cancelled: &acpsdk.RequestPermissionOutcomeCancelled{}}, safety.Deny},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got safety.Answer
+			turns := turnFunc(func(ctx context.Context, id string, in engine.Input, sink agent.Sink) (*engine.TurnResult, error) {
+				call := llm.ToolCall{ID: "c1", Name: "terminal", Arguments: `{"command":"rm -rf \"build\""}`}
+				sink.Event(agent.Event{Kind: agent.EventToolStarted, Tool: &agent.ToolEvent{Call: call}})
+				var err error
+				got, err = in.Approval.Prompter.Prompt(ctx, safety.Request{SessionID: id, Command: `rm -rf "build"`})
+				if err != nil {
+					t.Error(err)
+				}
+				return &engine.TurnResult{SessionID: id, Result: &agent.Result{Stopped: agent.StopDone}}, nil
+			})
+			r := newRig(t, turns)
+			r.cli.choose = func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome { return c.outcome }
+			id := r.newSession(t, t.TempDir())
+			if _, err := r.prompt(id, "clean"); err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("answer = %v; want %v", got, c.want)
+			}
+			if len(r.cli.asked) != 1 {
+				t.Fatalf("asked %d times", len(r.cli.asked))
+			}
+			req := r.cli.asked[0]
+			if req.ToolCall.ToolCallId != "c1" || string(req.SessionId) != id || len(req.Options) != 4 {
+				t.Errorf("request = %+v; want it to point at call c1 with four options", req)
+			}
+		})
+	}
+}
+
+func selected(id string) acpsdk.RequestPermissionOutcome {
+	return acpsdk.RequestPermissionOutcome{Selected: &acpsdk.RequestPermissionOutcomeSelected{OptionId: acpsdk.PermissionOptionId(id)}}
+}
+
+func TestLoadReplaysHistory(t *testing.T) {
+	r := newRig(t, nil, slash.Command{Name: "usage", Description: "tokens"})
+	ctx := context.Background()
+	s := &session.Session{Source: Source, Cwd: "/p"}
+	if err := r.store.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	msgs := []*session.Message{
+		{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Part{{Type: llm.PartText, Text: "hi"}}}},
+		{Message: llm.Message{Role: llm.RoleAssistant, Reasoning: "hmm", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}}},
+		{Message: llm.Message{Role: llm.RoleTool, ToolCallID: "c1", Content: []llm.Part{{Type: llm.PartText, Text: "A"}}}},
+		{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{{Type: llm.PartText, Text: "It says A."}}}},
+	}
+	if err := r.store.Append(ctx, s.ID, msgs...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.conn.LoadSession(ctx, acpsdk.LoadSessionRequest{SessionId: acpsdk.SessionId(s.ID), Cwd: "/p", McpServers: []acpsdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"user: hi",
+		"thought: hmm",
+		`tool_call c1 read pending "read_file: a"`,
+		`tool_call_update c1 completed "A"`,
+		"message: It says A.",
+	}
+	if got := r.cli.seen(); !slices.Equal(got[:len(want)], want) {
+		t.Errorf("replay:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	list, err := r.conn.ListSessions(ctx, acpsdk.ListSessionsRequest{})
+	if err != nil || len(list.Sessions) != 1 || string(list.Sessions[0].SessionId) != s.ID {
+		t.Errorf("list = %+v, %v", list, err)
+	}
+	_, err = r.conn.LoadSession(ctx, acpsdk.LoadSessionRequest{SessionId: "missing", Cwd: "/p", McpServers: []acpsdk.McpServer{}})
+	if err == nil || !strings.Contains(errString(err), `session "missing" does not exist`) {
+		t.Errorf("load missing: %v", err)
+	}
+}
