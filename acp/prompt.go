@@ -10,6 +10,7 @@ import (
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/slash"
 )
 
 // Prompt runs one turn in the session, streaming it as session updates,
@@ -30,12 +31,16 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 			"prompt": "empty", "error": "the prompt has no text or resource content; send at least one text block",
 		})
 	}
+	msg, err := s.expand(text)
+	if err != nil {
+		return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams(map[string]any{"prompt": text, "error": err.Error()})
+	}
 	u := newUpdater(s.conn, id, s.opt.Logger)
 	in := engine.Input{
-		Text:     text,
+		Text:     msg,
 		Source:   Source,
 		Workdir:  st.workdir,
-		Approval: safety.Asker{Prompter: &permissions{conn: s.conn, sessionID: id, calls: u}},
+		Approval: safety.Asker{Prompter: &permissions{conn: s.conn, sessionID: id, calls: u}, Yolo: s.opt.Yolo},
 	}
 	res, err := s.opt.Turns.Turn(ctx, id, in, u)
 	if ctx.Err() != nil {
@@ -45,6 +50,21 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		return acpsdk.PromptResponse{}, acpsdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
 	return acpsdk.PromptResponse{StopReason: stopReason(res.Result)}, nil
+}
+
+// expand turns a prompt that starts with an advertised slash command into
+// the message that runs it; other prompts go to the model as they are.
+func (s *Server) expand(text string) (string, error) {
+	name, args, ok := slash.Parse(text)
+	if !ok || s.opt.Invoke == nil {
+		return text, nil
+	}
+	for _, c := range s.opt.Commands {
+		if c.Name == name {
+			return s.opt.Invoke(name, args)
+		}
+	}
+	return text, nil
 }
 
 // start marks a turn as running in the session, which must be open on

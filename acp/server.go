@@ -36,8 +36,15 @@ type Options struct {
 	// Store holds the sessions: session/new creates one there so that the
 	// editor's session id is hermes's, and session/load replays it.
 	Store session.Store
-	// Commands are the slash commands advertised to the editor.
+	// Commands are the slash commands advertised to the editor; a prompt
+	// that starts with one of them is turned into a message by Invoke.
 	Commands []slash.Command
+	// Invoke returns the user message that runs the command name with
+	// its arguments (a skill's text and the instruction).
+	Invoke func(name, args string) (string, error)
+	// Yolo runs dangerous commands without asking (--yolo); hardline
+	// commands and approvals.deny still never run.
+	Yolo bool
 	// Version is hermes's version, told in initialize.
 	Version string
 	// Logger gets the server's lines; it must not write to stdout, which

@@ -1,0 +1,117 @@
+// A small ACP client on the official TypeScript SDK, used by the hermes acp
+// tests to talk to hermes the way Zed does.
+//
+// Usage: node acp_client.mjs '<plan JSON>'
+//
+//   {"sdk": "/.../node_modules/@agentclientprotocol/sdk",
+//    "command": "/path/to/hermes", "args": ["acp"], "env": {}, "cwd": "/dir",
+//    "steps": [{"op": "initialize"}, {"op": "new"}, {"op": "prompt", "text": "hi",
+//              "permission": "once", "cancel_on": "tool_call"},
+//              {"op": "load"}, {"op": "list"}]}
+//
+// "permission" is the option picked when hermes asks ("cancelled" dismisses
+// the request); "cancel_on" sends session/cancel when the first update of
+// that kind arrives. "load" loads the session opened by "new" again.
+// Each step prints one JSON line to stdout with the updates seen.
+
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { pathToFileURL } from "node:url";
+
+const plan = JSON.parse(process.argv[2]);
+const acp = await import(pathToFileURL(join(plan.sdk, "dist", "v1", "stable", "acp.js")).href);
+const emit = (obj) => process.stdout.write(JSON.stringify(obj) + "\n");
+const message = (err) => String(err?.message ?? err) + (err?.data ? " " + JSON.stringify(err.data) : "");
+
+// connect starts hermes and runs op with a client context on its stdio.
+async function connect(state, op) {
+  const child = spawn(plan.command, plan.args, { env: plan.env, cwd: plan.cwd, stdio: ["pipe", "pipe", "inherit"] });
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
+  const app = acp.client({ name: "hermes-test-client" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      const u = params.update;
+      state.updates.push(summary(u));
+      if (state.cancelOn && u.sessionUpdate === state.cancelOn && !state.cancelled) {
+        state.cancelled = true;
+        state.ctx.notify(acp.methods.agent.session.cancel, { sessionId: params.sessionId });
+      }
+    })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+      state.asked.push({ title: params.toolCall.title, options: params.options.map((o) => o.optionId) });
+      if (state.permission === "cancelled") return { outcome: { outcome: "cancelled" } };
+      return { outcome: { outcome: "selected", optionId: state.permission } };
+    });
+  try {
+    return await app.connectWith(stream, async (ctx) => {
+      state.ctx = ctx;
+      return await op(ctx);
+    });
+  } finally {
+    child.stdin.end();
+    await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on("exit", resolve)));
+  }
+}
+
+// summary is an update in a few fields the test checks.
+function summary(u) {
+  const text = (c) => (c?.type === "text" ? c.text : undefined);
+  switch (u.sessionUpdate) {
+    case "agent_message_chunk":
+    case "agent_thought_chunk":
+    case "user_message_chunk":
+      return { kind: u.sessionUpdate, text: text(u.content) };
+    case "tool_call":
+      return { kind: u.sessionUpdate, id: u.toolCallId, toolKind: u.kind, title: u.title, status: u.status };
+    case "tool_call_update":
+      return { kind: u.sessionUpdate, id: u.toolCallId, status: u.status, text: (u.content ?? []).map((c) => text(c.content)).join("") };
+    case "available_commands_update":
+      return { kind: u.sessionUpdate, names: u.availableCommands.map((c) => c.name) };
+  }
+  return { kind: u.sessionUpdate };
+}
+
+const state = { updates: [], asked: [], sessionId: undefined };
+const M = acp.methods.agent;
+await connect(state, async (ctx) => {
+  for (const step of plan.steps) {
+    state.updates = [];
+    state.asked = [];
+    try {
+      switch (step.op) {
+        case "initialize": {
+          const r = await ctx.request(M.initialize, { protocolVersion: acp.PROTOCOL_VERSION ?? 1, clientCapabilities: {} });
+          emit({ op: step.op, result: r });
+          break;
+        }
+        case "new": {
+          const r = await ctx.request(M.session.new, { cwd: plan.cwd, mcpServers: [] });
+          state.sessionId = r.sessionId;
+          emit({ op: step.op, sessionId: r.sessionId });
+          break;
+        }
+        case "prompt": {
+          state.permission = step.permission ?? "cancelled";
+          state.cancelOn = step.cancel_on;
+          state.cancelled = false;
+          const r = await ctx.request(M.session.prompt, { sessionId: state.sessionId, prompt: [{ type: "text", text: step.text }] });
+          emit({ op: step.op, stopReason: r.stopReason, updates: state.updates, asked: state.asked });
+          break;
+        }
+        case "load": {
+          await ctx.request(M.session.load, { sessionId: state.sessionId, cwd: plan.cwd, mcpServers: [] });
+          emit({ op: step.op, updates: state.updates });
+          break;
+        }
+        case "list": {
+          const r = await ctx.request(M.session.list, {});
+          emit({ op: step.op, sessions: r.sessions.map((s) => s.sessionId) });
+          break;
+        }
+      }
+    } catch (err) {
+      emit({ op: step.op, error: message(err) });
+    }
+  }
+});
+process.exit(0);
