@@ -43,3 +43,7 @@ echo "== the gateway under load: 1,000 Telegram users over 10 simulated minutes,
 go run ./bench/gateway -reps "${GATEWAY_REPS:-1}"
 go run ./bench/gateway -idle -reps "${SERVE_REPS:-3}"
 go run ./bench/gateway -idle -platforms all -reps "${SERVE_REPS:-3}"
+
+echo
+echo "== hermes acp: start to initialize answered, as an editor waits for it (go run ./bench/acp)"
+go run ./bench/acp -runs "${RUNS:-41}"
