@@ -31,12 +31,18 @@ type client struct {
 	updates []string
 	asked   []acpsdk.RequestPermissionRequest
 	choose  func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome
+	// onUpdate, when set, hears each update as it arrives.
+	onUpdate func(string)
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.updates = append(c.updates, describe(n.Update))
+	d := describe(n.Update)
+	c.updates = append(c.updates, d)
+	if c.onUpdate != nil {
+		c.onUpdate(d)
+	}
 	return nil
 }
 

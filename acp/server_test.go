@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
@@ -238,5 +239,47 @@ func TestLoadReplaysHistory(t *testing.T) {
 	_, err = r.conn.LoadSession(ctx, acpsdk.LoadSessionRequest{SessionId: "missing", Cwd: "/p", McpServers: []acpsdk.McpServer{}})
 	if err == nil || !strings.Contains(errString(err), `session "missing" does not exist`) {
 		t.Errorf("load missing: %v", err)
+	}
+}
+
+// TestSkillCommands checks that the commands are advertised and that a
+// prompt naming one becomes the message that runs it, while other
+// prompts, paths among them, go to the model as typed.
+func TestSkillCommands(t *testing.T) {
+	var texts []string
+	turns := turnFunc(func(_ context.Context, id string, in engine.Input, _ agent.Sink) (*engine.TurnResult, error) {
+		texts = append(texts, in.Text)
+		return &engine.TurnResult{SessionID: id, Result: &agent.Result{Stopped: agent.StopDone}}, nil
+	})
+	r := newRig(t, turns, slash.Command{Name: "deploy", Args: "[env]", Description: "ship it", Skill: true})
+	r.srv.opt.Invoke = func(name, args string) (string, error) {
+		if name != "deploy" {
+			t.Errorf("invoked %q", name)
+		}
+		return "run the deploy skill: " + args, nil
+	}
+	advertised := make(chan string, 1)
+	r.cli.onUpdate = func(d string) {
+		if strings.HasPrefix(d, "commands:") {
+			advertised <- d
+		}
+	}
+	id := r.newSession(t, t.TempDir())
+	select {
+	case d := <-advertised:
+		if d != "commands: deploy" {
+			t.Errorf("advertised %q", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no available_commands_update after session/new")
+	}
+	for _, p := range []string{"/deploy staging", "/etc/hosts says what?", "/unknown thing"} {
+		if _, err := r.prompt(id, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"run the deploy skill: staging", "/etc/hosts says what?", "/unknown thing"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("turn texts = %q; want %q", texts, want)
 	}
 }

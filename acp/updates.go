@@ -18,6 +18,10 @@ import (
 // still gets all of it.
 const maxToolContent = 16 << 10
 
+// maxTitle bounds, in characters, the command or path a tool call's
+// title shows.
+const maxTitle = 120
+
 // updater is the Sink of one turn: it sends each event to the editor as
 // a session/update notification, and remembers the tool calls running so
 // that a permission request can point at the call that asks.
@@ -145,8 +149,8 @@ func title(name, args string) string {
 	_ = json.Unmarshal([]byte(args), &a)
 	for _, k := range []string{"command", "path", "query", "url", "pattern"} {
 		if v, ok := a[k].(string); ok && v != "" {
-			if len(v) > 120 {
-				v = v[:120] + "…"
+			if r := []rune(v); len(r) > maxTitle {
+				v = string(r[:maxTitle]) + "…"
 			}
 			return name + ": " + v
 		}
