@@ -78,12 +78,16 @@ func (s *Server) start(id string, cancel context.CancelFunc) (state, error) {
 			"sessionId": id, "error": fmt.Sprintf("session %q is not open on this connection; call session/new or session/load first", id),
 		})
 	}
+	if s.closing {
+		return state{}, acpsdk.NewInternalError(map[string]any{"error": "hermes is shutting down; start it again"})
+	}
 	if st.cancel != nil {
 		return state{}, acpsdk.NewInvalidRequest(map[string]any{
 			"sessionId": id, "error": "a turn is already running in this session; wait for its answer or send session/cancel",
 		})
 	}
 	st.cancel = cancel
+	s.turns.Add(1)
 	return *st, nil
 }
 
@@ -94,6 +98,7 @@ func (s *Server) finish(id string) {
 	if st, ok := s.sessions[id]; ok {
 		st.cancel = nil
 	}
+	s.turns.Done()
 }
 
 // promptText is the user's message: the text blocks, and the files the

@@ -58,9 +58,14 @@ type Server struct {
 	opt  Options
 	conn *acpsdk.AgentSideConnection
 
+	// turns counts the running turns, which Serve waits for.
+	turns sync.WaitGroup
+
 	mu sync.Mutex
 	// sessions are the sessions opened or loaded on this connection.
 	sessions map[string]*state
+	// closing is set when Serve ends; no turn starts after it.
+	closing bool
 }
 
 // state is one open session.
@@ -78,8 +83,9 @@ func New(opt Options) *Server {
 	return &Server{opt: opt, sessions: make(map[string]*state)}
 }
 
-// Serve speaks ACP on r and w until the peer closes r or ctx ends. Running
-// turns are cancelled when it returns.
+// Serve speaks ACP on r and w until the peer closes r or ctx ends; then it
+// cancels the running turns and waits for them to record what they did,
+// so that the caller may close the engine.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.conn = acpsdk.NewAgentSideConnection(s, w, r)
 	s.conn.SetLogger(s.opt.Logger)
@@ -88,13 +94,15 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 	}
 	s.cancelAll()
+	s.turns.Wait()
 	return nil
 }
 
-// cancelAll ends every running turn.
+// cancelAll ends every running turn and lets no new one start.
 func (s *Server) cancelAll() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.closing = true
 	for _, st := range s.sessions {
 		if st.cancel != nil {
 			st.cancel()

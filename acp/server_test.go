@@ -2,6 +2,8 @@ package acp
 
 import (
 	"context"
+	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/slash"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -282,4 +285,47 @@ func TestSkillCommands(t *testing.T) {
 	if !slices.Equal(texts, want) {
 		t.Errorf("turn texts = %q; want %q", texts, want)
 	}
+}
+
+// TestServeWaitsForTurns checks that Serve, once the editor goes away,
+// cancels the running turn and returns only after it ended, so that the
+// engine is not closed under it.
+func TestServeWaitsForTurns(t *testing.T) {
+	started, ended := make(chan struct{}), make(chan struct{})
+	turns := turnFunc(func(ctx context.Context, id string, _ engine.Input, _ agent.Sink) (*engine.TurnResult, error) {
+		close(started)
+		<-ctx.Done()
+		close(ended)
+		return nil, ctx.Err()
+	})
+	store, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	srv := New(Options{Turns: turns, Store: store})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	conn := acpsdk.NewClientSideConnection(&client{}, inW, outR)
+	served := make(chan struct{})
+	go func() {
+		_ = srv.Serve(context.Background(), inR, outW)
+		close(served)
+	}()
+	s, err := conn.NewSession(context.Background(), acpsdk.NewSessionRequest{Cwd: t.TempDir(), McpServers: []acpsdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_, _ = conn.Prompt(context.Background(), acpsdk.PromptRequest{SessionId: s.SessionId, Prompt: []acpsdk.ContentBlock{acpsdk.TextBlock("work")}})
+	}()
+	<-started
+	inW.Close()
+	<-served
+	select {
+	case <-ended:
+	default:
+		t.Error("Serve returned while a turn was still running")
+	}
+	outW.Close()
 }
