@@ -329,3 +329,34 @@ func TestServeWaitsForTurns(t *testing.T) {
 	}
 	outW.Close()
 }
+
+// TestCancelWhileAskingDenies checks that cancelling the turn while the
+// editor has not answered a permission request denies the command.
+func TestCancelWhileAskingDenies(t *testing.T) {
+	var got safety.Answer
+	var gotErr error
+	turns := turnFunc(func(ctx context.Context, id string, in engine.Input, _ agent.Sink) (*engine.TurnResult, error) {
+		got, gotErr = in.Approval.Prompter.Prompt(ctx, safety.Request{SessionID: id, Command: "rm -rf build"})
+		return &engine.TurnResult{SessionID: id, Result: &agent.Result{Stopped: agent.StopInterrupted}}, ctx.Err()
+	})
+	r := newRig(t, turns)
+	asked, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	r.cli.choose = func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome {
+		close(asked)
+		<-release
+		return selected("once")
+	}
+	id := r.newSession(t, t.TempDir())
+	go func() {
+		<-asked
+		_ = r.conn.Cancel(context.Background(), acpsdk.CancelNotification{SessionId: acpsdk.SessionId(id)})
+	}()
+	resp, err := r.prompt(id, "clean")
+	if err != nil || resp.StopReason != acpsdk.StopReasonCancelled {
+		t.Fatalf("prompt = %+v, %v; want cancelled", resp, err)
+	}
+	if got != safety.Deny || gotErr == nil {
+		t.Errorf("answer while cancelled = %v, %v; want a denial with the error", got, gotErr)
+	}
+}
