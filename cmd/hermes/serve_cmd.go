@@ -50,6 +50,7 @@ whether each platform connects); mail is answered only from the addresses
 allowed. With gateway.webhook.routes it takes webhooks on
 gateway.webhook.listen; turns then run in serve itself. A message taken
 but not yet answered is kept in state.db, so a restart answers it.
+With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
 
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
@@ -59,9 +60,10 @@ but not yet answered is kept in state.db, so a restart answers it.
 			if err != nil {
 				return err
 			}
-			if app.GatewayConfigured(h.Config.Config) && !check {
-				// The gateway runs turns in this process, so it needs
-				// the whole runtime, not only the stores.
+			if (app.GatewayConfigured(h.Config.Config) || h.Config.Config.API.Enabled) && !check {
+				// The gateway and the API server run turns in this
+				// process, so they need the whole runtime, not only the
+				// stores.
 				h.Close()
 				if h, err = a.open(cmd, app.Options{}); err != nil {
 					return err
@@ -102,10 +104,16 @@ but not yet answered is kept in state.db, so a restart answers it.
 			if err != nil {
 				return err
 			}
+			apiWait, err := startAPI(gctx, h, cmd.OutOrStdout())
+			if err != nil {
+				stopGateway()
+				gw()
+				return err
+			}
 			h.Log.Info("hermes serve started", "zone", zone)
 			err = h.RunScheduler(ctx, runner, a.loadOptions())
 			stopGateway()
-			gwErr := gw()
+			gwErr := errors.Join(gw(), apiWait())
 			h.Log.Info("hermes serve stopped")
 			if ctx.Err() != nil {
 				return nil
