@@ -73,7 +73,7 @@ func TestAPIDisconnectCancelsTurn(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "a long answer that never ends", StallAfter: 2}, llmtest.Reply{Text: "Back again."})
 	const key = "sk-hermes-api-cancel-0123456789"
-	_, base := serveAPI(t, srv, key)
+	h, base := serveAPI(t, srv, key)
 	ctx, cancel := context.WithCancel(context.Background())
 	resp := apiPost(t, ctx, base, key, `{"model":"hermes","stream":true,"messages":[{"role":"user","content":"first question"}]}`, "X-Hermes-Session-Id", "new")
 	session := resp.Header.Get("X-Hermes-Session-Id")
@@ -97,7 +97,14 @@ func TestAPIDisconnectCancelsTurn(t *testing.T) {
 	if !kept {
 		t.Errorf("the cancelled turn's message is not in the session: %+v", reqs[len(reqs)-1].Messages)
 	}
-	for _, id := range []string{"no-such-session", "../../etc"} {
+	// A terminal session holds someone's conversation at the terminal: a
+	// key of the API does not open it.
+	srv.Enqueue(llmtest.Reply{Text: "a private answer"})
+	out, r := h.chatIn(srv, h.dir, "a private question")
+	if r.code != 0 || out.SessionID == "" {
+		t.Fatalf("chat: exit %d: %s", r.code, r.stderr)
+	}
+	for _, id := range []string{"no-such-session", "../../etc", out.SessionID} {
 		resp = apiPost(t, context.Background(), base, key, `{"messages":[{"role":"user","content":"x"}]}`, "X-Hermes-Session-Id", id)
 		b, _ = io.ReadAll(resp.Body)
 		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), "X-Hermes-Session-Id") {
