@@ -9,10 +9,10 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/api"
-	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -45,7 +45,7 @@ func (a *App) APIHandler() (http.Handler, error) {
 		return nil, fmt.Errorf("app: the API server needs the whole runtime (app.Open), not just the stores")
 	}
 	keys := a.APIKeys()
-	if len(keys) == 0 && !config.LoopbackListen(cfg.Listen) {
+	if len(keys) == 0 && !netguard.Loopback(cfg.Listen) {
 		return nil, fmt.Errorf("api.listen: %q is not accepted without a key; set api.keys or HERMES_API_KEY, or listen on 127.0.0.1", cfg.Listen)
 	}
 	var models []string

@@ -60,16 +60,3 @@ func validateAPI(a *API, where func(key string) string) []error {
 	}
 	return errs
 }
-
-// LoopbackListen reports whether addr only answers this machine.
-func LoopbackListen(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}

@@ -26,7 +26,4 @@ func TestAPISection(t *testing.T) {
 			t.Errorf("%q: %v, want an error naming %q", tt.yaml, err, tt.want)
 		}
 	}
-	if !LoopbackListen("127.0.0.1:1") || !LoopbackListen("[::1]:1") || !LoopbackListen("localhost:1") || LoopbackListen("0.0.0.0:1") || LoopbackListen(":1") {
-		t.Error("LoopbackListen misjudges an address")
-	}
 }

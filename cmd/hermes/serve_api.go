@@ -28,7 +28,15 @@ func startAPI(ctx context.Context, h *app.App, out io.Writer) (wait func() error
 		return nil, fmt.Errorf("api.listen %q: %w", cfg.Listen, err)
 	}
 	fmt.Fprintf(out, "api: listening on http://%s\n", ln.Addr())
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
+	return serveHTTP(ctx, ln, handler), nil
+}
+
+// serveHTTP serves h on ln until ctx ends, then shuts the server down
+// with 5 s for requests in flight, and returns a function that waits for
+// it to stop and reports why it stopped if not by the shutdown. Requests
+// see ctx as their base, so ending it also cancels the turns they run.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) (wait func() error) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	done := make(chan error, 1)
 	go func() {
@@ -44,5 +52,5 @@ func startAPI(ctx context.Context, h *app.App, out io.Writer) (wait func() error
 		defer cancel()
 		srv.Shutdown(sctx)
 	}()
-	return func() error { return <-done }, nil
+	return func() error { return <-done }
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -169,22 +168,8 @@ func startGateway(ctx context.Context, h *app.App, out io.Writer) (wait func() e
 		return nil, fmt.Errorf("gateway.webhook.listen %q: %w", addr, err)
 	}
 	fmt.Fprintf(out, "gateway: webhooks on http://%s\n", ln.Addr())
-	srv := &http.Server{Handler: hooks, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() {
-		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			done <- err
-			return
-		}
-		done <- nil
-	}()
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}()
-	waits = append(waits, func() error { err := <-done; hooksWait(); return err })
+	served := serveHTTP(ctx, ln, hooks)
+	waits = append(waits, func() error { err := served(); hooksWait(); return err })
 	return wait, nil
 }
 
