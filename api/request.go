@@ -48,34 +48,53 @@ type badRequest struct {
 // decodeChat reads and checks the request body.
 func decodeChat(r *http.Request) (*chatRequest, *badRequest) {
 	var req chatRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		var tooBig *http.MaxBytesError
-		var typeErr *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &tooBig):
-			return nil, &badRequest{http.StatusRequestEntityTooLarge, "", fmt.Sprintf("the request body is larger than %d bytes (api.max_body_bytes); send smaller images or a shorter conversation", tooBig.Limit)}
-		case errors.As(err, &typeErr):
-			return nil, &badRequest{http.StatusBadRequest, typeErr.Field, fmt.Sprintf("%s: a JSON %s is not accepted; it must be a %s", typeErr.Field, typeErr.Value, typeErr.Type)}
-		default:
-			return nil, &badRequest{http.StatusBadRequest, "", "the body is not a JSON chat completion request: " + err.Error()}
-		}
+	if bad := decodeBody(r, &req, "chat completion"); bad != nil {
+		return nil, bad
 	}
 	if len(req.Messages) == 0 {
 		return nil, &badRequest{http.StatusBadRequest, "messages", "messages: an empty list is not accepted; send at least one message with role user"}
 	}
-	for i, m := range req.Messages {
+	if bad := checkMessages(req.Messages); bad != nil {
+		return nil, bad
+	}
+	return &req, nil
+}
+
+// decodeBody reads the JSON body into v; what names the request in the
+// error.
+func decodeBody(r *http.Request, v any, what string) *badRequest {
+	err := json.NewDecoder(r.Body).Decode(v)
+	if err == nil {
+		return nil
+	}
+	var tooBig *http.MaxBytesError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &tooBig):
+		return &badRequest{http.StatusRequestEntityTooLarge, "", fmt.Sprintf("the request body is larger than %d bytes (api.max_body_bytes); send smaller images or a shorter conversation", tooBig.Limit)}
+	case errors.As(err, &typeErr):
+		return &badRequest{http.StatusBadRequest, typeErr.Field, fmt.Sprintf("%s: a JSON %s is not accepted; it must be a %s", typeErr.Field, typeErr.Value, typeErr.Type)}
+	default:
+		return &badRequest{http.StatusBadRequest, "", "the body is not a JSON " + what + " request: " + err.Error()}
+	}
+}
+
+// checkMessages accepts a conversation of system, developer, user and
+// assistant messages that ends with the user's.
+func checkMessages(msgs []chatMessage) *badRequest {
+	for i, m := range msgs {
 		switch m.Role {
 		case "system", "developer", "user", "assistant":
 		case "tool", "function":
-			return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("messages[%d].role", i), fmt.Sprintf("messages[%d].role: %q is not accepted; hermes runs its own tools, so send the conversation as system, user and assistant messages", i, m.Role)}
+			return &badRequest{http.StatusBadRequest, fmt.Sprintf("messages[%d].role", i), fmt.Sprintf("messages[%d].role: %q is not accepted; hermes runs its own tools, so send the conversation as system, user and assistant messages", i, m.Role)}
 		default:
-			return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("messages[%d].role", i), fmt.Sprintf("messages[%d].role: %q is not accepted; use system, developer, user or assistant", i, m.Role)}
+			return &badRequest{http.StatusBadRequest, fmt.Sprintf("messages[%d].role", i), fmt.Sprintf("messages[%d].role: %q is not accepted; use system, developer, user or assistant", i, m.Role)}
 		}
 	}
-	if last := len(req.Messages) - 1; req.Messages[last].Role != "user" {
-		return nil, &badRequest{http.StatusBadRequest, fmt.Sprintf("messages[%d].role", last), fmt.Sprintf("messages[%d].role: %q is not accepted for the last message; the last message is the user's turn, with role user", last, req.Messages[last].Role)}
+	if last := len(msgs) - 1; msgs[last].Role != "user" {
+		return &badRequest{http.StatusBadRequest, fmt.Sprintf("messages[%d].role", last), fmt.Sprintf("messages[%d].role: %q is not accepted for the last message; the last message is the user's turn, with role user", last, msgs[last].Role)}
 	}
-	return &req, nil
+	return nil
 }
 
 // content returns a message's text and images, or the field at fault.

@@ -101,6 +101,7 @@ func New(opt Options) *Server {
 	})
 	s.mux.HandleFunc("GET /v1/models", s.models)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.chat)
+	s.mux.HandleFunc("POST /v1/responses", s.responses)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})

@@ -71,7 +71,8 @@ api: {enabled: true, listen: "127.0.0.1:0"}
 
 // The official openai npm client talks to hermes serve: the models list,
 // a whole and a streamed completion, a conversation kept in a stored
-// session through X-Hermes-Session-Id, and a wrong key refused.
+// session through X-Hermes-Session-Id, two responses chained by
+// previous_response_id, and a wrong key refused.
 func TestAPIOpenAIClient(t *testing.T) {
 	node := npmtest.Node(t)
 	sdk := npmtest.Package(t, "openai")
@@ -81,7 +82,8 @@ func TestAPIOpenAIClient(t *testing.T) {
 	}
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "Here it is, whole."}, llmtest.Reply{Text: "Here it is, streamed in pieces."},
-		llmtest.Reply{Text: "Hello Ada."}, llmtest.Reply{Text: "Your name is Ada."})
+		llmtest.Reply{Text: "Hello Ada."}, llmtest.Reply{Text: "Your name is Ada."},
+		llmtest.Reply{Text: "Noted: 42."}, llmtest.Reply{Text: "It was 42."})
 	const key = "sk-hermes-api-e2e-0123456789"
 	_, base := serveAPI(t, srv, key)
 	plan, _ := json.Marshal(map[string]string{"sdk": sdk, "baseURL": base + "/v1", "apiKey": key})
@@ -100,8 +102,9 @@ func TestAPIOpenAIClient(t *testing.T) {
 			Usage           bool
 			Chunks          int
 		}
-		Session  struct{ ID, First, Second string }
-		WrongKey any
+		Session   struct{ ID, First, Second string }
+		Responses struct{ First, Second, Previous, ID string }
+		WrongKey  any
 	}
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatalf("client printed %s: %v", stdout, err)
@@ -118,12 +121,15 @@ func TestAPIOpenAIClient(t *testing.T) {
 	if out.Session.ID == "" || out.Session.First != "Hello Ada." || out.Session.Second != "Your name is Ada." {
 		t.Errorf("session = %+v", out.Session)
 	}
+	if out.Responses.First != "Noted: 42." || out.Responses.Second != "It was 42." || out.Responses.Previous != out.Responses.ID {
+		t.Errorf("responses = %+v", out.Responses)
+	}
 	if out.WrongKey != float64(401) {
 		t.Errorf("a wrong key got %v, want 401", out.WrongKey)
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 4 {
-		t.Fatalf("%d model calls, want 4", len(reqs))
+	if len(reqs) != 6 {
+		t.Fatalf("%d model calls, want 6", len(reqs))
 	}
 	var sawAda bool
 	for _, m := range reqs[3].Messages {
@@ -133,5 +139,12 @@ func TestAPIOpenAIClient(t *testing.T) {
 	}
 	if !sawAda || reqs[3].LastUserText() != "what is my name?" {
 		t.Errorf("the session's second turn did not carry the first: %+v", reqs[3].Messages)
+	}
+	var saw42 bool
+	for _, m := range reqs[5].Messages {
+		saw42 = saw42 || strings.Contains(m.Text(), "remember 42")
+	}
+	if !saw42 {
+		t.Errorf("previous_response_id did not carry the conversation: %+v", reqs[5].Messages)
 	}
 }

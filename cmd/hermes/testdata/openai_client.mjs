@@ -8,7 +8,8 @@
 //    "apiKey": "..."}
 //
 // It lists the models, asks a whole completion, a streamed one, and two
-// turns of one stored session, then calls with a wrong key; it prints one
+// turns of one stored session, two responses chained by
+// previous_response_id, then calls with a wrong key; it prints one
 // JSON object with what it saw.
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -57,6 +58,10 @@ const second = await client.chat.completions.create(
   { model: 'hermes', messages: [{ role: 'user', content: 'what is my name?' }] },
   { headers: { 'X-Hermes-Session-Id': session } });
 out.session = { id: session, first: first.data.choices[0].message.content, second: second.choices[0].message.content };
+
+const r1 = await client.responses.create({ model: 'hermes', input: 'remember 42' });
+const r2 = await client.responses.create({ model: 'hermes', input: 'which number?', previous_response_id: r1.id });
+out.responses = { first: r1.output_text, second: r2.output_text, previous: r2.previous_response_id, id: r1.id };
 
 try {
   await new OpenAI({ baseURL: plan.baseURL, apiKey: 'wrong-key', maxRetries: 0 }).models.list();
