@@ -23,7 +23,12 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if bad == nil {
 		bad = s.checkModel(req.Model)
 	}
+	// "new" starts a stored session, which then begins with the
+	// conversation the client sent, like a stateless request.
 	sessionID := strings.TrimSpace(r.Header.Get(SessionHeader))
+	if sessionID == "new" {
+		sessionID = ""
+	}
 	var text string
 	var images []llm.Part
 	if bad == nil {
@@ -32,9 +37,6 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if bad != nil {
 		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
 		return
-	}
-	if sessionID == "new" {
-		sessionID = ""
 	}
 	release, ok := s.acquire()
 	if !ok {

@@ -40,6 +40,11 @@ func TestChatCompletion(t *testing.T) {
 	if len(got) != 1 || got[0].Model != "other" || len(got[0].Images) != 1 || got[0].SessionID != "" {
 		t.Errorf("turn = %+v", got)
 	}
+	post(t, srv, "", `{"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"c"}]}`, api.SessionHeader, "new")
+	if got[1].SessionID != "" || !strings.Contains(got[1].Text, "<assistant>\nb\n</assistant>") {
+		t.Errorf("a new stored session does not start with the conversation sent: %+v", got[1])
+	}
+	got = got[:1]
 	resp = post(t, srv, "", `{"model":"main-model","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"again"}]}`, api.SessionHeader, "s-7")
 	if resp.Header.Get(api.SessionHeader) != "s-7" || got[1].SessionID != "s-7" || got[1].Text != "again" || got[1].Model != "" {
 		t.Errorf("stateful turn = %+v, header %q", got[1], resp.Header.Get(api.SessionHeader))
