@@ -62,9 +62,8 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
 		return
 	}
-	release, ok := s.acquire()
+	release, ok := s.acquire(w)
 	if !ok {
-		writeError(w, http.StatusTooManyRequests, "rate_limit_exceeded", "", fmt.Sprintf("%d turns are running already (api.max_concurrent_runs); try again when one has finished", s.opt.MaxConcurrentRuns))
 		return
 	}
 	defer release()

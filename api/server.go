@@ -175,12 +175,14 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": list})
 }
 
-// acquire takes a run slot, or reports false when all are taken.
-func (s *Server) acquire() (release func(), ok bool) {
+// acquire takes a run slot, or answers 429 and reports false when all
+// are taken.
+func (s *Server) acquire(w http.ResponseWriter) (release func(), ok bool) {
 	select {
 	case s.slots <- struct{}{}:
 		return func() { <-s.slots }, true
 	default:
+		writeError(w, http.StatusTooManyRequests, "rate_limit_exceeded", "", fmt.Sprintf("%d turns are running already (api.max_concurrent_runs); try again when one has finished", s.opt.MaxConcurrentRuns))
 		return nil, false
 	}
 }
