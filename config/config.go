@@ -92,6 +92,8 @@ type Config struct {
 	Skills Skills `yaml:"skills"`
 	// Gateway configures the chat platforms hermes serve answers on.
 	Gateway Gateway `yaml:"gateway"`
+	// API configures the OpenAI-compatible HTTP server of hermes serve.
+	API API `yaml:"api"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
@@ -456,6 +458,7 @@ func Defaults() Config {
 		Skills:      Skills{IndexFullLimit: 60, CreationNudgeInterval: 10},
 		Scheduler:   Scheduler{InactivityTimeout: 10 * time.Minute, ShutdownTimeout: 20 * time.Second, MaxConcurrent: 4},
 		Gateway:     defaultGateway(),
+		API:         defaultAPI(),
 	}
 }
 

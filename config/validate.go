@@ -46,6 +46,7 @@ func validate(c *Config, where func(key string) string) []error {
 		}
 	}
 	errs = append(errs, validateGateway(&c.Gateway, where)...)
+	errs = append(errs, validateAPI(&c.API, where)...)
 	return errs
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -50,6 +49,7 @@ whether each platform connects); mail is answered only from the addresses
 allowed. With gateway.webhook.routes it takes webhooks on
 gateway.webhook.listen; turns then run in serve itself. A message taken
 but not yet answered is kept in state.db, so a restart answers it.
+With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
 
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
@@ -59,9 +59,10 @@ but not yet answered is kept in state.db, so a restart answers it.
 			if err != nil {
 				return err
 			}
-			if app.GatewayConfigured(h.Config.Config) && !check {
-				// The gateway runs turns in this process, so it needs
-				// the whole runtime, not only the stores.
+			if (app.GatewayConfigured(h.Config.Config) || h.Config.Config.API.Enabled) && !check {
+				// The gateway and the API server run turns in this
+				// process, so they need the whole runtime, not only the
+				// stores.
 				h.Close()
 				if h, err = a.open(cmd, app.Options{}); err != nil {
 					return err
@@ -102,10 +103,16 @@ but not yet answered is kept in state.db, so a restart answers it.
 			if err != nil {
 				return err
 			}
+			apiWait, err := startAPI(gctx, h, cmd.OutOrStdout())
+			if err != nil {
+				stopGateway()
+				gw()
+				return err
+			}
 			h.Log.Info("hermes serve started", "zone", zone)
 			err = h.RunScheduler(ctx, runner, a.loadOptions())
 			stopGateway()
-			gwErr := gw()
+			gwErr := errors.Join(gw(), apiWait())
 			h.Log.Info("hermes serve stopped")
 			if ctx.Err() != nil {
 				return nil
@@ -161,22 +168,8 @@ func startGateway(ctx context.Context, h *app.App, out io.Writer) (wait func() e
 		return nil, fmt.Errorf("gateway.webhook.listen %q: %w", addr, err)
 	}
 	fmt.Fprintf(out, "gateway: webhooks on http://%s\n", ln.Addr())
-	srv := &http.Server{Handler: hooks, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() {
-		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			done <- err
-			return
-		}
-		done <- nil
-	}()
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(sctx)
-	}()
-	waits = append(waits, func() error { err := <-done; hooksWait(); return err })
+	served := serveHTTP(ctx, ln, hooks)
+	waits = append(waits, func() error { err := served(); hooksWait(); return err })
 	return wait, nil
 }
 

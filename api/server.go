@@ -1,0 +1,217 @@
+// Package api is hermes's OpenAI-compatible HTTP server: any OpenAI
+// client (Open WebUI, the openai SDKs) can hold a conversation with
+// hermes, whose turns run through the caller's Run function with all of
+// hermes's tools, memory and sessions behind them.
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/llm"
+)
+
+// SessionHeader names the stored session a chat completion continues;
+// the response carries the session the turn ran in under the same name.
+const SessionHeader = "X-Hermes-Session-Id"
+
+// Turn is one turn the server asks to run.
+type Turn struct {
+	// SessionID is the stored session to continue, or empty for a new one.
+	SessionID string
+	// Text is the user's message, with the conversation the client sent
+	// before it quoted in front when the request is stateless.
+	Text string
+	// Images are the image parts of the user's message.
+	Images []llm.Part
+	// Model is the configured model to call, or empty for the main one.
+	Model string
+	// Started, when set, is told the session the turn runs in once it
+	// is known, before the model is called.
+	Started func(sessionID string)
+}
+
+// Error is an error of Run that the client caused (an unknown session,
+// a busy one): it gets Status and Message instead of a 500.
+type Error struct {
+	Status  int
+	Param   string
+	Message string
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.Message }
+
+// Result is a finished turn.
+type Result struct {
+	SessionID string
+	*agent.Result
+}
+
+// Options configures a Server.
+type Options struct {
+	// Keys are the bearer tokens accepted; none lets every caller in
+	// (the caller allows that only on a loopback address).
+	Keys []string
+	// CORSOrigins are the browser origins allowed to call.
+	CORSOrigins []string
+	// MaxConcurrentRuns caps the turns running at once; more get 429.
+	MaxConcurrentRuns int
+	// MaxBodyBytes caps a request body; more gets 413.
+	MaxBodyBytes int64
+	// Models are the configured model names a request may name, the
+	// main one first; "hermes" always names the main one.
+	Models []string
+	// Run runs a turn, sending its events to sink; ctx ends when the
+	// client goes away.
+	Run    func(ctx context.Context, t Turn, sink agent.Sink) (*Result, error)
+	Clock  clock.Clock
+	Logger *slog.Logger
+}
+
+// Server answers the API's endpoints.
+type Server struct {
+	opt   Options
+	keys  [][sha256.Size]byte
+	slots chan struct{}
+	mux   *http.ServeMux
+}
+
+// New returns a Server for opt.
+func New(opt Options) *Server {
+	opt.Clock = clock.OrReal(opt.Clock)
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opt: opt, slots: make(chan struct{}, max(opt.MaxConcurrentRuns, 1)), mux: http.NewServeMux()}
+	for _, k := range opt.Keys {
+		s.keys = append(s.keys, sha256.Sum256([]byte(k)))
+	}
+	s.mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	s.mux.HandleFunc("GET /v1/models", s.models)
+	s.mux.HandleFunc("POST /v1/chat/completions", s.chat)
+	s.mux.HandleFunc("POST /v1/responses", s.responses)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
+	})
+	return s
+}
+
+// ServeHTTP sets the safety headers, answers CORS, checks the key and
+// limits the body before any endpoint sees the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	if origin := r.Header.Get("Origin"); origin != "" {
+		if !slices.Contains(s.opt.CORSOrigins, origin) {
+			writeError(w, http.StatusForbidden, "invalid_request_error", "", fmt.Sprintf("origin %q is not allowed; add it to api.cors_origins", origin))
+			return
+		}
+		h.Set("Access-Control-Allow-Origin", origin)
+		h.Add("Vary", "Origin")
+		if r.Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+SessionHeader)
+			h.Set("Access-Control-Expose-Headers", SessionHeader)
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h.Set("Access-Control-Expose-Headers", SessionHeader)
+	}
+	if r.URL.Path != "/health" && !s.authorized(r) {
+		h.Set("WWW-Authenticate", "Bearer")
+		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "a valid API key is needed: send Authorization: Bearer KEY with a key of api.keys or HERMES_API_KEY")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
+	s.mux.ServeHTTP(w, r)
+}
+
+// authorized compares the bearer token with every key in constant time
+// (over hashes, so neither the length nor the content leaks).
+func (s *Server) authorized(r *http.Request) bool {
+	if len(s.keys) == 0 {
+		return true
+	}
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	found := 0
+	for _, k := range s.keys {
+		found |= subtle.ConstantTimeCompare(sum[:], k[:])
+	}
+	return found == 1
+}
+
+// models lists hermes and the configured models.
+func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		OwnedBy string `json:"owned_by"`
+	}
+	list := []model{{ID: "hermes", Object: "model", OwnedBy: "hermes"}}
+	for _, m := range s.opt.Models {
+		if m != "hermes" {
+			list = append(list, model{ID: m, Object: "model", OwnedBy: "hermes"})
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": list})
+}
+
+// acquire takes a run slot, or answers 429 and reports false when all
+// are taken.
+func (s *Server) acquire(w http.ResponseWriter) (release func(), ok bool) {
+	select {
+	case s.slots <- struct{}{}:
+		return func() { <-s.slots }, true
+	default:
+		writeError(w, http.StatusTooManyRequests, "rate_limit_exceeded", "", fmt.Sprintf("%d turns are running already (api.max_concurrent_runs); try again when one has finished", s.opt.MaxConcurrentRuns))
+		return nil, false
+	}
+}
+
+// writeJSON writes v as the JSON body with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// apiError is OpenAI's error object.
+type apiError struct {
+	Message string  `json:"message"`
+	Type    string  `json:"type"`
+	Param   *string `json:"param"`
+	Code    *string `json:"code"`
+}
+
+// writeError writes an error in OpenAI's shape, so clients show the
+// message; param names the request field at fault, when one is.
+func writeError(w http.ResponseWriter, status int, typ, param, msg string) {
+	e := apiError{Message: msg, Type: typ}
+	if param != "" {
+		e.Param = &param
+	}
+	if status == http.StatusUnauthorized {
+		c := "invalid_api_key"
+		e.Code = &c
+	}
+	writeJSON(w, status, map[string]apiError{"error": e})
+}

@@ -1,0 +1,101 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/api"
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/safety/netguard"
+	"github.com/hermes-go/hermes/session"
+)
+
+// apiSource is the source of the sessions the API server makes; only
+// those can be continued through it, so an API key does not open the
+// conversations held on chat platforms or at the terminal.
+const apiSource = "api"
+
+// APIKeys are the API server's keys: api.keys and HERMES_API_KEY.
+func (a *App) APIKeys() []string {
+	var keys []string
+	for _, k := range a.Config.Config.API.Keys {
+		keys = append(keys, string(k))
+	}
+	if a.Config.Env != nil {
+		if k, ok := a.Config.Env("HERMES_API_KEY"); ok && strings.TrimSpace(k) != "" {
+			keys = append(keys, strings.TrimSpace(k))
+		}
+	}
+	return keys
+}
+
+// APIHandler assembles the OpenAI-compatible server of the api section.
+// Its turns run with nobody to approve a dangerous command, as webhooks
+// do: approvals.non_interactive decides, and it denies by default. A
+// listen address other machines reach is refused without a key.
+func (a *App) APIHandler() (http.Handler, error) {
+	cfg := a.Config.Config.API
+	if a.Engine == nil {
+		return nil, fmt.Errorf("app: the API server needs the whole runtime (app.Open), not just the stores")
+	}
+	keys := a.APIKeys()
+	if len(keys) == 0 && !netguard.Loopback(cfg.Listen) {
+		return nil, fmt.Errorf("api.listen: %q is not accepted without a key; set api.keys or HERMES_API_KEY, or listen on 127.0.0.1", cfg.Listen)
+	}
+	var models []string
+	if m := a.Config.Config.Model.Default; m != "" {
+		models = append(models, m)
+	}
+	return api.New(api.Options{
+		Keys:              keys,
+		CORSOrigins:       cfg.CORSOrigins,
+		MaxConcurrentRuns: cfg.MaxConcurrentRuns,
+		MaxBodyBytes:      cfg.MaxBodyBytes,
+		Models:            models,
+		Run:               a.apiTurn,
+		Clock:             a.opts.Clock,
+		Logger:            a.Log,
+	}), nil
+}
+
+// apiTurn runs one API turn in an API session.
+func (a *App) apiTurn(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Result, error) {
+	if t.SessionID != "" {
+		s, err := a.Sessions.Get(ctx, t.SessionID)
+		if errors.Is(err, session.ErrNotFound) || (err == nil && s.Source != apiSource) {
+			return nil, &api.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("%s: %q is not a session of the API; send X-Hermes-Session-Id: new to start one, and the id it returns to continue it", api.SessionHeader, t.SessionID)}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	in := engine.Input{Text: t.Text, Source: apiSource, Model: t.Model, Approval: safety.Asker{},
+		Attach: func(_ context.Context, to engine.AttachTo) ([]llm.Part, error) {
+			if t.Started != nil {
+				t.Started(to.SessionID)
+			}
+			if len(t.Images) > 0 && !to.Images {
+				return []llm.Part{llm.TextPart(fmt.Sprintf("[%d image(s) came with this message, but this model does not take images]", len(t.Images)))}, nil
+			}
+			return t.Images, nil
+		}}
+	res, err := a.Engine.Turn(ctx, t.SessionID, in, sink)
+	var busy *engine.BusyError
+	if errors.As(err, &busy) {
+		return nil, &api.Error{Status: http.StatusConflict, Message: fmt.Sprintf("session %s is running a turn already; wait for it to end, then send again", busy.SessionID)}
+	}
+	if err != nil {
+		// The message goes to the client: a secret in it is redacted.
+		return nil, errors.New(a.Redactor().Redact(err.Error()))
+	}
+	if res.Err != nil {
+		res.Err = errors.New(a.Redactor().Redact(res.Err.Error()))
+	}
+	return &api.Result{SessionID: res.SessionID, Result: res.Result}, nil
+}

@@ -1,0 +1,29 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// api: the defaults, the keys from .env, and every wrong value refused
+// with its key and what is accepted.
+func TestAPISection(t *testing.T) {
+	l := mustLoad(t, map[string]string{"config.yaml": "api:\n  enabled: true\n  keys: [\"${K}\"]\n  cors_origins: [\"https://chat.example.com\"]\n"},
+		map[string]string{"K": "sk-hermes-1"}, nil)
+	if a := l.Config.API; !a.Enabled || a.Listen != "127.0.0.1:8642" || len(a.Keys) != 1 || string(a.Keys[0]) != "sk-hermes-1" || a.MaxConcurrentRuns != 8 || a.MaxBodyBytes != 10<<20 {
+		t.Errorf("api = %+v", a)
+	}
+	for _, tt := range []struct{ yaml, want string }{
+		{"api: {listen: \"8642\"}\n", "api.listen: \"8642\" is not accepted; use HOST:PORT"},
+		{"api: {max_concurrent_runs: 0}\n", "api.max_concurrent_runs: \"0\" is not accepted"},
+		{"api: {max_body_bytes: 10}\n", "api.max_body_bytes: \"10\" is not accepted"},
+		{"api: {keys: [\"\"]}\n", "api.keys[0]"},
+		{"api: {cors_origins: [\"*\"]}\n", "api.cors_origins[0]: \"*\" is not accepted"},
+		{"api: {cors_origins: [\"https://a.example/path\"]}\n", "api.cors_origins[0]"},
+	} {
+		_, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want an error naming %q", tt.yaml, err, tt.want)
+		}
+	}
+}
