@@ -41,7 +41,8 @@ func (a *App) chatModel(ctx context.Context, key, name string) string {
 		return fmt.Sprintf("This chat talks to the configured model again, %s.", configured)
 	}
 	if !modelName.Get().MatchString(name) {
-		return fmt.Sprintf("%q is not a model name: give a provider's model id, up to 128 letters, digits and . _ : / @ + -.", clipName(name))
+		// %.64q cuts at a character, never inside one.
+		return fmt.Sprintf("%.64q is not a model name: give a provider's model id, up to 128 letters, digits and . _ : / @ + -.", name)
 	}
 	m, err := a.Models.Model(name)
 	if err != nil {
@@ -51,14 +52,6 @@ func (a *App) chatModel(ctx context.Context, key, name string) string {
 		return "model: " + err.Error()
 	}
 	return fmt.Sprintf("This chat now talks to %s on %s. `/model default` goes back to %s.", m.Name, main.Provider, configured)
-}
-
-// clipName shortens a refused name for the reply.
-func clipName(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
 }
 
 // tidy is the gateway's session hygiene: it compresses a session that

@@ -161,9 +161,19 @@ func (e *Engine) Tidy(ctx context.Context, sessionID string, share float64) (*Co
 	if comp == nil || sessionID == "" {
 		return nil, nil
 	}
-	return e.compressNow(ctx, sessionID, "", func(history []llm.Message) bool {
-		return comp.Past(comp.Estimate(history), share)
-	})
+	due := func(history []llm.Message) bool { return comp.Past(comp.Estimate(history), share) }
+	// Nearly every turn finds its session small enough. Deciding that
+	// from a read keeps the turn lock and the lease (a write) off the
+	// way of every message; a session past the share is checked again
+	// under them.
+	history, err := e.history(ctx, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if !due(history) {
+		return nil, nil
+	}
+	return e.compressNow(ctx, sessionID, "", due)
 }
 
 // compressNow compresses a session under its lock and lease, when due
