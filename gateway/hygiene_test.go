@@ -137,3 +137,21 @@ func TestRunnerFinalOnly(t *testing.T) {
 		t.Errorf("sent %q; want only the final text", h.p.sent)
 	}
 }
+
+// An Inlet gives a handler the running Receive's deliver, and nothing
+// before Open or after Close, so early and late posts are refused.
+func TestInlet(t *testing.T) {
+	var in Inlet
+	if in.Take() != nil {
+		t.Fatal("a closed inlet gave a deliver")
+	}
+	got := ""
+	in.Open(func(_ context.Context, ev Event) error { got = ev.ID; return nil })
+	if d := in.Take(); d == nil || d(context.Background(), Event{ID: "7"}) != nil || got != "7" {
+		t.Fatalf("an open inlet did not deliver: %q", got)
+	}
+	in.Close()
+	if in.Take() != nil {
+		t.Error("a closed inlet still gave a deliver")
+	}
+}

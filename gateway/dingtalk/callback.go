@@ -26,14 +26,8 @@ func (a *Adapter) WebhookHandler() (string, http.Handler) {
 // message URL, set in the developer console, so there is nothing to
 // connect; posts are taken until ctx ends.
 func (a *Adapter) receiveHTTP(ctx context.Context, deliver func(context.Context, gateway.Event) error) error {
-	a.mu.Lock()
-	a.deliver = deliver
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		a.deliver = nil
-		a.mu.Unlock()
-	}()
+	a.inlet.Open(deliver)
+	defer a.inlet.Close()
 	a.log.Info("dingtalk: taking the robot's messages by HTTP callback", "path", a.path)
 	<-ctx.Done()
 	return nil
@@ -66,9 +60,7 @@ func (a *Adapter) serveCallback(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "could not read the message", http.StatusBadRequest)
 		return
 	}
-	a.mu.Lock()
-	deliver := a.deliver
-	a.mu.Unlock()
+	deliver := a.inlet.Take()
 	if deliver == nil {
 		http.Error(w, "not receiving yet", http.StatusServiceUnavailable)
 		return

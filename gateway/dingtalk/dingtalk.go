@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
@@ -69,10 +68,9 @@ type Adapter struct {
 	// path is http mode's path; "" in stream mode.
 	path string
 
-	mu sync.Mutex
-	// deliver is Receive's in http mode while it runs; nil before and
-	// after, when callbacks are refused with 503 so DingTalk retries.
-	deliver func(context.Context, gateway.Event) error
+	// inlet holds Receive's deliver in http mode while it runs; before and
+	// after, callbacks are refused with 503 so DingTalk retries.
+	inlet gateway.Inlet
 }
 
 // New checks o and returns an Adapter; it makes no request until Receive

@@ -81,9 +81,7 @@ func (a *Adapter) dispatch(w http.ResponseWriter, r *http.Request, env envelope)
 // and the body of the answer: 200, or 503 when the gateway did not take
 // the event (or is not receiving yet), so that Feishu sends it again.
 func (a *Adapter) handle(ctx context.Context, env envelope) (int, any) {
-	a.mu.Lock()
-	deliver := a.deliver
-	a.mu.Unlock()
+	deliver := a.inlet.Take()
 	if deliver == nil {
 		return http.StatusServiceUnavailable, nil
 	}

@@ -7,7 +7,6 @@
 package feishu
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -75,9 +74,9 @@ type Adapter struct {
 	// botOpenID is the bot's open_id, which tells the mentions of the
 	// bot in a group; known once Receive has asked for it.
 	botOpenID string
-	// deliver is Receive's while it runs; nil before and after, when
+	// inlet holds Receive's deliver while it runs; before and after,
 	// posts are refused with 503 so Feishu posts them again.
-	deliver func(context.Context, gateway.Event) error
+	inlet gateway.Inlet
 	// answers are the card callbacks waiting for the text of their toast,
 	// by event id.
 	answers map[string]chan string

@@ -41,11 +41,7 @@ func (a *Adapter) WebhookHandler() (string, http.Handler) {
 // every event Feishu posts, or sends down the long connection, to
 // deliver until ctx ends.
 func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gateway.Event) error) error {
-	defer func() {
-		a.mu.Lock()
-		a.deliver = nil
-		a.mu.Unlock()
-	}()
+	defer a.inlet.Close()
 	for backoff := time.Duration(0); ; {
 		var info struct {
 			Bot struct {
@@ -59,8 +55,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 			// can be told; until then they are answered 503 and Feishu
 			// posts them again.
 			a.mu.Lock()
-			a.botOpenID, a.deliver = info.Bot.OpenID, deliver
+			a.botOpenID = info.Bot.OpenID
 			a.mu.Unlock()
+			a.inlet.Open(deliver)
 			a.log.Info("feishu: taking events", "bot", info.Bot.AppName, "long_connection", a.long, "path", a.path)
 			break
 		}

@@ -31,14 +31,8 @@ func (a *Adapter) receiveHTTP(ctx context.Context, deliver func(context.Context,
 	if err := a.whoAmI(ctx); err != nil {
 		return err
 	}
-	a.mu.Lock()
-	a.deliver = deliver
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		a.deliver = nil
-		a.mu.Unlock()
-	}()
+	a.inlet.Open(deliver)
+	defer a.inlet.Close()
 	a.log.Info("slack: taking the Events API", "path", a.path)
 	<-ctx.Done()
 	return nil
@@ -82,9 +76,7 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, challenge)
 		return
 	}
-	a.mu.Lock()
-	deliver := a.deliver
-	a.mu.Unlock()
+	deliver := a.inlet.Take()
 	switch {
 	case deliver == nil:
 		http.Error(w, "not receiving yet", http.StatusServiceUnavailable)

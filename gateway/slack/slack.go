@@ -9,7 +9,6 @@
 package slack
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -77,9 +76,9 @@ type Adapter struct {
 	answered threads
 	// held are the channels Slack asked to wait.
 	held holds
-	// deliver is Receive's in Events API mode while it runs; nil before
-	// and after, when posts are refused with 503 so Slack retries them.
-	deliver func(context.Context, gateway.Event) error
+	// inlet holds Receive's deliver in Events API mode while it runs; before
+	// and after, posts are refused with 503 so Slack retries them.
+	inlet gateway.Inlet
 }
 
 // New checks o and returns an Adapter; it makes no request until Receive

@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
@@ -45,10 +44,9 @@ type webhookState struct {
 	cfg  Webhook
 	path string
 
-	mu sync.Mutex
-	// deliver is Receive's while it runs; nil before and after, when
-	// posts are refused with 503 so Telegram keeps them.
-	deliver func(context.Context, gateway.Event) error
+	// inlet holds Receive's deliver while it runs; posts before and
+	// after are refused with 503 so Telegram keeps them.
+	inlet gateway.Inlet
 }
 
 // checkWebhook validates w for an adapter on base and fills in the
@@ -121,14 +119,8 @@ func (a *Adapter) receiveWebhook(ctx context.Context, deliver func(context.Conte
 	}
 	// Posts are taken from now on: a webhook set by an earlier run may
 	// already be posting.
-	a.hook.mu.Lock()
-	a.hook.deliver = deliver
-	a.hook.mu.Unlock()
-	defer func() {
-		a.hook.mu.Lock()
-		a.hook.deliver = nil
-		a.hook.mu.Unlock()
-	}()
+	a.hook.inlet.Open(deliver)
+	defer a.hook.inlet.Close()
 	backoff := time.Duration(0)
 	for {
 		err := a.call(ctx, "setWebhook", params, nil)
@@ -181,9 +173,7 @@ func (a *Adapter) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not an update", http.StatusBadRequest)
 		return
 	}
-	a.hook.mu.Lock()
-	deliver := a.hook.deliver
-	a.hook.mu.Unlock()
+	deliver := a.hook.inlet.Take()
 	if deliver == nil {
 		http.Error(w, "not receiving yet", http.StatusServiceUnavailable)
 		return

@@ -28,14 +28,8 @@ func (a *App) WebhookHandler() (string, http.Handler) {
 // Receive takes callbacks until ctx ends: WeCom posts them to the handler
 // WebhookHandler returns, served on gateway.webhook.listen.
 func (a *App) Receive(ctx context.Context, deliver func(context.Context, gateway.Event) error) error {
-	a.mu.Lock()
-	a.deliver = deliver
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		a.deliver = nil
-		a.mu.Unlock()
-	}()
+	a.inlet.Open(deliver)
+	defer a.inlet.Close()
 	a.log.Info("wecom: taking callbacks", "path", a.path)
 	<-ctx.Done()
 	return nil
@@ -112,9 +106,7 @@ func (a *App) servePost(w http.ResponseWriter, r *http.Request, sig, ts, nonce s
 		a.refuse(w, r, http.StatusForbidden, "the message is for agent "+strconv.FormatInt(m.AgentID, 10)+", not this app's")
 		return
 	}
-	a.mu.Lock()
-	deliver := a.deliver
-	a.mu.Unlock()
+	deliver := a.inlet.Take()
 	if deliver == nil {
 		http.Error(w, "not receiving yet", http.StatusServiceUnavailable)
 		return

@@ -7,14 +7,12 @@
 package wecom
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
@@ -77,10 +75,9 @@ type App struct {
 	token   tokenCache
 	limits  limits
 
-	mu sync.Mutex
-	// deliver is Receive's while it runs; nil before and after, when
+	// inlet holds Receive's deliver while it runs; before and after,
 	// callbacks are refused with 503 so WeCom posts them again.
-	deliver func(context.Context, gateway.Event) error
+	inlet gateway.Inlet
 }
 
 // NewApp checks o and returns an App; it makes no request until a send.
