@@ -30,7 +30,8 @@ const (
 //  4. a dangerous command runs when every rule it matches is allowed —
 //     by Allowlist, by an earlier Always answer, or for its session by an
 //     earlier Session answer — or when Allowlist has a glob matching it;
-//  5. with the Asker's Yolo or ModeOff it runs;
+//  5. with the Asker's Yolo or ModeOff (the Asker's Mode, else the
+//     Policy's) it runs;
 //  6. in ModeSmart the Judge decides, unless it escalates or fails;
 //  7. a person is asked through the Asker's Prompter, for at most Timeout;
 //  8. when nobody can be asked, the Asker's NonInteractive, else the
@@ -118,6 +119,11 @@ type Asker struct {
 	// NonInteractive, when set, replaces the Policy's NonInteractive
 	// (approvals.cron_mode for scheduled jobs).
 	NonInteractive string
+	// Mode, when set, replaces the Policy's Mode for this front's
+	// commands: an editor's user picks how their session approves, which
+	// may be stricter or looser than approvals.mode. Hardline commands and
+	// Deny patterns are refused in every mode.
+	Mode Mode
 }
 
 // SessionApprover approves commands for one session. It has the method
@@ -235,9 +241,13 @@ func (p *Policy) decide(ctx context.Context, req Request, a Asker, findings []sh
 		return nil
 	}
 	req.Verdict, req.Findings = pending[0], pending
-	switch mode, err := ParseMode(string(p.Mode)); {
+	configured := p.Mode
+	if a.Mode != "" {
+		configured = a.Mode
+	}
+	switch mode, err := ParseMode(string(configured)); {
 	case err != nil:
-		return deny(req.Verdict, fmt.Sprintf("the approval policy is misconfigured: approvals.mode %q is not accepted (use manual, smart or off)", p.Mode), err)
+		return deny(req.Verdict, fmt.Sprintf("the approval policy is misconfigured: approvals.mode %q is not accepted (use manual, smart or off)", configured), err)
 	case mode == ModeOff:
 		log.Info("safety: dangerous command allowed: approvals are off")
 		return nil

@@ -86,12 +86,47 @@ func TestPolicyHardlineIsNeverAllowed(t *testing.T) {
 		"smart, judge approves":    {&Policy{Mode: ModeSmart, Judge: judging(JudgeApprove, nil)}, Asker{}},
 		"non-interactive allow":    {&Policy{NonInteractive: NonInteractiveAllow}, Asker{}},
 		"job allowed":              {&Policy{}, Asker{NonInteractive: NonInteractiveAllow}},
+		"front picks mode off":     {&Policy{}, Asker{Mode: ModeOff}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := tc.p.Check(context.Background(), "s", tc.ask, "sudo rm -rf /")
 			d := denied(t, err, shell.Hardline, "never runs")
 			if d.Verdict.Rule != "delete_root" || !strings.Contains(d.Error(), "ask the user to run it themselves") {
 				t.Errorf("got %s: %v", d.Verdict, d)
+			}
+		})
+	}
+}
+
+// TestPolicyAskerMode checks that a front's Mode replaces approvals.mode
+// both ways: stricter (asks although approvals are off) and looser (runs
+// without asking although approvals are manual).
+func TestPolicyAskerMode(t *testing.T) {
+	ctx := context.Background()
+	for name, tc := range map[string]struct {
+		policy, asker Mode
+		wantAsked     int
+		wantErr       string
+	}{
+		"manual over off":   {ModeOff, ModeManual, 1, "the user denied"},
+		"off over manual":   {ModeManual, ModeOff, 0, ""},
+		"smart over off":    {ModeOff, ModeSmart, 0, "safety reviewer"},
+		"unset keeps off":   {ModeOff, "", 0, ""},
+		"unset keeps smart": {ModeSmart, "", 0, "safety reviewer"},
+		"bad mode is named": {ModeOff, "careful", 0, `"careful" is not accepted`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pr := answering(Deny)
+			p := &Policy{Mode: tc.policy, Judge: judging(JudgeDeny, nil)}
+			err := p.Check(ctx, "s", Asker{Prompter: pr, Mode: tc.asker}, dangerousCmd)
+			if tc.wantErr == "" && err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantErr != "" {
+				denied(t, err, shell.Dangerous, tc.wantErr)
+			}
+			if pr.count() != tc.wantAsked {
+				t.Errorf("asked %d times; want %d", pr.count(), tc.wantAsked)
 			}
 		})
 	}
