@@ -128,6 +128,10 @@ func describe(u acpsdk.SessionUpdate) string {
 			names = append(names, c.Name)
 		}
 		return "commands: " + strings.Join(names, " ")
+	case u.CurrentModeUpdate != nil:
+		return "mode: " + string(u.CurrentModeUpdate.CurrentModeId)
+	case u.UsageUpdate != nil:
+		return fmt.Sprintf("usage: %d/%d", u.UsageUpdate.Used, u.UsageUpdate.Size)
 	}
 	return "other"
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
-	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/slash"
 )
 
@@ -40,7 +39,8 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		Text:     msg,
 		Source:   Source,
 		Workdir:  st.workdir,
-		Approval: safety.Asker{Prompter: &permissions{conn: s.conn, sessionID: id, calls: u}, Yolo: s.opt.Yolo},
+		Model:    st.model,
+		Approval: asker(st.mode, &permissions{conn: s.conn, sessionID: id, calls: u}),
 	}
 	res, err := s.opt.Turns.Turn(ctx, id, in, u)
 	if ctx.Err() != nil {
@@ -74,9 +74,7 @@ func (s *Server) start(id string, cancel context.CancelFunc) (state, error) {
 	defer s.mu.Unlock()
 	st, ok := s.sessions[id]
 	if !ok {
-		return state{}, acpsdk.NewInvalidParams(map[string]any{
-			"sessionId": id, "error": fmt.Sprintf("session %q is not open on this connection; call session/new or session/load first", id),
-		})
+		return state{}, notOpen(id)
 	}
 	if s.closing {
 		return state{}, acpsdk.NewInternalError(map[string]any{"error": "hermes is shutting down; start it again"})

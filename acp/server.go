@@ -18,6 +18,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/slash"
 )
@@ -43,8 +44,14 @@ type Options struct {
 	// its arguments (a skill's text and the instruction).
 	Invoke func(name, args string) (string, error)
 	// Yolo runs dangerous commands without asking (--yolo); hardline
-	// commands and approvals.deny still never run.
+	// commands and approvals.deny still never run. With Approvals it sets
+	// the mode sessions start in (DefaultMode); the editor can switch it.
 	Yolo bool
+	// Approvals is approvals.mode of config.yaml.
+	Approvals safety.Mode
+	// Models are the models a session may pick, the main one first; the
+	// others are called by name on the configured provider.
+	Models []string
 	// Version is hermes's version, told in initialize.
 	Version string
 	// Logger gets the server's lines; it must not write to stdout, which
@@ -71,6 +78,9 @@ type Server struct {
 // state is one open session.
 type state struct {
 	workdir string
+	// mode is the session's approval mode (ModeAsk...); model the model
+	// picked for it, empty for the main one.
+	mode, model string
 	// cancel ends the running turn; nil when none runs.
 	cancel context.CancelFunc
 }
@@ -142,10 +152,11 @@ func (s *Server) NewSession(ctx context.Context, p acpsdk.NewSessionRequest) (ac
 	if err := s.opt.Store.Create(ctx, sess); err != nil {
 		return acpsdk.NewSessionResponse{}, fmt.Errorf("creating a session: %w", err)
 	}
-	s.open(sess.ID, p.Cwd)
+	st := s.open(sess.ID, p.Cwd)
 	s.opt.Logger.Info("acp session opened", "session_id", sess.ID, "cwd", p.Cwd)
 	s.advertise(sess.ID)
-	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(sess.ID)}, nil
+	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(sess.ID),
+		Modes: modeState(st.mode), Models: s.modelState(&st), ConfigOptions: s.configOptions(sess.ID)}, nil
 }
 
 // checkCwd requires the absolute directory ACP says cwd is.
@@ -158,15 +169,18 @@ func checkCwd(cwd string) error {
 	return nil
 }
 
-// open records a session as open on this connection.
-func (s *Server) open(id, workdir string) {
+// open records a session as open on this connection, in the default
+// mode unless it was open already, and returns its state.
+func (s *Server) open(id, workdir string) state {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st, ok := s.sessions[id]; ok {
 		st.workdir = workdir
-		return
+		return *st
 	}
-	s.sessions[id] = &state{workdir: workdir}
+	st := &state{workdir: workdir, mode: DefaultMode(s.opt.Approvals, s.opt.Yolo)}
+	s.sessions[id] = st
+	return *st
 }
 
 // Cancel ends the session's running turn, if any. The turn records what

@@ -39,9 +39,9 @@ func (s *Server) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (
 	for _, m := range msgs {
 		replay(u, m.Message)
 	}
-	s.open(id, p.Cwd)
+	st := s.open(id, p.Cwd)
 	s.advertise(id)
-	return acpsdk.LoadSessionResponse{}, nil
+	return acpsdk.LoadSessionResponse{Modes: modeState(st.mode), Models: s.modelState(&st), ConfigOptions: s.configOptions(id)}, nil
 }
 
 // replay sends one stored message as the updates it was streamed as.

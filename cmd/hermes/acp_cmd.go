@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/acp"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/slash"
 )
 
@@ -34,6 +35,7 @@ Zed (settings.json):
 			srv := acp.New(acp.Options{
 				Turns: h.Engine, Store: h.Sessions, Version: version, Logger: h.Log,
 				Commands: skillCommands(h.Slash()), Yolo: f.yolo,
+				Approvals: safety.Mode(h.Config.Config.Approvals.Mode), Models: h.ModelChoices(),
 				Invoke: func(name, args string) (string, error) { return slashSkill(h, name, args) },
 			})
 			return srv.Serve(ctx, a.stdin, cmd.OutOrStdout())
