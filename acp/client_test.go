@@ -131,7 +131,11 @@ func describe(u acpsdk.SessionUpdate) string {
 	case u.CurrentModeUpdate != nil:
 		return "mode: " + string(u.CurrentModeUpdate.CurrentModeId)
 	case u.UsageUpdate != nil:
-		return fmt.Sprintf("usage: %d/%d", u.UsageUpdate.Used, u.UsageUpdate.Size)
+		d := fmt.Sprintf("usage: %d/%d", u.UsageUpdate.Used, u.UsageUpdate.Size)
+		if c := u.UsageUpdate.Cost; c != nil {
+			d += fmt.Sprintf(" %.4f %s", c.Amount, c.Currency)
+		}
+		return d
 	}
 	return "other"
 }

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -42,14 +43,20 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		Model:    st.model,
 		Approval: asker(st.mode, &permissions{conn: s.conn, sessionID: id, calls: u}),
 	}
-	res, err := s.opt.Turns.Turn(ctx, id, in, u)
+	sink := &usageSink{Sink: u}
+	res, err := s.opt.Turns.Turn(ctx, id, in, sink)
 	if ctx.Err() != nil {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}
 	if err != nil {
 		return acpsdk.PromptResponse{}, acpsdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
-	return acpsdk.PromptResponse{StopReason: stopReason(res.Result)}, nil
+	resp := acpsdk.PromptResponse{StopReason: stopReason(res.Result)}
+	if res.Result != nil {
+		resp.Usage = promptUsage(res.Usage)
+		s.reportUsage(ctx, u, cmp.Or(res.SessionID, id), s.currentModel(&st), sink)
+	}
+	return resp, nil
 }
 
 // expand turns a prompt that starts with an advertised slash command into
