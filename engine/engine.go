@@ -190,6 +190,12 @@ type Input struct {
 	// toolsets for this turn (a job's own toolsets); disabled toolsets
 	// stay off.
 	Toolsets []string
+	// Tools, when set, are offered in this turn besides the selection:
+	// the MCP servers an editor connected for its session, which no other
+	// session may see. The turn's dispatcher runs them like every other
+	// tool, with its approver, timeouts and redaction. A name already
+	// taken by a selected tool makes the turn fail before it starts.
+	Tools *tool.Registry
 	// Model, when set, is the model this turn calls instead of the main
 	// one (a job's own model), on the configured provider.
 	Model string
@@ -246,6 +252,11 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	box, err := e.Toolbox(in.Toolsets)
 	if err != nil {
 		return nil, fmt.Errorf("toolsets: %w", err)
+	}
+	if in.Tools != nil {
+		if box, err = e.withTools(box, in.Tools); err != nil {
+			return nil, err
+		}
 	}
 	model, err := e.opt.Models.Model(in.Model)
 	if err != nil {

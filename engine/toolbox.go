@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hermes-go/hermes/llm"
@@ -74,6 +75,28 @@ func (e *Engine) Toolbox(toolsets []string) (*Toolbox, error) {
 	e.boxes[key] = box
 	e.mu.Unlock()
 	return box, nil
+}
+
+// withTools returns box's offered selection and every tool of extra
+// behind a dispatcher of their own, for one turn: extra's tools are the
+// turn's alone, so they join a registry made for it instead of the
+// engine's. A name both hold is an error naming it.
+func (e *Engine) withTools(box *Toolbox, extra *tool.Registry) (*Toolbox, error) {
+	var tools []tool.Tool
+	for _, info := range box.Registry.Infos() {
+		if !info.Selected {
+			continue
+		}
+		if t, ok := box.Registry.Get(info.Name); ok {
+			tools = append(tools, t)
+		}
+	}
+	tools = append(tools, extra.All()...)
+	reg := tool.NewRegistry()
+	if err := reg.Swap(nil, tools); err != nil {
+		return nil, fmt.Errorf("the session's own tools clash with hermes's: %w; rename the MCP server that offers them", err)
+	}
+	return e.toolbox(reg), nil
 }
 
 // AllTools is every registered tool, whatever the selection, behind a
