@@ -41,6 +41,7 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		Source:   Source,
 		Workdir:  st.workdir,
 		Model:    st.model,
+		Tools:    st.tools(),
 		Approval: asker(st.mode, &permissions{conn: s.conn, sessionID: id, calls: u}),
 	}
 	sink := &usageSink{Sink: u}

@@ -49,6 +49,10 @@ type Options struct {
 	Yolo bool
 	// Approvals is approvals.mode of config.yaml.
 	Approvals safety.Mode
+	// Reserved reports whether an MCP toolset is hermes's own (a server
+	// of config.yaml), which an editor's server may not take; nil
+	// reserves none.
+	Reserved func(toolset string) bool
 	// Models are the models a session may pick, the main one first; the
 	// others are called by name on the configured provider.
 	Models []string
@@ -81,6 +85,9 @@ type state struct {
 	// mode is the session's approval mode (ModeAsk...); model the model
 	// picked for it, empty for the main one.
 	mode, model string
+	// mcp is the MCP servers the editor passed for the session; nil when
+	// none.
+	mcp *sessionMCP
 	// cancel ends the running turn; nil when none runs.
 	cancel context.CancelFunc
 }
@@ -105,6 +112,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	s.cancelAll()
 	s.turns.Wait()
+	s.closeAllMCP()
 	return nil
 }
 
@@ -130,6 +138,7 @@ func (s *Server) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acps
 		AuthMethods:     []acpsdk.AuthMethod{},
 		AgentCapabilities: acpsdk.AgentCapabilities{
 			LoadSession:         true,
+			McpCapabilities:     acpsdk.McpCapabilities{Http: true},
 			PromptCapabilities:  acpsdk.PromptCapabilities{EmbeddedContext: true},
 			SessionCapabilities: acpsdk.SessionCapabilities{List: &acpsdk.SessionListCapabilities{}},
 		},
@@ -148,13 +157,19 @@ func (s *Server) NewSession(ctx context.Context, p acpsdk.NewSessionRequest) (ac
 	if err := checkCwd(p.Cwd); err != nil {
 		return acpsdk.NewSessionResponse{}, err
 	}
+	servers, err := s.mcpConfigs(p.McpServers)
+	if err != nil {
+		return acpsdk.NewSessionResponse{}, err
+	}
 	sess := &session.Session{Source: Source, Cwd: p.Cwd}
 	if err := s.opt.Store.Create(ctx, sess); err != nil {
 		return acpsdk.NewSessionResponse{}, fmt.Errorf("creating a session: %w", err)
 	}
-	st := s.open(sess.ID, p.Cwd)
-	s.opt.Logger.Info("acp session opened", "session_id", sess.ID, "cwd", p.Cwd)
+	m, failed := s.connectMCP(ctx, servers)
+	st := s.open(sess.ID, p.Cwd, m)
+	s.opt.Logger.Info("acp session opened", "session_id", sess.ID, "cwd", p.Cwd, "mcp_servers", len(servers))
 	s.advertise(sess.ID)
+	s.reportMCP(sess.ID, failed)
 	return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(sess.ID),
 		Modes: modeState(st.mode), Models: s.modelState(&st), ConfigOptions: s.configOptions(sess.ID)}, nil
 }
@@ -169,18 +184,26 @@ func checkCwd(cwd string) error {
 	return nil
 }
 
-// open records a session as open on this connection, in the default
-// mode unless it was open already, and returns its state.
-func (s *Server) open(id, workdir string) state {
+// open records a session as open on this connection with the MCP
+// servers m, in the default mode unless it was open already (whose
+// servers m replaces), and returns its state.
+func (s *Server) open(id, workdir string, m *sessionMCP) state {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if st, ok := s.sessions[id]; ok {
-		st.workdir = workdir
-		return *st
+	st, ok := s.sessions[id]
+	if !ok {
+		st = &state{mode: DefaultMode(s.opt.Approvals, s.opt.Yolo)}
+		s.sessions[id] = st
 	}
-	st := &state{workdir: workdir, mode: DefaultMode(s.opt.Approvals, s.opt.Yolo)}
-	s.sessions[id] = st
-	return *st
+	old := st.mcp
+	st.workdir, st.mcp = workdir, m
+	if s.closing {
+		// Serve has closed the servers of every session already.
+		old, st.mcp = m, nil
+	}
+	out := *st
+	s.mu.Unlock()
+	old.close()
+	return out
 }
 
 // Cancel ends the session's running turn, if any. The turn records what

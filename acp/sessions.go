@@ -22,6 +22,10 @@ func (s *Server) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (
 	if err := checkCwd(p.Cwd); err != nil {
 		return acpsdk.LoadSessionResponse{}, err
 	}
+	servers, err := s.mcpConfigs(p.McpServers)
+	if err != nil {
+		return acpsdk.LoadSessionResponse{}, err
+	}
 	id := string(p.SessionId)
 	if _, err := s.opt.Store.Get(ctx, id); err != nil {
 		if errors.Is(err, session.ErrNotFound) {
@@ -39,8 +43,10 @@ func (s *Server) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (
 	for _, m := range msgs {
 		replay(u, m.Message)
 	}
-	st := s.open(id, p.Cwd)
+	m, failed := s.connectMCP(ctx, servers)
+	st := s.open(id, p.Cwd, m)
 	s.advertise(id)
+	s.reportMCP(id, failed)
 	return acpsdk.LoadSessionResponse{Modes: modeState(st.mode), Models: s.modelState(&st), ConfigOptions: s.configOptions(id)}, nil
 }
 

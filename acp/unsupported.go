@@ -6,17 +6,21 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 )
 
-// CloseSession cancels the session's running turn and forgets it on this
-// connection; the session itself stays stored and can be loaded again.
+// CloseSession cancels the session's running turn, disconnects the MCP
+// servers the editor passed for it and forgets it on this connection;
+// the session itself stays stored and can be loaded again.
 func (s *Server) CloseSession(_ context.Context, p acpsdk.CloseSessionRequest) (acpsdk.CloseSessionResponse, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var m *sessionMCP
 	if st, ok := s.sessions[string(p.SessionId)]; ok {
 		if st.cancel != nil {
 			st.cancel()
 		}
+		m = st.mcp
 		delete(s.sessions, string(p.SessionId))
 	}
+	s.mu.Unlock()
+	m.close()
 	return acpsdk.CloseSessionResponse{}, nil
 }
 

@@ -95,10 +95,20 @@ func (c ServerConfig) validate(name string) error {
 		return fmt.Errorf("%s.connect_timeout: %v is negative; want a positive duration such as 10s, or nothing for the default", field, c.ConnectTimeout)
 	}
 	if c.URL != "" {
-		u, err := url.Parse(c.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("%s.url: %q is not an http:// or https:// URL", field, redactURL(c.URL))
+		if err := CheckURL(c.URL); err != nil {
+			return fmt.Errorf("%s.url: %w", field, err)
 		}
+	}
+	return nil
+}
+
+// CheckURL says why raw cannot be a streamable HTTP server's address,
+// showing it without its user info and query; nil when it is an http://
+// or https:// URL.
+func CheckURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%q is not an http:// or https:// URL", redactURL(raw))
 	}
 	return nil
 }
