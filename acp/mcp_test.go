@@ -284,3 +284,16 @@ func TestEditorMCPServerRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestInitializeAnnouncesMCP checks that initialize offers what hermes's
+// MCP client connects: stdio (always) and streamable HTTP, not SSE.
+func TestInitializeAnnouncesMCP(t *testing.T) {
+	r := newRig(t, nil)
+	got, err := r.conn.Initialize(context.Background(), acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := got.AgentCapabilities.McpCapabilities; !c.Http || c.Sse || c.Acp {
+		t.Errorf("mcpCapabilities = %+v; want http only", c)
+	}
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/acp"
@@ -36,7 +38,8 @@ Zed (settings.json):
 				Turns: h.Engine, Store: h.Sessions, Version: version, Logger: h.Log,
 				Commands: skillCommands(h.Slash()), Yolo: f.yolo,
 				Approvals: safety.Mode(h.Config.Config.Approvals.Mode), Models: h.ModelChoices(),
-				Invoke: func(name, args string) (string, error) { return slashSkill(h, name, args) },
+				Reserved: func(toolset string) bool { return slices.Contains(h.Tools.Registry.Toolsets(), toolset) },
+				Invoke:   func(name, args string) (string, error) { return slashSkill(h, name, args) },
 			})
 			return srv.Serve(ctx, a.stdin, cmd.OutOrStdout())
 		},

@@ -23,6 +23,8 @@ type acpUpdate struct {
 	Title    string   `json:"title"`
 	Status   string   `json:"status"`
 	Names    []string `json:"names"`
+	Used     int      `json:"used"`
+	Size     int      `json:"size"`
 }
 
 // acpStep is what the client printed for one step.
@@ -38,11 +40,22 @@ type acpStep struct {
 		Options []string `json:"options"`
 	} `json:"asked"`
 	Sessions []string `json:"sessions"`
+	// Usage holds the step's usage updates, which merged leaves out of
+	// Updates.
+	Usage []acpUpdate `json:"-"`
 }
 
 // acpRun runs hermes acp in h under the official ACP client, working in
 // dir, and returns what the client printed for each step.
 func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map[string]any) []acpStep {
+	t.Helper()
+	args := []string{"acp", "--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
+	return acpRunArgs(t, h, dir, args, steps...)
+}
+
+// acpRunArgs is acpRun with hermes's command line args, for a model set
+// in config.yaml.
+func acpRunArgs(t *testing.T, h *home, dir string, args []string, steps ...map[string]any) []acpStep {
 	t.Helper()
 	node := npmtest.Node(t)
 	sdk := npmtest.Package(t, "@agentclientprotocol/sdk")
@@ -55,7 +68,6 @@ func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	args := []string{"acp", "--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
 	plan, _ := json.Marshal(map[string]any{"sdk": sdk, "command": hermesBin, "args": args, "env": env, "cwd": dir, "steps": steps})
 	cmd := exec.Command(node, script, string(plan))
 	var stderr syncBuffer
@@ -71,6 +83,11 @@ func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map
 		var s acpStep
 		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 			t.Fatalf("client printed %q: %v", sc.Text(), err)
+		}
+		for _, u := range s.Updates {
+			if u.Kind == "usage_update" {
+				s.Usage = append(s.Usage, u)
+			}
 		}
 		s.Updates = merged(s.Updates)
 		if s.Error != "" {
@@ -88,11 +105,12 @@ func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map
 }
 
 // merged joins consecutive chunks of one kind, as an editor shows them,
-// and leaves out the commands advertised, which arrive at any time.
+// and leaves out the commands advertised, which arrive at any time, and
+// the usage reports (acpStep.Usage).
 func merged(us []acpUpdate) []acpUpdate {
 	var out []acpUpdate
 	for _, u := range us {
-		if u.Kind == "available_commands_update" {
+		if u.Kind == "available_commands_update" || u.Kind == "usage_update" {
 			continue
 		}
 		if n := len(out); n > 0 && strings.HasSuffix(u.Kind, "_chunk") && out[n-1].Kind == u.Kind {

@@ -7,11 +7,16 @@
 //    "command": "/path/to/hermes", "args": ["acp"], "env": {}, "cwd": "/dir",
 //    "steps": [{"op": "initialize"}, {"op": "new"}, {"op": "prompt", "text": "hi",
 //              "permission": "once", "cancel_on": "tool_call"},
-//              {"op": "load"}, {"op": "list"}]}
+//              {"op": "load"}, {"op": "list"},
+//              {"op": "set_mode", "mode": "yolo"},
+//              {"op": "set_option", "config": "model", "value": "m"}]}
 //
 // "permission" is the option picked when hermes asks ("cancelled" dismisses
 // the request); "cancel_on" sends session/cancel when the first update of
 // that kind arrives. "load" loads the session opened by "new" again.
+// "new" may pass "mcp_servers" and prints the modes, models and config
+// options hermes announced; "set_mode" and "set_option" change the
+// session's mode and a config option (the model).
 // Each step prints one JSON line to stdout with the updates seen.
 
 import { spawn } from "node:child_process";
@@ -67,6 +72,10 @@ function summary(u) {
       return { kind: u.sessionUpdate, id: u.toolCallId, status: u.status, text: (u.content ?? []).map((c) => text(c.content)).join("") };
     case "available_commands_update":
       return { kind: u.sessionUpdate, names: u.availableCommands.map((c) => c.name) };
+    case "current_mode_update":
+      return { kind: u.sessionUpdate, id: u.currentModeId };
+    case "usage_update":
+      return { kind: u.sessionUpdate, used: u.used, size: u.size };
   }
   return { kind: u.sessionUpdate };
 }
@@ -85,9 +94,9 @@ await connect(state, async (ctx) => {
           break;
         }
         case "new": {
-          const r = await ctx.request(M.session.new, { cwd: plan.cwd, mcpServers: [] });
+          const r = await ctx.request(M.session.new, { cwd: plan.cwd, mcpServers: step.mcp_servers ?? [] });
           state.sessionId = r.sessionId;
-          emit({ op: step.op, sessionId: r.sessionId });
+          emit({ op: step.op, sessionId: r.sessionId, result: { modes: r.modes, models: r.models, configOptions: r.configOptions } });
           break;
         }
         case "prompt": {
@@ -101,6 +110,16 @@ await connect(state, async (ctx) => {
         case "load": {
           await ctx.request(M.session.load, { sessionId: state.sessionId, cwd: plan.cwd, mcpServers: [] });
           emit({ op: step.op, updates: state.updates });
+          break;
+        }
+        case "set_mode": {
+          await ctx.request(M.session.setMode, { sessionId: state.sessionId, modeId: step.mode });
+          emit({ op: step.op, updates: state.updates });
+          break;
+        }
+        case "set_option": {
+          const r = await ctx.request(M.session.setConfigOption, { sessionId: state.sessionId, configId: step.config, value: step.value });
+          emit({ op: step.op, result: r });
           break;
         }
         case "list": {
