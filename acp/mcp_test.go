@@ -160,7 +160,7 @@ func TestEditorMCPServer(t *testing.T) {
 	r := newEngineRig(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	pid1, pid2 := filepath.Join(dir, "one.pid"), filepath.Join(dir, "two.pid")
+	pid1, pid2, pid3 := filepath.Join(dir, "one.pid"), filepath.Join(dir, "two.pid"), filepath.Join(dir, "three.pid")
 	if _, err := r.conn.Initialize(ctx, acpsdk.InitializeRequest{ProtocolVersion: acpsdk.ProtocolVersionNumber}); err != nil {
 		t.Fatal(err)
 	}
@@ -211,11 +211,26 @@ func TestEditorMCPServer(t *testing.T) {
 	}
 	gone(t, pid1)
 
+	// Loading the session again connects the servers passed with the load.
+	if _, err := r.conn.LoadSession(ctx, acpsdk.LoadSessionRequest{SessionId: withMCP.SessionId, Cwd: dir, McpServers: []acpsdk.McpServer{stdioServer("editor", pid3)}}); err != nil {
+		t.Fatal(err)
+	}
+	r.llm.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{ID: "c2", Name: "mcp__editor__greet", Arguments: `{}`}}},
+		llmtest.Reply{Text: "Greeted again."},
+	)
+	prompt(withMCP.SessionId, "greet me again")
+	reqs = r.llm.Requests()
+	if last := reqs[4].Messages[len(reqs[4].Messages)-1]; !strings.Contains(last.Text(), "greeting: hunter2-editor-secret") {
+		t.Errorf("after load, tool result = %+v", last)
+	}
+
 	if _, err := r.conn.NewSession(ctx, acpsdk.NewSessionRequest{Cwd: dir, McpServers: []acpsdk.McpServer{stdioServer("again", pid2)}}); err != nil {
 		t.Fatal(err)
 	}
 	r.end()
 	gone(t, pid2)
+	gone(t, pid3)
 	if log := r.log.String(); strings.Contains(log, "hunter2-editor-secret") || !strings.Contains(log, "mcp_servers=1") {
 		t.Errorf("log:\n%s", log)
 	}
