@@ -20,6 +20,8 @@ func newACPCmd(a *cli) *cobra.Command {
 hermes streams its answers, reasoning and tool calls back, and asks in the
 editor before a dangerous command runs (allow once, for the session,
 always, or reject; no answer rejects). Hardline commands never run.
+The editor can switch a session's approval mode (ask, smart, yolo) and
+its model, and pass MCP servers that the session alone uses.
 Sessions are hermes's own: hermes sessions list shows them, and the
 editor can load them again. Logs go to stderr.
 
