@@ -1,0 +1,139 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/hermes-go/hermes/safety"
+)
+
+// approval is a dangerous command of a run waiting for the client's
+// answer. Its id is random and belongs to its run: it answers nothing in
+// another run, and nothing once answered, timed out or cancelled.
+type approval struct {
+	id     string
+	req    safety.Request
+	answer chan safety.Answer
+}
+
+// approvalView is a pending approval as the API shows it. Command is the
+// command exactly as it would run; Escaped writes its invisible and
+// control characters as escapes, for a client that prints it.
+type approvalView struct {
+	ApprovalID  string `json:"approval_id"`
+	Command     string `json:"command"`
+	Escaped     string `json:"escaped"`
+	Dir         string `json:"dir,omitempty"`
+	Rule        string `json:"rule"`
+	Description string `json:"description"`
+}
+
+func (a *approval) view() approvalView {
+	return approvalView{ApprovalID: a.id, Command: a.req.Command, Escaped: safety.Escape(a.req.Command), Dir: a.req.Dir,
+		Rule: a.req.Verdict.Rule, Description: a.req.Verdict.Description}
+}
+
+// runPrompter asks a run's client about the run's dangerous commands: it
+// logs approval.required and waits for POST /v1/runs/{id}/approval. It is
+// a safety.Prompter; the policy bounds the wait by approvals.timeout and
+// denies when it passes or the run is stopped.
+type runPrompter struct{ r *run }
+
+// Prompt waits for the answer; when ctx ends first the approval is
+// withdrawn, so a late answer is refused instead of taken.
+func (p runPrompter) Prompt(ctx context.Context, req safety.Request) (safety.Answer, error) {
+	a := &approval{id: "appr_" + randomID(), req: req, answer: make(chan safety.Answer, 1)}
+	r := p.r
+	r.mu.Lock()
+	r.approvals = append(r.approvals, a)
+	r.emit("approval.required", a.view())
+	r.mu.Unlock()
+	select {
+	case ans := <-a.answer:
+		return ans, nil
+	case <-ctx.Done():
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.withdraw(a.id) {
+		// Answered as the wait ended: the answer was taken, and the
+		// policy decides whether it still counts.
+		return <-a.answer, nil
+	}
+	reason := "cancelled"
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		reason = "timed_out"
+	}
+	r.emit("approval.resolved", map[string]any{"approval_id": a.id, "answer": safety.Deny.String(), "reason": reason})
+	return safety.Deny, ctx.Err()
+}
+
+// withdraw removes a pending approval and reports whether it was there;
+// r.mu is held.
+func (r *run) withdraw(id string) bool {
+	i := slices.IndexFunc(r.approvals, func(a *approval) bool { return a.id == id })
+	if i < 0 {
+		return false
+	}
+	r.approvals = slices.Delete(r.approvals, i, i+1)
+	return true
+}
+
+// approvalRequest is the body of POST /v1/runs/{id}/approval.
+type approvalRequest struct {
+	ApprovalID string `json:"approval_id"`
+	Answer     string `json:"answer"`
+}
+
+// runAnswers are the answers a client may give, by name.
+var runAnswers = map[string]safety.Answer{"once": safety.Once, "session": safety.Session, "always": safety.Always, "deny": safety.Deny}
+
+// answerRun answers POST /v1/runs/{id}/approval: the answer goes to the
+// pending approval of that id in that run, once.
+func (s *Server) answerRun(w http.ResponseWriter, r *http.Request) {
+	var req approvalRequest
+	if bad := decodeBody(r, &req, "approval"); bad != nil {
+		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
+		return
+	}
+	ans, ok := runAnswers[req.Answer]
+	if !ok {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "answer", fmt.Sprintf("answer: %q is not accepted; use once, session, always or deny", req.Answer))
+		return
+	}
+	if strings.TrimSpace(req.ApprovalID) == "" {
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "approval_id", "approval_id: is missing; send the approval_id of the run's approval.required event (GET /v1/runs/{id} lists the pending ones)")
+		return
+	}
+	run := s.lookupRun(w, r)
+	if run == nil {
+		return
+	}
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	var pending []string
+	for _, a := range run.approvals {
+		pending = append(pending, a.id)
+	}
+	i := slices.IndexFunc(run.approvals, func(a *approval) bool { return a.id == req.ApprovalID })
+	switch {
+	case run.status != runRunning:
+		writeError(w, http.StatusConflict, "invalid_request_error", "approval_id", fmt.Sprintf("run %s has %s; it waits for no approval", run.id, run.status))
+		return
+	case i < 0 && len(pending) == 0:
+		writeError(w, http.StatusConflict, "invalid_request_error", "approval_id", fmt.Sprintf("approval_id: run %s waits for no approval now; %q was answered, timed out or belongs to another run", run.id, req.ApprovalID))
+		return
+	case i < 0:
+		writeError(w, http.StatusConflict, "invalid_request_error", "approval_id", fmt.Sprintf("approval_id: %q is not pending in run %s; it waits for %s", req.ApprovalID, run.id, strings.Join(pending, ", ")))
+		return
+	}
+	a := run.approvals[i]
+	run.withdraw(a.id)
+	a.answer <- ans
+	run.emit("approval.resolved", map[string]any{"approval_id": a.id, "answer": ans.String(), "reason": "answered"})
+	writeJSON(w, http.StatusOK, map[string]any{"run_id": run.id, "approval_id": a.id, "answer": ans.String()})
+}
