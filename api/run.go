@@ -65,6 +65,7 @@ func (r *run) start(sessionID string) {
 func (r *run) Event(e agent.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.sweep()
 	switch e.Kind {
 	case agent.EventText:
 		r.output += e.Text
@@ -120,6 +121,7 @@ func (r *run) end(res *Result, err error, cancelled bool, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer close(r.done)
+	r.sweep()
 	r.finished = now
 	if res != nil {
 		if res.SessionID != "" {
@@ -194,6 +196,7 @@ type runView struct {
 func (r *run) view() runView {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.sweep()
 	v := runView{ID: r.id, Object: "run", Status: r.status, CreatedAt: r.created.Unix(), Stopping: r.stopping && r.status == runRunning,
 		Output: r.output, StoppedReason: r.stopped, Usage: toUsage(r.usage), PendingApprovals: []approvalView{}}
 	// The pointers are to copies: the view is read after r.mu is let go.

@@ -15,8 +15,11 @@ import (
 // answer. Its id is random and belongs to its run: it answers nothing in
 // another run, and nothing once answered, timed out or cancelled.
 type approval struct {
-	id     string
-	req    safety.Request
+	id  string
+	req safety.Request
+	// ctx is the policy's wait: when it ends, the approval is no longer
+	// pending, whether or not Prompt has noticed yet.
+	ctx    context.Context
 	answer chan safety.Answer
 }
 
@@ -46,9 +49,10 @@ type runPrompter struct{ r *run }
 // Prompt waits for the answer; when ctx ends first the approval is
 // withdrawn, so a late answer is refused instead of taken.
 func (p runPrompter) Prompt(ctx context.Context, req safety.Request) (safety.Answer, error) {
-	a := &approval{id: "appr_" + randomID(), req: req, answer: make(chan safety.Answer, 1)}
+	a := &approval{id: "appr_" + randomID(), req: req, ctx: ctx, answer: make(chan safety.Answer, 1)}
 	r := p.r
 	r.mu.Lock()
+	r.sweep()
 	r.approvals = append(r.approvals, a)
 	r.emit("approval.required", a.view())
 	r.mu.Unlock()
@@ -59,28 +63,34 @@ func (p runPrompter) Prompt(ctx context.Context, req safety.Request) (safety.Ans
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.withdraw(a.id) {
-		// Answered as the wait ended: the answer was taken, and the
-		// policy decides whether it still counts.
-		return <-a.answer, nil
+	r.sweep()
+	select {
+	case ans := <-a.answer:
+		// Answered as the wait ended; the policy decides whether the
+		// answer still counts.
+		return ans, nil
+	default:
+		return safety.Deny, ctx.Err()
 	}
-	reason := "cancelled"
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		reason = "timed_out"
-	}
-	r.emit("approval.resolved", map[string]any{"approval_id": a.id, "answer": safety.Deny.String(), "reason": reason})
-	return safety.Deny, ctx.Err()
 }
 
-// withdraw removes a pending approval and reports whether it was there;
-// r.mu is held.
-func (r *run) withdraw(id string) bool {
-	i := slices.IndexFunc(r.approvals, func(a *approval) bool { return a.id == id })
-	if i < 0 {
-		return false
-	}
-	r.approvals = slices.Delete(r.approvals, i, i+1)
-	return true
+// sweep withdraws the approvals whose wait has ended, timed out or
+// cancelled, logging each as denied. The policy stops waiting without
+// waiting for its Prompter, so every event of the run and every answer
+// sweeps first: approval.resolved comes before what the denial led to,
+// and a late answer finds nothing pending. r.mu is held.
+func (r *run) sweep() {
+	r.approvals = slices.DeleteFunc(r.approvals, func(a *approval) bool {
+		if a.ctx.Err() == nil {
+			return false
+		}
+		reason := "cancelled"
+		if errors.Is(a.ctx.Err(), context.DeadlineExceeded) {
+			reason = "timed_out"
+		}
+		r.emit("approval.resolved", map[string]any{"approval_id": a.id, "answer": safety.Deny.String(), "reason": reason})
+		return true
+	})
 }
 
 // approvalRequest is the body of POST /v1/runs/{id}/approval.
@@ -115,6 +125,7 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request) {
 	}
 	run.mu.Lock()
 	defer run.mu.Unlock()
+	run.sweep()
 	var pending []string
 	for _, a := range run.approvals {
 		pending = append(pending, a.id)
@@ -132,7 +143,7 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := run.approvals[i]
-	run.withdraw(a.id)
+	run.approvals = slices.Delete(run.approvals, i, i+1)
 	a.answer <- ans
 	run.emit("approval.resolved", map[string]any{"approval_id": a.id, "answer": ans.String(), "reason": "answered"})
 	writeJSON(w, http.StatusOK, map[string]any{"run_id": run.id, "approval_id": a.id, "answer": ans.String()})
