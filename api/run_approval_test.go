@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -154,5 +155,24 @@ func TestRunHardlineNeverAsks(t *testing.T) {
 		if out, _ := got[len(got)-1].data["output"].(string); !strings.Contains(out, "never runs this command") {
 			t.Errorf("%s: the run says %v", cmd, out)
 		}
+	}
+}
+
+// approval.required carries the command exactly as it would run, and an
+// escaped form in which control and invisible characters cannot redraw
+// or reverse what a client prints.
+func TestRunApprovalShowsCommandExactly(t *testing.T) {
+	srv := newServer(t, api.Options{Run: guarded(&safety.Policy{Mode: safety.ModeManual})})
+	for _, cmd := range []string{"rm -rf build\r\x1b[2Kls -la", "ls; rm -rf build \u202e"} {
+		body, _ := json.Marshal(map[string]string{"input": cmd})
+		r := startRun(t, srv, string(body))
+		events := watch(t, context.Background(), srv, r.ID)
+		got := until(t, events, "approval.required")
+		req := got[len(got)-1].data
+		esc, _ := req["escaped"].(string)
+		if req["command"] != cmd || esc != safety.Escape(cmd) || strings.ContainsAny(esc, "\r\x1b\u202e") {
+			t.Errorf("%q: approval.required = %q", cmd, req)
+		}
+		call(t, context.Background(), srv, "", "POST", "/v1/runs/"+r.ID+"/stop", "")
 	}
 }

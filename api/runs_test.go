@@ -313,3 +313,22 @@ func TestRunsNeedKey(t *testing.T) {
 		}
 	}
 }
+
+// A run keeps a bounded log of its events: a watcher that comes after
+// the oldest were dropped is told how many, then gets the rest.
+func TestRunEventLogBounded(t *testing.T) {
+	chunk := strings.Repeat("x", 1024)
+	srv := newServer(t, api.Options{Run: func(_ context.Context, tn api.Turn, sink agent.Sink) (*api.Result, error) {
+		tn.Started("s-1")
+		for range 1024 {
+			sink.Event(agent.Event{Kind: agent.EventText, Text: chunk})
+		}
+		return &api.Result{SessionID: "s-1", Result: &agent.Result{Final: "done", Stopped: agent.StopDone}}, nil
+	}})
+	r := startRun(t, srv, `{"input":"a lot"}`)
+	until(t, watch(t, context.Background(), srv, r.ID), "run.completed")
+	got := until(t, watch(t, context.Background(), srv, r.ID), "run.completed")
+	if got[0].name != "events.dropped" || got[0].data["dropped"].(float64) < 400 || len(got) > 600 {
+		t.Errorf("%d events, the first %s %v", len(got), got[0].name, got[0].data)
+	}
+}
