@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -82,9 +83,19 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		defer release()
 		defer cancel()
 		res, err := s.opt.Run(ctx, turn, rn)
-		rn.end(res, err, ctx.Err() != nil, s.opt.Clock.Now())
+		rn.end(res, runErr(err, req.SessionID), ctx.Err() != nil, s.opt.Clock.Now())
 	}()
 	writeJSON(w, http.StatusAccepted, rn.view())
+}
+
+// runErr names the run's field, session_id, in an error about the
+// session the turn was to continue, which Run words for chat completions.
+func runErr(err error, sessionID string) error {
+	var ae *Error
+	if sessionID == "" || !errors.As(err, &ae) || ae.Status != http.StatusNotFound {
+		return err
+	}
+	return &Error{Status: ae.Status, Param: "session_id", Message: fmt.Sprintf("session_id: %q is not a session of the API; leave session_id out to start a new session, or give the session_id of an earlier run", sessionID)}
 }
 
 // decodeRun reads and checks a run request; a field it does not know is

@@ -332,3 +332,20 @@ func TestRunEventLogBounded(t *testing.T) {
 		t.Errorf("%d events, the first %s %v", len(got), got[0].name, got[0].data)
 	}
 }
+
+// A turn that cannot start (an unknown session) or fails ends the run
+// failed, with the message the client needs.
+func TestRunFailed(t *testing.T) {
+	srv := newServer(t, api.Options{Run: func(context.Context, api.Turn, agent.Sink) (*api.Result, error) {
+		return nil, &api.Error{Status: http.StatusNotFound, Message: `X-Hermes-Session-Id: "s-x" is not a session of the API`}
+	}})
+	r := startRun(t, srv, `{"input":"x","session_id":"s-x"}`)
+	got := until(t, watch(t, context.Background(), srv, r.ID), "run.failed")
+	if msg, _ := got[len(got)-1].data["error"].(string); !strings.HasPrefix(msg, `session_id: "s-x" is not a session of the API; leave session_id out`) {
+		t.Errorf("run.failed = %v", got[len(got)-1].data)
+	}
+	v := decode[runJSON](t, call(t, context.Background(), srv, "", "GET", "/v1/runs/"+r.ID, ""), http.StatusOK)
+	if v.Status != "failed" || !strings.Contains(v.Error, "not a session") {
+		t.Errorf("GET = %+v", v)
+	}
+}
