@@ -99,8 +99,22 @@ type approvalRequest struct {
 	Answer     string `json:"answer"`
 }
 
-// runAnswers are the answers a client may give, by name.
-var runAnswers = map[string]safety.Answer{"once": safety.Once, "session": safety.Session, "always": safety.Always, "deny": safety.Deny}
+// runAnswer is the answer a client names: once, session, always or
+// deny, exactly; the looser spellings a person may type (y, yes) are not
+// taken from a program.
+func runAnswer(name string) (safety.Answer, bool) {
+	switch name {
+	case "once":
+		return safety.Once, true
+	case "session":
+		return safety.Session, true
+	case "always":
+		return safety.Always, true
+	case "deny":
+		return safety.Deny, true
+	}
+	return 0, false
+}
 
 // answerRun answers POST /v1/runs/{id}/approval: the answer goes to the
 // pending approval of that id in that run, once.
@@ -110,7 +124,7 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
 		return
 	}
-	ans, ok := runAnswers[req.Answer]
+	ans, ok := runAnswer(req.Answer)
 	if !ok {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "answer", fmt.Sprintf("answer: %q is not accepted; use once, session, always or deny", req.Answer))
 		return
