@@ -67,6 +67,11 @@ func decodeBody(r *http.Request, v any, what string) *badRequest {
 	if err == nil {
 		return nil
 	}
+	return decodeErr(err, what)
+}
+
+// decodeErr is the client's error for a body the JSON decoder refused.
+func decodeErr(err error, what string) *badRequest {
 	var tooBig *http.MaxBytesError
 	var typeErr *json.UnmarshalTypeError
 	switch {

@@ -14,10 +14,12 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 )
 
 // SessionHeader names the stored session a chat completion continues;
@@ -38,6 +40,9 @@ type Turn struct {
 	// Started, when set, is told the session the turn runs in once it
 	// is known, before the model is called.
 	Started func(sessionID string)
+	// Prompter, when set, asks the client about the turn's dangerous
+	// commands (a run's approvals); nil means nobody can be asked.
+	Prompter safety.Prompter
 }
 
 // Error is an error of Run that the client caused (an unknown session,
@@ -71,6 +76,11 @@ type Options struct {
 	// Models are the configured model names a request may name, the
 	// main one first; "hermes" always names the main one.
 	Models []string
+	// RunsKept caps the finished runs kept for GET /v1/runs/{id}, the
+	// oldest forgotten first; 0 means 256.
+	RunsKept int
+	// RunsKeptFor is how long a finished run is kept; 0 means an hour.
+	RunsKeptFor time.Duration
 	// Run runs a turn, sending its events to sink; ctx ends when the
 	// client goes away.
 	Run    func(ctx context.Context, t Turn, sink agent.Sink) (*Result, error)
@@ -84,6 +94,7 @@ type Server struct {
 	keys  [][sha256.Size]byte
 	slots chan struct{}
 	mux   *http.ServeMux
+	runs  runs
 }
 
 // New returns a Server for opt.
@@ -102,6 +113,11 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("GET /v1/models", s.models)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	s.mux.HandleFunc("POST /v1/responses", s.responses)
+	s.mux.HandleFunc("POST /v1/runs", s.startRun)
+	s.mux.HandleFunc("GET /v1/runs/{id}", s.getRun)
+	s.mux.HandleFunc("GET /v1/runs/{id}/events", s.runEvents)
+	s.mux.HandleFunc("POST /v1/runs/{id}/approval", s.answerRun)
+	s.mux.HandleFunc("POST /v1/runs/{id}/stop", s.stopRun)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})

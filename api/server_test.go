@@ -39,7 +39,9 @@ func newServer(t *testing.T, opt api.Options) *httptest.Server {
 	if opt.MaxConcurrentRuns == 0 {
 		opt.MaxConcurrentRuns = 2
 	}
-	srv := httptest.NewServer(api.New(opt))
+	s := api.New(opt)
+	srv := httptest.NewServer(s)
+	t.Cleanup(s.Close)
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -37,9 +37,11 @@ func (a *App) APIKeys() []string {
 
 // APIHandler assembles the OpenAI-compatible server of the api section.
 // Its turns run with nobody to approve a dangerous command, as webhooks
-// do: approvals.non_interactive decides, and it denies by default. A
-// listen address other machines reach is refused without a key.
-func (a *App) APIHandler() (http.Handler, error) {
+// do: approvals.non_interactive decides, and it denies by default; only
+// a run asks its client, over the run's approval endpoint. A listen
+// address other machines reach is refused without a key. Close the
+// server after serving, so no run outlives the App.
+func (a *App) APIHandler() (*api.Server, error) {
 	cfg := a.Config.Config.API
 	if a.Engine == nil {
 		return nil, fmt.Errorf("app: the API server needs the whole runtime (app.Open), not just the stores")
@@ -75,7 +77,7 @@ func (a *App) apiTurn(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Re
 			return nil, err
 		}
 	}
-	in := engine.Input{Text: t.Text, Source: apiSource, Model: t.Model, Approval: safety.Asker{},
+	in := engine.Input{Text: t.Text, Source: apiSource, Model: t.Model, Approval: safety.Asker{Prompter: t.Prompter},
 		Attach: func(_ context.Context, to engine.AttachTo) ([]llm.Part, error) {
 			if t.Started != nil {
 				t.Started(to.SessionID)

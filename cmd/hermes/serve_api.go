@@ -28,7 +28,15 @@ func startAPI(ctx context.Context, h *app.App, out io.Writer) (wait func() error
 		return nil, fmt.Errorf("api.listen %q: %w", cfg.Listen, err)
 	}
 	fmt.Fprintf(out, "api: listening on http://%s\n", ln.Addr())
-	return serveHTTP(ctx, ln, handler), nil
+	// Runs go on without their requests: they are stopped with serve,
+	// which also ends the watchers of their events.
+	context.AfterFunc(ctx, handler.Close)
+	wait = serveHTTP(ctx, ln, handler)
+	return func() error {
+		err := wait()
+		handler.Close()
+		return err
+	}, nil
 }
 
 // serveHTTP serves h on ln until ctx ends, then shuts the server down
