@@ -50,7 +50,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		c.flush, _ = w.(http.Flusher)
 	}
 	turn := Turn{SessionID: sessionID, Text: text, Images: images, Model: s.modelName(req.Model), Started: c.start}
-	res, err := s.opt.Run(r.Context(), turn, agent.SinkFunc(c.event))
+	res, err := s.run(r.Context(), turn, agent.SinkFunc(c.event))
 	if err != nil {
 		c.fail(err)
 		return

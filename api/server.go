@@ -38,6 +38,10 @@ type Turn struct {
 	// Started, when set, is told the session the turn runs in once it
 	// is known, before the model is called.
 	Started func(sessionID string)
+	// Ready, when set, is called before Started, while no other turn of
+	// the session can run; an error it returns ends the turn before
+	// anything is stored, and Run returns it.
+	Ready func(ctx context.Context, sessionID string) error
 }
 
 // Error is an error of Run that the client caused (an unknown session,
@@ -76,6 +80,10 @@ type Options struct {
 	Run    func(ctx context.Context, t Turn, sink agent.Sink) (*Result, error)
 	Clock  clock.Clock
 	Logger *slog.Logger
+
+	// Conversations reads and deletes the API's stored sessions for the
+	// Responses endpoints.
+	Conversations Conversations
 }
 
 // Server answers the API's endpoints.
@@ -84,6 +92,7 @@ type Server struct {
 	keys  [][sha256.Size]byte
 	slots chan struct{}
 	mux   *http.ServeMux
+	inUse inUse
 }
 
 // New returns a Server for opt.
@@ -102,6 +111,8 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("GET /v1/models", s.models)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	s.mux.HandleFunc("POST /v1/responses", s.responses)
+	s.mux.HandleFunc("GET /v1/responses/{id}", s.getResponse)
+	s.mux.HandleFunc("DELETE /v1/responses/{id}", s.deleteResponse)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})
@@ -122,7 +133,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Add("Vary", "Origin")
 		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+SessionHeader)
 			h.Set("Access-Control-Expose-Headers", SessionHeader)
 			h.Set("Access-Control-Max-Age", "600")

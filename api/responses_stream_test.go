@@ -1,0 +1,170 @@
+package api_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/api"
+)
+
+// sseEvent is one event of a Responses stream.
+type sseEvent struct {
+	name string
+	data map[string]any
+}
+
+// readEvents reads a Responses stream, checking each event's name is its
+// type and its sequence_number counts from 0; comments are returned as
+// events named ":".
+func readEvents(t *testing.T, resp *http.Response) []sseEvent {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("status %d, Content-Type %q", resp.StatusCode, ct)
+	}
+	var out []sseEvent
+	var name string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, ": "):
+			out = append(out, sseEvent{name: ":", data: map[string]any{"comment": line[2:]}})
+		case strings.HasPrefix(line, "event: "):
+			name = line[len("event: "):]
+		case strings.HasPrefix(line, "data: "):
+			var d map[string]any
+			if err := json.Unmarshal([]byte(line[len("data: "):]), &d); err != nil {
+				t.Fatalf("data %q: %v", line, err)
+			}
+			seq := 0
+			for _, e := range out {
+				if e.name != ":" {
+					seq++
+				}
+			}
+			if d["type"] != name || d["sequence_number"] != float64(seq) {
+				t.Errorf("event %q: type %v, sequence_number %v, want %d", name, d["type"], d["sequence_number"], seq)
+			}
+			out = append(out, sseEvent{name: name, data: d})
+		}
+	}
+	return out
+}
+
+// A streamed response sends OpenAI's events in OpenAI's order: the
+// response created and in progress, the message item and its text part,
+// the text deltas, their ends, and the completed response with usage,
+// whose id GET finds; tool progress goes as comments.
+func TestResponsesStream(t *testing.T) {
+	_, url := responsesServer(t)
+	first := decodeResponse(t, postTo(t, url, `{"input":"one"}`)).ID
+	events := readEvents(t, postTo(t, url, `{"input":"use a tool","stream":true,"previous_response_id":"`+first+`"}`))
+	var names []string
+	for _, e := range events {
+		names = append(names, e.name)
+	}
+	want := "response.created response.in_progress : response.output_item.added response.content_part.added response.output_text.delta response.output_text.delta " +
+		"response.output_text.done response.content_part.done response.output_item.done response.completed"
+	if strings.Join(names, " ") != want {
+		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(names, " "), want)
+	}
+	created := events[0].data["response"].(map[string]any)
+	if created["id"] != "resp_s-1_r2" || created["object"] != "response" || created["status"] != "in_progress" || created["previous_response_id"] != first || created["model"] != "hermes" {
+		t.Errorf("response.created = %v", created)
+	}
+	if !strings.Contains(events[2].data["comment"].(string), `"name":"terminal"`) {
+		t.Errorf("tool comment = %v", events[2].data)
+	}
+	item := events[3].data["item"].(map[string]any)
+	itemID := item["id"].(string)
+	if item["type"] != "message" || item["role"] != "assistant" || item["status"] != "in_progress" || !strings.HasPrefix(itemID, "msg_") || events[3].data["output_index"] != 0.0 {
+		t.Errorf("output_item.added = %v", events[3].data)
+	}
+	var deltas string
+	for _, e := range events[4:9] {
+		if e.data["item_id"] != itemID || e.data["output_index"] != 0.0 || e.data["content_index"] != 0.0 {
+			t.Errorf("%s is not at the item's text part: %v", e.name, e.data)
+		}
+		if e.name == "response.output_text.delta" {
+			deltas += e.data["delta"].(string)
+		}
+	}
+	if deltas != "you said: use a tool" || events[7].data["text"] != deltas || events[8].data["part"].(map[string]any)["text"] != deltas {
+		t.Errorf("deltas %q, done %v, part %v", deltas, events[7].data, events[8].data)
+	}
+	done := events[9].data["item"].(map[string]any)
+	if done["status"] != "completed" || done["content"].([]any)[0].(map[string]any)["text"] != deltas {
+		t.Errorf("output_item.done = %v", done)
+	}
+	completed := events[10].data["response"].(map[string]any)
+	usage, _ := completed["usage"].(map[string]any)
+	if completed["id"] != created["id"] || completed["status"] != "completed" || usage == nil || usage["total_tokens"] != 14.0 || len(completed["output"].([]any)) != 1 {
+		t.Errorf("response.completed = %v", completed)
+	}
+	if r := decodeResponse(t, do(t, "GET", url+"/resp_s-1_r2")); r.text() != deltas {
+		t.Errorf("GET the streamed response = %+v", r)
+	}
+}
+
+// A turn that fails after the stream began ends with response.failed
+// saying why; one refused before it began gets an HTTP error.
+func TestResponsesStreamFails(t *testing.T) {
+	c := newConvs()
+	srv := newServer(t, api.Options{Conversations: c, Run: func(ctx context.Context, tr api.Turn, sink agent.Sink) (*api.Result, error) {
+		c.api["s-1"] = &api.Conversation{ID: "s-1"}
+		if err := tr.Ready(ctx, "s-1"); err != nil {
+			return nil, err
+		}
+		sink.Event(agent.Event{Kind: agent.EventText, Text: "partial"})
+		return &api.Result{SessionID: "s-1", Result: &agent.Result{Stopped: agent.StopError, Err: errors.New("the provider is down")}}, nil
+	}})
+	events := readEvents(t, postTo(t, srv.URL+"/v1/responses", `{"input":"x","stream":true}`))
+	last := events[len(events)-1]
+	r := last.data["response"].(map[string]any)
+	e, _ := r["error"].(map[string]any)
+	if last.name != "response.failed" || r["status"] != "failed" || e == nil || !strings.Contains(e["message"].(string), "the provider is down") {
+		t.Errorf("last event %s: %v", last.name, last.data)
+	}
+
+	_, url := responsesServer(t)
+	resp := postTo(t, url, `{"input":"x","stream":true,"previous_response_id":"resp_tg-1"}`)
+	if _, param := apiErr(t, resp); resp.StatusCode != http.StatusNotFound || param != "previous_response_id" {
+		t.Errorf("a refused stream: status %d, param %q", resp.StatusCode, param)
+	}
+}
+
+// A client that goes away in the middle of a streamed response cancels
+// its turn.
+func TestResponsesStreamDisconnect(t *testing.T) {
+	c := newConvs()
+	entered, cancelled := make(chan struct{}), make(chan error, 1)
+	srv := newServer(t, api.Options{Conversations: c, Run: func(ctx context.Context, tr api.Turn, sink agent.Sink) (*api.Result, error) {
+		c.api["s-1"] = &api.Conversation{ID: "s-1"}
+		if err := tr.Ready(ctx, "s-1"); err != nil {
+			return nil, err
+		}
+		sink.Event(agent.Event{Kind: agent.EventText, Text: "thinking"})
+		close(entered)
+		<-ctx.Done()
+		cancelled <- ctx.Err()
+		return nil, ctx.Err()
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/responses", strings.NewReader(`{"input":"x","stream":true}`))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-entered
+	cancel()
+	if err := <-cancelled; err == nil {
+		t.Errorf("the turn's context did not end")
+	}
+}
