@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/internal/npmtest"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// The official openai npm client holds a conversation through hermes's
+// Responses API: a streamed response read as its events (a tool's
+// progress in between, which the client skips), one that continues it
+// by previous_response_id, both retrieved, the earlier one refused as a
+// point to continue from, the conversation deleted; ids of a terminal
+// session, crafted in both forms, are neither read, continued nor
+// deleted.
+func TestAPIResponsesOpenAIClient(t *testing.T) {
+	node := npmtest.Node(t)
+	sdk := npmtest.Package(t, "openai")
+	script, err := filepath.Abs(filepath.Join("testdata", "openai_responses.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t)
+	const key = "sk-hermes-api-responses-0123456789"
+	h, base := serveAPI(t, srv, key)
+	srv.Enqueue(llmtest.Reply{Text: "a private answer"})
+	private, r := h.chatIn(srv, h.dir, "a private question")
+	if r.code != 0 || private.SessionID == "" {
+		t.Fatalf("chat: exit %d: %s", r.code, r.stderr)
+	}
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("echo checked")}},
+		llmtest.Reply{Text: "Streamed to you in pieces.", ChunkSize: 5}, llmtest.Reply{Text: "Then the second."})
+	foreign := []string{"resp_" + private.SessionID, "resp_" + private.SessionID + "_r0", "resp_no-such-session_r0"}
+	plan, _ := json.Marshal(map[string]any{"sdk": sdk, "baseURL": base + "/v1", "apiKey": key, "foreign": foreign})
+	var stderr syncBuffer
+	cmd := exec.Command(node, script, string(plan))
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v\n%s\n%s", err, stdout, stderr.String())
+	}
+	type seen struct{ ID, Object, Status, Text, Previous string }
+	var out struct {
+		Stream struct {
+			Types              []string
+			Sequence           []int
+			Deltas, ID, Status string
+			Text               string
+			Usage              *int
+		}
+		Second     seen
+		Retrieved  []seen
+		ForkStatus any
+		Foreign    map[string][]any
+		Deleted    struct {
+			ID, Object string
+			Deleted    bool
+		}
+		AfterDelete []any
+	}
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		t.Fatalf("client printed %s: %v", stdout, err)
+	}
+	s := out.Stream
+	types := strings.Join(s.Types, " ")
+	if !strings.HasPrefix(types, "response.created response.in_progress response.output_item.added response.content_part.added response.output_text.delta") ||
+		!strings.HasSuffix(types, "response.output_text.delta response.output_text.done response.content_part.done response.output_item.done response.completed") {
+		t.Errorf("event types = %s", types)
+	}
+	for i, n := range s.Sequence {
+		if n != i {
+			t.Errorf("sequence_numbers = %v", s.Sequence)
+			break
+		}
+	}
+	if s.Deltas != "Streamed to you in pieces." || s.Text != s.Deltas || s.Status != "completed" || s.Usage == nil || !strings.HasPrefix(s.ID, "resp_") {
+		t.Errorf("stream = %+v", s)
+	}
+	if out.Second.Text != "Then the second." || out.Second.Previous != s.ID || out.Second.ID == s.ID {
+		t.Errorf("second = %+v", out.Second)
+	}
+	want := []seen{{s.ID, "response", "completed", "Streamed to you in pieces.", ""}, {out.Second.ID, "response", "completed", "Then the second.", s.ID}}
+	if len(out.Retrieved) != 2 || out.Retrieved[0] != want[0] || out.Retrieved[1] != want[1] {
+		t.Errorf("retrieved = %+v, want %+v", out.Retrieved, want)
+	}
+	if out.ForkStatus != float64(409) {
+		t.Errorf("continuing the earlier response: %v, want 409", out.ForkStatus)
+	}
+	for _, id := range foreign {
+		if got := out.Foreign[id]; len(got) != 3 || got[0] != float64(404) || got[1] != float64(404) || got[2] != float64(404) {
+			t.Errorf("%s: retrieve, continue, delete = %v, want 404s", id, got)
+		}
+	}
+	if out.Deleted.ID != out.Second.ID || out.Deleted.Object != "response.deleted" || !out.Deleted.Deleted {
+		t.Errorf("deleted = %+v", out.Deleted)
+	}
+	if len(out.AfterDelete) != 2 || out.AfterDelete[0] != float64(404) || out.AfterDelete[1] != float64(404) {
+		t.Errorf("after delete = %v", out.AfterDelete)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d model calls, want 4 (the refused ones call no model)", len(reqs))
+	}
+	var carried bool
+	for _, m := range reqs[3].Messages {
+		carried = carried || strings.Contains(m.Text(), "stream please")
+	}
+	if !carried || reqs[3].LastUserText() != "and then?" {
+		t.Errorf("previous_response_id did not carry the conversation: %+v", reqs[3].Messages)
+	}
+	// The terminal session is whole.
+	srv.Enqueue(llmtest.Reply{Text: "still here"})
+	if _, r := h.chatIn(srv, h.dir, "are you there?", "--resume", private.SessionID); r.code != 0 {
+		t.Errorf("the terminal session did not survive: exit %d: %s", r.code, r.stderr)
+	}
+}
