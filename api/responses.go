@@ -89,10 +89,19 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var ae *Error
 		if errors.As(err, &ae) && ae.Param == "" && sessionID != "" && ae.Status == http.StatusNotFound {
-			ae.Param = "previous_response_id"
+			err = &Error{Status: ae.Status, Param: "previous_response_id", Message: fmt.Sprintf(
+				"previous_response_id: %q names no response of the API; use the id of a response hermes returned, or leave previous_response_id out to start a conversation", req.PreviousResponseID)}
 		}
 		rs.fail(err)
 		return
+	}
+	if rs.id != "" && res.SessionID != rs.session {
+		// The conversation was compressed during the turn and went on in
+		// a child session, where the answer is stored: the response is
+		// named there.
+		if c, err := s.opt.Conversations.Conversation(r.Context(), res.SessionID); err == nil {
+			rs.rename(c.latestRef())
+		}
 	}
 	rs.finish(res)
 }
@@ -106,16 +115,28 @@ func (s *Server) nextResponse(ctx context.Context, id string, prev *responseRef)
 	if err != nil {
 		return responseRef{}, err
 	}
-	if prev != nil && !prev.latest {
+	if prev == nil {
+		return c.next(), nil
+	}
+	last := c.ContinuedIn == ""
+	if !prev.latest {
 		f, err := c.find(*prev)
 		if err != nil {
 			return responseRef{}, err
 		}
-		if !f.last {
-			return responseRef{}, &Error{Status: http.StatusConflict, Param: "previous_response_id", Message: fmt.Sprintf(
-				"previous_response_id: %s is not the latest response of its conversation, and a hermes conversation is one line of turns; continue the latest, %s, or start a new conversation without previous_response_id",
-				prev, c.latestRef())}
+		last = f.last
+	}
+	if !last {
+		latest := c.latestRef().String()
+		if c.ContinuedIn != "" {
+			latest = responsePrefix + c.ContinuedIn
+			if next, err := s.opt.Conversations.Conversation(ctx, c.ContinuedIn); err == nil {
+				latest = next.latestRef().String()
+			}
 		}
+		return responseRef{}, &Error{Status: http.StatusConflict, Param: "previous_response_id", Message: fmt.Sprintf(
+			"previous_response_id: %s is not the latest response of its conversation, and a hermes conversation is one line of turns; continue the latest, %s, or start a new conversation without previous_response_id",
+			prev, latest)}
 	}
 	return c.next(), nil
 }

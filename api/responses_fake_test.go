@@ -15,8 +15,8 @@ import (
 )
 
 // convs is a store of conversations with a turn that answers "you said:
-// " and the text, after a tool call when the text asks for one. Its
-// session tg-1 stands for one held on a chat platform: the API never
+// " and the text, after a tool call when the text asks for one, in a
+// child session when it asks for compression. Its session tg-1 stands for one held on a chat platform: the API never
 // reaches it.
 type convs struct {
 	mu     sync.Mutex
@@ -89,6 +89,16 @@ func (c *convs) run(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Resu
 		t.Started(id)
 	}
 	c.append(id, llm.UserMessage(t.Text))
+	if strings.Contains(t.Text, "compress") {
+		// The conversation is compressed and goes on in a child.
+		child := id + "c"
+		c.mu.Lock()
+		c.api[child] = &api.Conversation{ID: child}
+		c.api[id].ContinuedIn = child
+		c.mu.Unlock()
+		c.append(child, llm.UserMessage("the summary, and "+t.Text))
+		id = child
+	}
 	if strings.Contains(t.Text, "tool") {
 		c.append(id, llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "terminal"}}})
 		sink.Event(agent.Event{Kind: agent.EventToolStarted, Tool: &agent.ToolEvent{Call: llm.ToolCall{Name: "terminal"}}})

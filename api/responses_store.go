@@ -29,6 +29,10 @@ type Conversation struct {
 	// Model is the model the session started with.
 	Model    string
 	Messages []StoredMessage
+	// ContinuedIn is the session the conversation went on in after it
+	// was compressed, empty while it goes on here; none of this
+	// session's responses is then the conversation's latest.
+	ContinuedIn string
 }
 
 // StoredMessage is one stored message of a Conversation.
@@ -125,7 +129,7 @@ func (c *Conversation) find(ref responseRef) (*found, error) {
 	if pos < 0 {
 		return nil, &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("response %s is not stored: hermes has no answer of that turn; use the id a response of this conversation returned", ref)}
 	}
-	f := &found{ref: responseRef{session: c.ID}, answer: c.Messages[ans[pos]], last: pos == len(ans)-1}
+	f := &found{ref: responseRef{session: c.ID}, answer: c.Messages[ans[pos]], last: pos == len(ans)-1 && c.ContinuedIn == ""}
 	if pos > 0 {
 		f.ref.after = c.Messages[ans[pos-1]].ID
 		p := responseRef{session: c.ID}

@@ -27,6 +27,7 @@ type responseStream struct {
 
 	mu      sync.Mutex
 	id      string
+	session string
 	started bool
 	seq     int
 	open    bool // the output item and its text part were announced
@@ -39,7 +40,7 @@ type responseStream struct {
 func (rs *responseStream) start(ref responseRef) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	rs.id, rs.started = ref.String(), true
+	rs.id, rs.session, rs.started = ref.String(), ref.session, true
 	if !rs.stream {
 		return
 	}
@@ -49,6 +50,13 @@ func (rs *responseStream) start(ref responseRef) {
 	rs.w.WriteHeader(http.StatusOK)
 	rs.send("response.created", map[string]any{"response": rs.object("in_progress")})
 	rs.send("response.in_progress", map[string]any{"response": rs.object("in_progress")})
+}
+
+// rename gives the response the id ref.
+func (rs *responseStream) rename(ref responseRef) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.id, rs.session = ref.String(), ref.session
 }
 
 // event streams the turn's text as output_text deltas; tool progress goes

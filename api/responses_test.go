@@ -172,8 +172,8 @@ func TestResponseUnknownIDs(t *testing.T) {
 		resp := postTo(t, url, `{"input":"x","previous_response_id":"`+id+`"}`)
 		if resp.StatusCode/100 != 4 {
 			t.Errorf("previous_response_id %s: status %d", id, resp.StatusCode)
-		} else if _, param := apiErr(t, resp); param != "previous_response_id" {
-			t.Errorf("previous_response_id %s: param %q", id, param)
+		} else if msg, param := apiErr(t, resp); param != "previous_response_id" || !strings.Contains(msg, id) || strings.Contains(msg, api.SessionHeader) {
+			t.Errorf("previous_response_id %s: param %q, %q", id, param, msg)
 		}
 	}
 	if len(c.api) != 1 || !c.other["tg-1"] {
@@ -229,5 +229,38 @@ func TestDeleteResponse(t *testing.T) {
 	}
 	if _, ok := c.api["s-2"]; !ok {
 		t.Errorf("the conversation was deleted under its turn")
+	}
+}
+
+// A conversation compressed during a turn goes on in a child session:
+// the response is named there, and the parent's responses, no longer the
+// latest, are refused as points to continue from, naming the latest.
+func TestResponseAfterCompression(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		c, url := responsesServer(t)
+		first := decodeResponse(t, postTo(t, url, `{"input":"one"}`)).ID
+		body := `{"input":"compress now","previous_response_id":"` + first + `"}`
+		var id string
+		if stream {
+			events := readEvents(t, postTo(t, url, strings.Replace(body, "{", `{"stream":true,`, 1)))
+			id = events[len(events)-1].data["response"].(map[string]any)["id"].(string)
+		} else {
+			id = decodeResponse(t, postTo(t, url, body)).ID
+		}
+		if id != "resp_s-1c_r0" {
+			t.Errorf("stream %v: the compressed turn's response is %s", stream, id)
+		}
+		if r := decodeResponse(t, do(t, "GET", url+"/"+id)); r.text() != "you said: compress now" {
+			t.Errorf("GET %s = %+v", id, r)
+		}
+		for _, prev := range []string{first, "resp_s-1"} {
+			resp := postTo(t, url, `{"input":"x","previous_response_id":"`+prev+`"}`)
+			if msg, _ := apiErr(t, resp); resp.StatusCode != http.StatusConflict || !strings.Contains(msg, "continue the latest, "+id) {
+				t.Errorf("continuing %s: status %d, %q", prev, resp.StatusCode, msg)
+			}
+		}
+		if r := decodeResponse(t, postTo(t, url, `{"input":"on","previous_response_id":"`+id+`"}`)); r.ID != "resp_s-1c_r5" || len(c.turns) != 5 {
+			t.Errorf("continuing the child: %+v, %d turns", r, len(c.turns))
+		}
 	}
 }

@@ -27,7 +27,14 @@ func (c apiConversations) Conversation(ctx context.Context, id string) (*api.Con
 	if err != nil {
 		return nil, err
 	}
+	newest, err := session.Newest(ctx, c.store, id)
+	if err != nil {
+		return nil, err
+	}
 	out := &api.Conversation{ID: s.ID, Model: s.Model, Messages: make([]api.StoredMessage, len(msgs))}
+	if newest != id {
+		out.ContinuedIn = newest
+	}
 	for i, m := range msgs {
 		out.Messages[i] = api.StoredMessage{ID: m.ID, Message: m.Message, FinishReason: m.FinishReason, CreatedAt: m.CreatedAt}
 	}
