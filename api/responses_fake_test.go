@@ -16,8 +16,9 @@ import (
 
 // convs is a store of conversations with a turn that answers "you said:
 // " and the text, after a tool call when the text asks for one, in a
-// child session when it asks for compression. Its session tg-1 stands for one held on a chat platform: the API never
-// reaches it.
+// child session when it asks for compression, cut at the output limit
+// when it asks for a long one. Its session tg-1 stands for one held on
+// a chat platform: the API never reaches it.
 type convs struct {
 	mu     sync.Mutex
 	api    map[string]*api.Conversation
@@ -108,6 +109,15 @@ func (c *convs) run(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Resu
 	sink.Event(agent.Event{Kind: agent.EventText, Text: t.Text})
 	final := "you said: " + t.Text
 	c.append(id, llm.AssistantMessage(final))
-	return &api.Result{SessionID: id, Result: &agent.Result{Final: final, Stopped: agent.StopDone,
+	stop := agent.StopDone
+	if strings.Contains(t.Text, "long") {
+		// The answer was cut at the model's output limit.
+		stop = agent.StopTruncated
+		c.mu.Lock()
+		m := c.api[id].Messages
+		m[len(m)-1].FinishReason = string(llm.FinishLength)
+		c.mu.Unlock()
+	}
+	return &api.Result{SessionID: id, Result: &agent.Result{Final: final, Stopped: stop,
 		Usage: llm.Usage{InputTokens: 10, OutputTokens: 4}}}, nil
 }

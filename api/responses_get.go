@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/llm"
 )
 
 // getResponse answers GET /v1/responses/{id}: the response rebuilt from
@@ -19,15 +20,20 @@ func (s *Server) getResponse(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	status := "completed"
-	if f.answer.FinishReason == string(agent.StopInterrupted) {
-		status = "incomplete"
-	}
 	var prev string
 	if f.prev != nil {
 		prev = f.prev.String()
 	}
-	obj := responseObject(f.ref.String(), cmp.Or(c.Model, "hermes"), f.answer.CreatedAt.Unix(), status, prev)
+	obj := responseObject(f.ref.String(), cmp.Or(c.Model, "hermes"), f.answer.CreatedAt.Unix(), "completed", prev)
+	switch llm.FinishReason(f.answer.FinishReason) {
+	case llm.FinishLength:
+		obj["status"], obj["incomplete_details"] = "incomplete", map[string]string{"reason": "max_output_tokens"}
+	case llm.FinishContentFilter:
+		obj["status"], obj["incomplete_details"] = "incomplete", map[string]string{"reason": "content_filter"}
+	case "interrupted":
+		// The client went away or the turn was stopped mid-answer.
+		obj["status"] = "incomplete"
+	}
 	obj["output"] = []map[string]any{outputMessage("msg_"+strconv.FormatInt(f.answer.ID, 10), "completed", f.answer.Text())}
 	writeJSON(w, http.StatusOK, obj)
 }

@@ -98,17 +98,17 @@ func (rs *responseStream) delta(text string) {
 	rs.send("response.output_text.delta", rs.at(map[string]any{"delta": text, "logprobs": []any{}}))
 }
 
-// finish ends the response with the turn's answer and usage.
+// finish ends the response with the turn's answer and usage:
+// response.completed, or response.incomplete when the answer was cut at
+// the model's output limit.
 func (rs *responseStream) finish(res *Result) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	status := "completed"
-	if res.Stopped == agent.StopTruncated || res.Stopped == agent.StopInterrupted {
-		status = "incomplete"
-	}
+	status, end := "completed", "response.completed"
 	obj := rs.object(status)
-	if status == "incomplete" {
-		obj["incomplete_details"] = map[string]string{"reason": "max_output_tokens"}
+	if res.Stopped == agent.StopTruncated {
+		status, end = "incomplete", "response.incomplete"
+		obj["status"], obj["incomplete_details"] = status, map[string]string{"reason": "max_output_tokens"}
 	}
 	obj["usage"] = responseUsage(res.Usage)
 	if !rs.stream {
@@ -127,7 +127,7 @@ func (rs *responseStream) finish(res *Result) {
 		rs.send("response.output_item.done", map[string]any{"output_index": 0, "item": item})
 		obj["output"] = []map[string]any{item}
 	}
-	rs.send("response.completed", map[string]any{"response": obj})
+	rs.send(end, map[string]any{"response": obj})
 }
 
 // fail reports err: as the response before the stream began, as

@@ -168,3 +168,19 @@ func TestResponsesStreamDisconnect(t *testing.T) {
 		t.Errorf("the turn's context did not end")
 	}
 }
+
+// An answer cut at the model's output limit ends the stream with
+// response.incomplete, and GET finds it incomplete too.
+func TestResponsesIncomplete(t *testing.T) {
+	_, url := responsesServer(t)
+	events := readEvents(t, postTo(t, url, `{"input":"a long one","stream":true}`))
+	last := events[len(events)-1]
+	r := last.data["response"].(map[string]any)
+	details, _ := r["incomplete_details"].(map[string]any)
+	if last.name != "response.incomplete" || r["status"] != "incomplete" || details["reason"] != "max_output_tokens" {
+		t.Errorf("last event %s: %v", last.name, r)
+	}
+	if got := decodeResponse(t, do(t, "GET", url+"/resp_s-1_r0")); got.Status != "incomplete" || got.text() != "you said: a long one" {
+		t.Errorf("GET = %+v", got)
+	}
+}
