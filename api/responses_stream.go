@@ -74,12 +74,7 @@ func (rs *responseStream) event(e agent.Event) {
 	case agent.EventText:
 		rs.delta(e.Text)
 	case agent.EventToolStarted, agent.EventToolFinished:
-		status := "started"
-		if e.Kind == agent.EventToolFinished {
-			status = "finished"
-		}
-		b, _ := json.Marshal(map[string]any{"name": e.Tool.Call.Name, "status": status, "index": e.Tool.Index})
-		fmt.Fprintf(rs.w, ": hermes.tool %s\n\n", b)
+		toolComment(rs.w, e)
 		rs.flushNow()
 	}
 }
