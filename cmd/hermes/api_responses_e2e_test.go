@@ -12,6 +12,27 @@ import (
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
+// openaiClient runs the script testdata/name on the official openai npm
+// package with plan, whose sdk it sets, and returns what it printed.
+func openaiClient(t *testing.T, name string, plan map[string]any) []byte {
+	t.Helper()
+	node := npmtest.Node(t)
+	plan["sdk"] = npmtest.Package(t, "openai")
+	script, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(plan)
+	var stderr syncBuffer
+	cmd := exec.Command(node, script, string(b))
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v\n%s\n%s", err, stdout, stderr.String())
+	}
+	return stdout
+}
+
 // The official openai npm client holds a conversation through hermes's
 // Responses API: a streamed response read as its events (a tool's
 // progress in between, which the client skips), one that continues it
@@ -20,12 +41,6 @@ import (
 // session, crafted in both forms, are neither read, continued nor
 // deleted.
 func TestAPIResponsesOpenAIClient(t *testing.T) {
-	node := npmtest.Node(t)
-	sdk := npmtest.Package(t, "openai")
-	script, err := filepath.Abs(filepath.Join("testdata", "openai_responses.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := llmtest.New(t)
 	const key = "sk-hermes-api-responses-0123456789"
 	h, base := serveAPI(t, srv, key)
@@ -37,14 +52,7 @@ func TestAPIResponsesOpenAIClient(t *testing.T) {
 	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("echo checked")}},
 		llmtest.Reply{Text: "Streamed to you in pieces.", ChunkSize: 5}, llmtest.Reply{Text: "Then the second."})
 	foreign := []string{"resp_" + private.SessionID, "resp_" + private.SessionID + "_r0", "resp_no-such-session_r0"}
-	plan, _ := json.Marshal(map[string]any{"sdk": sdk, "baseURL": base + "/v1", "apiKey": key, "foreign": foreign})
-	var stderr syncBuffer
-	cmd := exec.Command(node, script, string(plan))
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("client: %v\n%s\n%s", err, stdout, stderr.String())
-	}
+	stdout := openaiClient(t, "openai_responses.mjs", map[string]any{"baseURL": base + "/v1", "apiKey": key, "foreign": foreign})
 	type seen struct{ ID, Object, Status, Text, Previous string }
 	var out struct {
 		Stream struct {
