@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -126,5 +130,65 @@ func TestAPIResponsesOpenAIClient(t *testing.T) {
 	srv.Enqueue(llmtest.Reply{Text: "still here"})
 	if _, r := h.chatIn(srv, h.dir, "are you there?", "--resume", private.SessionID); r.code != 0 {
 		t.Errorf("the terminal session did not survive: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// responsesRequest sends method to the Responses endpoint path with key.
+func responsesRequest(t *testing.T, ctx context.Context, method, url, key, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// A client that goes away in the middle of a streamed response cancels
+// its turn; what was streamed is kept as the response, incomplete, and
+// the conversation goes on from it.
+func TestAPIResponsesDisconnect(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "a long answer that never ends", StallAfter: 2, ChunkSize: 7}, llmtest.Reply{Text: "Back again."})
+	const key = "sk-hermes-api-resp-cancel-0123456789"
+	_, base := serveAPI(t, srv, key)
+	url := base + "/v1/responses"
+	ctx, cancel := context.WithCancel(context.Background())
+	resp := responsesRequest(t, ctx, "POST", url, key, `{"model":"hermes","stream":true,"input":"first question"}`)
+	var id string
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && !strings.Contains(sc.Text(), `"delta":"a long`) {
+		var e struct{ Response struct{ ID string } }
+		if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok && id == "" && json.Unmarshal([]byte(d), &e) == nil {
+			id = e.Response.ID
+		}
+	}
+	cancel()
+	if id == "" {
+		t.Fatalf("no response.created before the text")
+	}
+	resp = responsesRequest(t, context.Background(), "POST", url, key, `{"model":"hermes","input":"second question","previous_response_id":"`+id+`"}`)
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Back again.") {
+		t.Fatalf("continuing the cut response: status %d: %s", resp.StatusCode, b)
+	}
+	resp = responsesRequest(t, context.Background(), "GET", url+"/"+id, key, "")
+	var got struct {
+		Status string
+		Output []struct{ Content []struct{ Text string } }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || got.Status != "incomplete" || len(got.Output) != 1 || !strings.HasPrefix(got.Output[0].Content[0].Text, "a long") {
+		t.Errorf("GET the cut response: %+v, %v", got, err)
+	}
+	reqs := srv.Requests()
+	var kept bool
+	for _, m := range reqs[len(reqs)-1].Messages {
+		kept = kept || strings.Contains(m.Text(), "first question")
+	}
+	if !kept {
+		t.Errorf("the cancelled turn's message is not in the conversation: %+v", reqs[len(reqs)-1].Messages)
 	}
 }
