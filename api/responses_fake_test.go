@@ -121,3 +121,5 @@ func (c *convs) run(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Resu
 	return &api.Result{SessionID: id, Result: &agent.Result{Final: final, Stopped: stop,
 		Usage: llm.Usage{InputTokens: 10, OutputTokens: 4}}}, nil
 }
+
+var _ api.Conversations = (*convs)(nil)

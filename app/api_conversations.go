@@ -66,3 +66,5 @@ func (c apiConversations) session(ctx context.Context, id string) (*session.Sess
 func notAPISession(id string) error {
 	return &api.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("%q is not a conversation of the API; use the id of a response hermes returned", id)}
 }
+
+var _ api.Conversations = apiConversations{}
