@@ -72,7 +72,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	rs := &responseStream{w: w, model: cmp.Or(req.Model, "hermes"), created: s.opt.Clock.Now().Unix(),
-		prev: req.PreviousResponseID, itemID: "msg_" + randomID(), stream: req.Stream}
+		prev: req.PreviousResponseID, stream: req.Stream}
 	rs.flush, _ = w.(http.Flusher)
 	turn := Turn{SessionID: sessionID, Text: text, Images: images, Model: s.modelName(req.Model),
 		Ready: func(ctx context.Context, id string) error {

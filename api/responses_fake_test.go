@@ -15,10 +15,10 @@ import (
 )
 
 // convs is a store of conversations with a turn that answers "you said:
-// " and the text, after a tool call when the text asks for one, in a
-// child session when it asks for compression, cut at the output limit
-// when it asks for a long one. Its session tg-1 stands for one held on
-// a chat platform: the API never reaches it.
+// " and the text, after "let me check." and a tool call when the text
+// asks for one, in a child session when it asks for compression, cut at
+// the output limit when it asks for a long one. Its session tg-1 stands
+// for one held on a chat platform: the API never reaches it.
 type convs struct {
 	mu     sync.Mutex
 	api    map[string]*api.Conversation
@@ -101,7 +101,8 @@ func (c *convs) run(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Resu
 		id = child
 	}
 	if strings.Contains(t.Text, "tool") {
-		c.append(id, llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "terminal"}}})
+		sink.Event(agent.Event{Kind: agent.EventText, Text: "let me check."})
+		c.append(id, llm.AssistantMessage("let me check.", llm.ToolCall{ID: "c1", Name: "terminal"}))
 		sink.Event(agent.Event{Kind: agent.EventToolStarted, Tool: &agent.ToolEvent{Call: llm.ToolCall{Name: "terminal"}}})
 		c.append(id, llm.ToolResultMessage("c1", "terminal", "ok"))
 	}

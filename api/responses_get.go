@@ -34,7 +34,11 @@ func (s *Server) getResponse(w http.ResponseWriter, r *http.Request) {
 		// The client went away or the turn was stopped mid-answer.
 		obj["status"] = "incomplete"
 	}
-	obj["output"] = []map[string]any{outputMessage("msg_"+strconv.FormatInt(f.answer.ID, 10), "completed", f.answer.Text())}
+	output := make([]map[string]any, len(f.said))
+	for i, m := range f.said {
+		output[i] = outputMessage("msg_"+strconv.FormatInt(m.ID, 10), "completed", m.Text())
+	}
+	obj["output"] = output
 	writeJSON(w, http.StatusOK, obj)
 }
 

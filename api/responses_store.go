@@ -101,6 +101,9 @@ func (c *Conversation) answers() []int {
 type found struct {
 	ref    responseRef
 	answer StoredMessage
+	// said are the messages of the turn in which the model wrote text,
+	// in order: what the response's output shows.
+	said []StoredMessage
 	// prev names the response before, when there is one.
 	prev *responseRef
 	// last is set when no response follows this one.
@@ -130,6 +133,19 @@ func (c *Conversation) find(ref responseRef) (*found, error) {
 		return nil, &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("response %s is not stored: hermes has no answer of that turn; use the id a response of this conversation returned", ref)}
 	}
 	f := &found{ref: responseRef{session: c.ID}, answer: c.Messages[ans[pos]], last: pos == len(ans)-1 && c.ContinuedIn == ""}
+	from := 0
+	if pos > 0 {
+		from = ans[pos-1] + 1
+	}
+	for i := from; i <= ans[pos]; i++ {
+		if m := c.Messages[i]; m.Role == llm.RoleUser && (i == 0 || c.Messages[i-1].Role != llm.RoleTool) {
+			// The turn's own message; what came before it was carried
+			// into this session when it was compressed.
+			f.said = f.said[:0]
+		} else if m.Role == llm.RoleAssistant && m.Text() != "" {
+			f.said = append(f.said, m)
+		}
+	}
 	if pos > 0 {
 		f.ref.after = c.Messages[ans[pos-1]].ID
 		p := responseRef{session: c.ID}

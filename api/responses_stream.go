@@ -13,9 +13,12 @@ import (
 )
 
 // responseStream writes one response of POST /v1/responses: whole, or
-// as the Responses API's events (response.created, the output item, its
-// text part and deltas, then response.completed or response.failed),
-// each numbered by sequence_number.
+// as the Responses API's events (response.created, the output items,
+// their text parts and deltas, then response.completed or
+// response.failed), each numbered by sequence_number. The text the model
+// writes before each of its tool calls is an output message of its own,
+// as the stored conversation keeps it, so a streamed response, a whole
+// one and one retrieved later have the same output.
 type responseStream struct {
 	w       http.ResponseWriter
 	flush   http.Flusher
@@ -23,15 +26,15 @@ type responseStream struct {
 	model   string
 	created int64
 	prev    string
-	itemID  string
 
 	mu      sync.Mutex
 	id      string
 	session string
 	started bool
 	seq     int
-	open    bool // the output item and its text part were announced
-	text    strings.Builder
+	items   []map[string]any // the finished output messages
+	itemID  string           // the open output message, when not empty
+	text    strings.Builder  // its text so far
 }
 
 // start takes the response's id once the turn's session is known and,
@@ -59,12 +62,10 @@ func (rs *responseStream) rename(ref responseRef) {
 	rs.id, rs.session = ref.String(), ref.session
 }
 
-// event streams the turn's text as output_text deltas; tool progress goes
-// as SSE comment lines, which clients skip.
+// event takes the turn's text as output_text deltas; a tool's start ends
+// the open output message, and tool progress goes as SSE comment lines,
+// which clients skip.
 func (rs *responseStream) event(e agent.Event) {
-	if !rs.stream {
-		return
-	}
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if !rs.started {
@@ -74,23 +75,42 @@ func (rs *responseStream) event(e agent.Event) {
 	case agent.EventText:
 		rs.delta(e.Text)
 	case agent.EventToolStarted, agent.EventToolFinished:
-		toolComment(rs.w, e)
-		rs.flushNow()
+		rs.closeItem()
+		if rs.stream {
+			toolComment(rs.w, e)
+			rs.flushNow()
+		}
 	}
 }
 
-// delta sends text, announcing the output item and its part first.
+// delta adds text to the open output message, opening one first when
+// none is.
 func (rs *responseStream) delta(text string) {
 	if text == "" {
 		return
 	}
-	if !rs.open {
-		rs.open = true
-		rs.send("response.output_item.added", map[string]any{"output_index": 0, "item": outputMessage(rs.itemID, "in_progress", "")})
+	if rs.itemID == "" {
+		rs.itemID = "msg_" + randomID()
+		rs.send("response.output_item.added", map[string]any{"output_index": len(rs.items), "item": outputMessage(rs.itemID, "in_progress", "")})
 		rs.send("response.content_part.added", rs.at(map[string]any{"part": outputText("")}))
 	}
 	rs.text.WriteString(text)
 	rs.send("response.output_text.delta", rs.at(map[string]any{"delta": text, "logprobs": []any{}}))
+}
+
+// closeItem ends the open output message, if one is.
+func (rs *responseStream) closeItem() {
+	if rs.itemID == "" {
+		return
+	}
+	text := rs.text.String()
+	rs.send("response.output_text.done", rs.at(map[string]any{"text": text, "logprobs": []any{}}))
+	rs.send("response.content_part.done", rs.at(map[string]any{"part": outputText(text)}))
+	item := outputMessage(rs.itemID, "completed", text)
+	rs.send("response.output_item.done", map[string]any{"output_index": len(rs.items), "item": item})
+	rs.items = append(rs.items, item)
+	rs.itemID = ""
+	rs.text.Reset()
 }
 
 // finish ends the response with the turn's answer and usage:
@@ -99,6 +119,11 @@ func (rs *responseStream) delta(text string) {
 func (rs *responseStream) finish(res *Result) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	if len(rs.items) == 0 && rs.itemID == "" {
+		// The model's text came as no event: the answer is the text.
+		rs.delta(res.Final)
+	}
+	rs.closeItem()
 	status, end := "completed", "response.completed"
 	obj := rs.object(status)
 	if res.Stopped == agent.StopTruncated {
@@ -106,21 +131,10 @@ func (rs *responseStream) finish(res *Result) {
 		obj["status"], obj["incomplete_details"] = status, map[string]string{"reason": "max_output_tokens"}
 	}
 	obj["usage"] = responseUsage(res.Usage)
+	obj["output"] = rs.items
 	if !rs.stream {
-		obj["output"] = []map[string]any{outputMessage(rs.itemID, "completed", res.Final)}
 		writeJSON(rs.w, http.StatusOK, obj)
 		return
-	}
-	if rs.text.Len() == 0 {
-		rs.delta(res.Final)
-	}
-	text := rs.text.String()
-	if rs.open {
-		rs.send("response.output_text.done", rs.at(map[string]any{"text": text, "logprobs": []any{}}))
-		rs.send("response.content_part.done", rs.at(map[string]any{"part": outputText(text)}))
-		item := outputMessage(rs.itemID, "completed", text)
-		rs.send("response.output_item.done", map[string]any{"output_index": 0, "item": item})
-		obj["output"] = []map[string]any{item}
 	}
 	rs.send(end, map[string]any{"response": obj})
 }
@@ -144,14 +158,17 @@ func (rs *responseStream) fail(err error) {
 	rs.send("response.failed", map[string]any{"response": obj})
 }
 
-// at adds where the text part is to an event.
+// at adds where the open text part is to an event.
 func (rs *responseStream) at(v map[string]any) map[string]any {
-	v["item_id"], v["output_index"], v["content_index"] = rs.itemID, 0, 0
+	v["item_id"], v["output_index"], v["content_index"] = rs.itemID, len(rs.items), 0
 	return v
 }
 
-// send writes one event, numbered.
+// send writes one event, numbered, when streaming.
 func (rs *responseStream) send(typ string, v map[string]any) {
+	if !rs.stream {
+		return
+	}
 	v["type"], v["sequence_number"] = typ, rs.seq
 	rs.seq++
 	b, _ := json.Marshal(v)

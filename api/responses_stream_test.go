@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -58,9 +59,11 @@ func readEvents(t *testing.T, resp *http.Response) []sseEvent {
 }
 
 // A streamed response sends OpenAI's events in OpenAI's order: the
-// response created and in progress, the message item and its text part,
-// the text deltas, their ends, and the completed response with usage,
-// whose id GET finds; tool progress goes as comments.
+// response created and in progress, then for each stretch of text (one
+// before the tool call, the answer after it) a message item with its
+// text part, the deltas and their ends, and last the completed response
+// with usage, whose output and id GET finds again; tool progress goes as
+// a comment.
 func TestResponsesStream(t *testing.T) {
 	_, url := responsesServer(t)
 	first := decodeResponse(t, postTo(t, url, `{"input":"one"}`)).ID
@@ -69,8 +72,9 @@ func TestResponsesStream(t *testing.T) {
 	for _, e := range events {
 		names = append(names, e.name)
 	}
-	want := "response.created response.in_progress : response.output_item.added response.content_part.added response.output_text.delta response.output_text.delta " +
-		"response.output_text.done response.content_part.done response.output_item.done response.completed"
+	item := "response.output_item.added response.content_part.added %s response.output_text.done response.content_part.done response.output_item.done"
+	want := "response.created response.in_progress " + fmt.Sprintf(item, "response.output_text.delta") + " : " +
+		fmt.Sprintf(item, "response.output_text.delta response.output_text.delta") + " response.completed"
 	if strings.Join(names, " ") != want {
 		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(names, " "), want)
 	}
@@ -78,37 +82,48 @@ func TestResponsesStream(t *testing.T) {
 	if created["id"] != "resp_s-1_r2" || created["object"] != "response" || created["status"] != "in_progress" || created["previous_response_id"] != first || created["model"] != "hermes" {
 		t.Errorf("response.created = %v", created)
 	}
-	if !strings.Contains(events[2].data["comment"].(string), `"name":"terminal"`) {
-		t.Errorf("tool comment = %v", events[2].data)
+	if !strings.Contains(events[8].data["comment"].(string), `"name":"terminal"`) {
+		t.Errorf("tool comment = %v", events[8].data)
 	}
-	item := events[3].data["item"].(map[string]any)
-	itemID := item["id"].(string)
-	if item["type"] != "message" || item["role"] != "assistant" || item["status"] != "in_progress" || !strings.HasPrefix(itemID, "msg_") || events[3].data["output_index"] != 0.0 {
-		t.Errorf("output_item.added = %v", events[3].data)
-	}
-	var deltas string
-	for _, e := range events[4:9] {
-		if e.data["item_id"] != itemID || e.data["output_index"] != 0.0 || e.data["content_index"] != 0.0 {
-			t.Errorf("%s is not at the item's text part: %v", e.name, e.data)
+	var items []any
+	for index, span := range [][2]int{{2, 8}, {9, 16}} {
+		added := events[span[0]].data
+		it := added["item"].(map[string]any)
+		itemID := it["id"].(string)
+		if it["type"] != "message" || it["role"] != "assistant" || it["status"] != "in_progress" || !strings.HasPrefix(itemID, "msg_") || added["output_index"] != float64(index) {
+			t.Errorf("output_item.added = %v", added)
 		}
-		if e.name == "response.output_text.delta" {
-			deltas += e.data["delta"].(string)
+		var deltas string
+		for _, e := range events[span[0]+1 : span[1]-1] {
+			if e.data["item_id"] != itemID || e.data["output_index"] != float64(index) || e.data["content_index"] != 0.0 {
+				t.Errorf("%s is not at item %d's text part: %v", e.name, index, e.data)
+			}
+			if e.name == "response.output_text.delta" {
+				deltas += e.data["delta"].(string)
+			}
 		}
+		want := []string{"let me check.", "you said: use a tool"}[index]
+		textDone, partDone := events[span[1]-3].data, events[span[1]-2].data
+		if deltas != want || textDone["text"] != want || partDone["part"].(map[string]any)["text"] != want {
+			t.Errorf("item %d: deltas %q, done %v, part %v", index, deltas, textDone, partDone)
+		}
+		done := events[span[1]-1].data
+		it = done["item"].(map[string]any)
+		if done["output_index"] != float64(index) || it["id"] != itemID || it["status"] != "completed" || it["content"].([]any)[0].(map[string]any)["text"] != want {
+			t.Errorf("output_item.done = %v", done)
+		}
+		items = append(items, it)
 	}
-	if deltas != "you said: use a tool" || events[7].data["text"] != deltas || events[8].data["part"].(map[string]any)["text"] != deltas {
-		t.Errorf("deltas %q, done %v, part %v", deltas, events[7].data, events[8].data)
-	}
-	done := events[9].data["item"].(map[string]any)
-	if done["status"] != "completed" || done["content"].([]any)[0].(map[string]any)["text"] != deltas {
-		t.Errorf("output_item.done = %v", done)
-	}
-	completed := events[10].data["response"].(map[string]any)
+	completed := events[len(events)-1].data["response"].(map[string]any)
 	usage, _ := completed["usage"].(map[string]any)
-	if completed["id"] != created["id"] || completed["status"] != "completed" || usage == nil || usage["total_tokens"] != 14.0 || len(completed["output"].([]any)) != 1 {
+	if completed["id"] != created["id"] || completed["status"] != "completed" || usage == nil || usage["total_tokens"] != 14.0 || fmt.Sprint(completed["output"]) != fmt.Sprint(items) {
 		t.Errorf("response.completed = %v", completed)
 	}
-	if r := decodeResponse(t, do(t, "GET", url+"/resp_s-1_r2")); r.text() != deltas {
+	if r := decodeResponse(t, do(t, "GET", url+"/resp_s-1_r2")); r.text() != "let me check.you said: use a tool" || len(r.Output) != 2 {
 		t.Errorf("GET the streamed response = %+v", r)
+	}
+	if r := decodeResponse(t, postTo(t, url, `{"input":"a tool again","previous_response_id":"resp_s-1_r2"}`)); r.text() != "let me check.you said: a tool again" || len(r.Output) != 2 {
+		t.Errorf("the same turn whole = %+v", r)
 	}
 }
 

@@ -49,11 +49,16 @@ type response struct {
 	}
 }
 
+// text joins the output's texts, as the openai SDK's output_text does.
 func (r response) text() string {
-	if len(r.Output) != 1 || r.Output[0].Type != "message" || len(r.Output[0].Content) != 1 || r.Output[0].Content[0].Type != "output_text" {
-		return "<not one output_text message>"
+	var b strings.Builder
+	for _, o := range r.Output {
+		if o.Type != "message" || o.Role != "assistant" || len(o.Content) != 1 || o.Content[0].Type != "output_text" {
+			return "<not an assistant message of one output_text>"
+		}
+		b.WriteString(o.Content[0].Text)
 	}
-	return r.Output[0].Content[0].Text
+	return b.String()
 }
 
 func decodeResponse(t *testing.T, resp *http.Response) response {
@@ -126,7 +131,7 @@ func TestResponseIDs(t *testing.T) {
 	}
 	for i, id := range ids {
 		r := decodeResponse(t, do(t, "GET", url+"/"+id))
-		want := []string{"you said: one", "you said: two, with a tool", "you said: three"}[i]
+		want := []string{"you said: one", "let me check.you said: two, with a tool", "you said: three"}[i]
 		if r.ID != id || r.Object != "response" || r.Status != "completed" || r.Model != "test-model" || r.text() != want || r.CreatedAt != 1700000000 || r.Output[0].Role != "assistant" {
 			t.Errorf("GET %s = %+v", id, r)
 		}

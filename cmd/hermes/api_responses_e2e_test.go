@@ -38,7 +38,8 @@ func openaiClient(t *testing.T, name string, plan map[string]any) []byte {
 }
 
 // The official openai npm client holds a conversation through hermes's
-// Responses API: a streamed response read as its events (a tool's
+// Responses API: a streamed response read as its events (the text before
+// a tool call and the answer after it as two messages, the tool's
 // progress in between, which the client skips), one that continues it
 // by previous_response_id, both retrieved, the earlier one refused as a
 // point to continue from, the conversation deleted; ids of a terminal
@@ -53,7 +54,7 @@ func TestAPIResponsesOpenAIClient(t *testing.T) {
 	if r.code != 0 || private.SessionID == "" {
 		t.Fatalf("chat: exit %d: %s", r.code, r.stderr)
 	}
-	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("echo checked")}},
+	srv.Enqueue(llmtest.Reply{Text: "Checking first. ", ToolCalls: []llm.ToolCall{terminalCall("echo checked")}},
 		llmtest.Reply{Text: "Streamed to you in pieces.", ChunkSize: 5}, llmtest.Reply{Text: "Then the second."})
 	foreign := []string{"resp_" + private.SessionID, "resp_" + private.SessionID + "_r0", "resp_no-such-session_r0"}
 	stdout := openaiClient(t, "openai_responses.mjs", map[string]any{"baseURL": base + "/v1", "apiKey": key, "foreign": foreign})
@@ -64,6 +65,7 @@ func TestAPIResponsesOpenAIClient(t *testing.T) {
 			Sequence           []int
 			Deltas, ID, Status string
 			Text               string
+			Items              int
 			Usage              *int
 		}
 		Second     seen
@@ -91,13 +93,14 @@ func TestAPIResponsesOpenAIClient(t *testing.T) {
 			break
 		}
 	}
-	if s.Deltas != "Streamed to you in pieces." || s.Text != s.Deltas || s.Status != "completed" || s.Usage == nil || !strings.HasPrefix(s.ID, "resp_") {
+	const streamed = "Checking first. Streamed to you in pieces."
+	if s.Deltas != streamed || s.Text != s.Deltas || s.Items != 2 || s.Status != "completed" || s.Usage == nil || !strings.HasPrefix(s.ID, "resp_") {
 		t.Errorf("stream = %+v", s)
 	}
 	if out.Second.Text != "Then the second." || out.Second.Previous != s.ID || out.Second.ID == s.ID {
 		t.Errorf("second = %+v", out.Second)
 	}
-	want := []seen{{s.ID, "response", "completed", "Streamed to you in pieces.", ""}, {out.Second.ID, "response", "completed", "Then the second.", s.ID}}
+	want := []seen{{s.ID, "response", "completed", streamed, ""}, {out.Second.ID, "response", "completed", "Then the second.", s.ID}}
 	if len(out.Retrieved) != 2 || out.Retrieved[0] != want[0] || out.Retrieved[1] != want[1] {
 		t.Errorf("retrieved = %+v, want %+v", out.Retrieved, want)
 	}

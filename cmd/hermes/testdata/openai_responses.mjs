@@ -43,7 +43,8 @@ for await (const event of stream) {
 }
 out.stream = {
   types, sequence, deltas,
-  id: completed?.id, status: completed?.status, text: completed?.output_text ?? completed?.output?.[0]?.content?.[0]?.text,
+  id: completed?.id, status: completed?.status, items: completed?.output?.length,
+  text: completed?.output?.map((o) => o.content.map((c) => c.text).join('')).join(''),
   usage: completed?.usage?.total_tokens ?? null,
 };
 
