@@ -74,6 +74,12 @@ func (rs *responseStream) event(e agent.Event) {
 	switch e.Kind {
 	case agent.EventText:
 		rs.delta(e.Text)
+	case agent.EventRetry:
+		// The text of the failed call is void; once streamed, it stays.
+		if !rs.stream {
+			rs.itemID = ""
+			rs.text.Reset()
+		}
 	case agent.EventToolStarted, agent.EventToolFinished:
 		rs.closeItem()
 		if rs.stream {

@@ -199,3 +199,22 @@ func TestResponsesIncomplete(t *testing.T) {
 		t.Errorf("GET = %+v", got)
 	}
 }
+
+// A model call that failed midway and was tried again leaves no trace of
+// its text in a whole response.
+func TestResponsesRetryVoidsText(t *testing.T) {
+	c := newConvs()
+	srv := newServer(t, api.Options{Conversations: c, Run: func(ctx context.Context, tr api.Turn, sink agent.Sink) (*api.Result, error) {
+		c.api["s-1"] = &api.Conversation{ID: "s-1"}
+		if err := tr.Ready(ctx, "s-1"); err != nil {
+			return nil, err
+		}
+		for _, e := range []agent.Event{{Kind: agent.EventText, Text: "Half an ans"}, {Kind: agent.EventRetry}, {Kind: agent.EventText, Text: "The answer."}} {
+			sink.Event(e)
+		}
+		return &api.Result{SessionID: "s-1", Result: &agent.Result{Final: "The answer.", Stopped: agent.StopDone}}, nil
+	}})
+	if r := decodeResponse(t, postTo(t, srv.URL+"/v1/responses", `{"input":"x"}`)); r.text() != "The answer." {
+		t.Errorf("output = %+v", r.Output)
+	}
+}
