@@ -62,6 +62,9 @@ type responseRef struct {
 const turnMark = "_r"
 
 func (r responseRef) String() string {
+	if r.latest {
+		return responsePrefix + r.session
+	}
 	return responsePrefix + r.session + turnMark + strconv.FormatInt(r.after, 10)
 }
 
