@@ -50,7 +50,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		c.flush, _ = w.(http.Flusher)
 	}
 	turn := Turn{SessionID: sessionID, Text: text, Images: images, Model: s.modelName(req.Model), Started: c.start}
-	res, err := s.opt.Run(r.Context(), turn, agent.SinkFunc(c.event))
+	res, err := s.run(r.Context(), turn, agent.SinkFunc(c.event))
 	if err != nil {
 		c.fail(err)
 		return
@@ -125,14 +125,19 @@ func (c *completion) event(e agent.Event) {
 			c.chunk(map[string]any{"content": e.Text}, nil, nil)
 		}
 	case agent.EventToolStarted, agent.EventToolFinished:
-		status := "started"
-		if e.Kind == agent.EventToolFinished {
-			status = "finished"
-		}
-		b, _ := json.Marshal(map[string]any{"name": e.Tool.Call.Name, "status": status, "index": e.Tool.Index})
-		fmt.Fprintf(c.w, ": hermes.tool %s\n\n", b)
+		toolComment(c.w, e)
 		c.flushNow()
 	}
+}
+
+// toolComment writes a tool's progress as an SSE comment line.
+func toolComment(w http.ResponseWriter, e agent.Event) {
+	status := "started"
+	if e.Kind == agent.EventToolFinished {
+		status = "finished"
+	}
+	b, _ := json.Marshal(map[string]any{"name": e.Tool.Call.Name, "status": status, "index": e.Tool.Index})
+	fmt.Fprintf(w, ": hermes.tool %s\n\n", b)
 }
 
 // chunk writes one chat.completion.chunk.

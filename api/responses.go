@@ -2,6 +2,7 @@ package api
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,9 +13,9 @@ import (
 	"github.com/hermes-go/hermes/llm"
 )
 
-// responsePrefix starts a response id; the rest is the session the turn
-// ran in, so previous_response_id continues that session without a table
-// of its own.
+// responsePrefix starts a response id; the rest names the session and
+// the turn (responseRef), so hermes finds a response in the stored
+// conversation without a table of its own.
 const responsePrefix = "resp_"
 
 // responsesRequest is the part of a Responses API request hermes reads.
@@ -26,26 +27,26 @@ type responsesRequest struct {
 }
 
 // responses answers POST /v1/responses: input is the turn, and
-// previous_response_id continues the conversation of that response.
-// Streaming is not offered here; chat completions stream.
+// previous_response_id continues the conversation of that response. A
+// hermes conversation is one line of turns, so only its latest response
+// can be continued; an earlier one is refused with 409 rather than
+// forked, since a fork would copy the conversation and its approvals
+// into a session the client never asked for.
 func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	var req responsesRequest
 	if bad := decodeBody(r, &req, "responses"); bad != nil {
 		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
 		return
 	}
-	if req.Stream {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "stream", "stream: true is not accepted on /v1/responses; send it without stream, or use /v1/chat/completions with stream: true")
-		return
-	}
 	sessionID := ""
+	var prev *responseRef
 	if req.PreviousResponseID != "" {
-		id, ok := strings.CutPrefix(req.PreviousResponseID, responsePrefix)
-		if !ok || id == "" {
-			writeError(w, http.StatusBadRequest, "invalid_request_error", "previous_response_id", fmt.Sprintf("previous_response_id: %q is not accepted; give the id of a response hermes returned (resp_...)", req.PreviousResponseID))
+		ref, bad := parseResponseID(req.PreviousResponseID, "previous_response_id")
+		if bad != nil {
+			writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
 			return
 		}
-		sessionID = id
+		sessionID, prev = ref.session, &ref
 	}
 	chat, bad := responsesInput(req.Input)
 	if bad == nil {
@@ -58,6 +59,9 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 			bad = asInput(bad)
 		}
 	}
+	if bad == nil && s.opt.Conversations == nil {
+		bad = &badRequest{http.StatusNotFound, "", "this server keeps no responses; use /v1/chat/completions"}
+	}
 	if bad != nil {
 		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
 		return
@@ -67,32 +71,74 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	res, err := s.opt.Run(r.Context(), Turn{SessionID: sessionID, Text: text, Images: images, Model: s.modelName(req.Model)},
-		agent.SinkFunc(func(agent.Event) {}))
+	rs := &responseStream{w: w, model: cmp.Or(req.Model, "hermes"), created: s.opt.Clock.Now().Unix(),
+		prev: req.PreviousResponseID, stream: req.Stream}
+	rs.flush, _ = w.(http.Flusher)
+	turn := Turn{SessionID: sessionID, Text: text, Images: images, Model: s.modelName(req.Model),
+		Ready: func(ctx context.Context, id string) error {
+			ref, err := s.nextResponse(ctx, id, prev)
+			if err == nil {
+				rs.start(ref)
+			}
+			return err
+		}}
+	res, err := s.run(r.Context(), turn, agent.SinkFunc(rs.event))
 	if err == nil && res.Err != nil && strings.TrimSpace(res.Final) == "" {
 		err = fmt.Errorf("the turn stopped before an answer: %w", res.Err)
 	}
 	if err != nil {
-		status, param := http.StatusInternalServerError, ""
 		var ae *Error
-		if errors.As(err, &ae) {
-			status, param = ae.Status, ae.Param
-			if param == "" && sessionID != "" && status == http.StatusNotFound {
-				param = "previous_response_id"
-			}
+		if errors.As(err, &ae) && ae.Param == "" && sessionID != "" && ae.Status == http.StatusNotFound {
+			err = &Error{Status: ae.Status, Param: "previous_response_id", Message: fmt.Sprintf(
+				"previous_response_id: %q names no response of the API; use the id of a response hermes returned, or leave previous_response_id out to start a conversation", req.PreviousResponseID)}
 		}
-		writeError(w, status, "api_error", param, err.Error())
+		rs.fail(err)
 		return
 	}
-	id := responsePrefix + res.SessionID
-	u := toUsage(res.Usage)
-	writeJSON(w, http.StatusOK, map[string]any{
-		"id": id, "object": "response", "created_at": s.opt.Clock.Now().Unix(), "status": "completed",
-		"model": cmp.Or(req.Model, "hermes"), "previous_response_id": nullable(req.PreviousResponseID),
-		"output": []map[string]any{{"type": "message", "id": "msg_" + randomID(), "status": "completed", "role": "assistant",
-			"content": []map[string]any{{"type": "output_text", "text": res.Final, "annotations": []any{}}}}},
-		"usage": map[string]int{"input_tokens": u.PromptTokens, "output_tokens": u.CompletionTokens, "total_tokens": u.TotalTokens},
-	})
+	if rs.id != "" && res.SessionID != rs.session {
+		// The conversation was compressed during the turn and went on in
+		// a child session, where the answer is stored: the response is
+		// named there.
+		if c, err := s.opt.Conversations.Conversation(r.Context(), res.SessionID); err == nil {
+			rs.rename(c.latestRef())
+		}
+	}
+	rs.finish(res)
+}
+
+// nextResponse is the ref of the response a turn starting now in the
+// session id gets. Continuing a response other than the conversation's
+// latest is refused with 409: the turn would answer a conversation that
+// went on without it.
+func (s *Server) nextResponse(ctx context.Context, id string, prev *responseRef) (responseRef, error) {
+	c, err := s.opt.Conversations.Conversation(ctx, id)
+	if err != nil {
+		return responseRef{}, err
+	}
+	if prev == nil {
+		return c.next(), nil
+	}
+	last := c.ContinuedIn == ""
+	if !prev.latest {
+		f, err := c.find(*prev)
+		if err != nil {
+			return responseRef{}, err
+		}
+		last = f.last
+	}
+	if !last {
+		latest := c.latestRef().String()
+		if c.ContinuedIn != "" {
+			latest = responsePrefix + c.ContinuedIn
+			if next, err := s.opt.Conversations.Conversation(ctx, c.ContinuedIn); err == nil {
+				latest = next.latestRef().String()
+			}
+		}
+		return responseRef{}, &Error{Status: http.StatusConflict, Param: "previous_response_id", Message: fmt.Sprintf(
+			"previous_response_id: %s is not the latest response of its conversation, and a hermes conversation is one line of turns; continue the latest, %s, or start a new conversation without previous_response_id",
+			prev, latest)}
+	}
+	return c.next(), nil
 }
 
 // responsesInput reads input, a string or a list of messages, as the

@@ -82,7 +82,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		defer s.runs.wg.Done()
 		defer release()
 		defer cancel()
-		res, err := s.opt.Run(ctx, turn, rn)
+		res, err := s.run(ctx, turn, rn)
 		rn.end(res, runErr(err, req.SessionID), ctx.Err() != nil, s.opt.Clock.Now())
 	}()
 	writeJSON(w, http.StatusAccepted, rn.view())

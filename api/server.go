@@ -43,6 +43,10 @@ type Turn struct {
 	// Prompter, when set, asks the client about the turn's dangerous
 	// commands (a run's approvals); nil means nobody can be asked.
 	Prompter safety.Prompter
+	// Ready, when set, is called before Started, while no other turn of
+	// the session can run; an error it returns ends the turn before
+	// anything is stored, and Run returns it.
+	Ready func(ctx context.Context, sessionID string) error
 }
 
 // Error is an error of Run that the client caused (an unknown session,
@@ -86,6 +90,10 @@ type Options struct {
 	Run    func(ctx context.Context, t Turn, sink agent.Sink) (*Result, error)
 	Clock  clock.Clock
 	Logger *slog.Logger
+
+	// Conversations reads and deletes the API's stored sessions for the
+	// Responses endpoints.
+	Conversations Conversations
 }
 
 // Server answers the API's endpoints.
@@ -95,6 +103,7 @@ type Server struct {
 	slots chan struct{}
 	mux   *http.ServeMux
 	runs  runs
+	inUse inUse
 }
 
 // New returns a Server for opt.
@@ -118,6 +127,8 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("GET /v1/runs/{id}/events", s.runEvents)
 	s.mux.HandleFunc("POST /v1/runs/{id}/approval", s.answerRun)
 	s.mux.HandleFunc("POST /v1/runs/{id}/stop", s.stopRun)
+	s.mux.HandleFunc("GET /v1/responses/{id}", s.getResponse)
+	s.mux.HandleFunc("DELETE /v1/responses/{id}", s.deleteResponse)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})
@@ -138,7 +149,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Add("Vary", "Origin")
 		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+SessionHeader)
 			h.Set("Access-Control-Expose-Headers", SessionHeader)
 			h.Set("Access-Control-Max-Age", "600")

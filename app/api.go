@@ -61,6 +61,7 @@ func (a *App) APIHandler() (*api.Server, error) {
 		MaxBodyBytes:      cfg.MaxBodyBytes,
 		Models:            models,
 		Run:               a.apiTurn,
+		Conversations:     apiConversations{a.Sessions},
 		Clock:             a.opts.Clock,
 		Logger:            a.Log,
 	}), nil
@@ -78,7 +79,12 @@ func (a *App) apiTurn(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Re
 		}
 	}
 	in := engine.Input{Text: t.Text, Source: apiSource, Model: t.Model, Approval: safety.Asker{Prompter: t.Prompter},
-		Attach: func(_ context.Context, to engine.AttachTo) ([]llm.Part, error) {
+		Attach: func(ctx context.Context, to engine.AttachTo) ([]llm.Part, error) {
+			if t.Ready != nil {
+				if err := t.Ready(ctx, to.SessionID); err != nil {
+					return nil, err
+				}
+			}
 			if t.Started != nil {
 				t.Started(to.SessionID)
 			}
@@ -89,6 +95,10 @@ func (a *App) apiTurn(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Re
 		}}
 	res, err := a.Engine.Turn(ctx, t.SessionID, in, sink)
 	var busy *engine.BusyError
+	var refused *api.Error
+	if errors.As(err, &refused) {
+		return nil, refused
+	}
 	if errors.As(err, &busy) {
 		return nil, &api.Error{Status: http.StatusConflict, Message: fmt.Sprintf("session %s is running a turn already; wait for it to end, then send again", busy.SessionID)}
 	}

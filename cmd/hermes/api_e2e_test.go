@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/internal/npmtest"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -74,26 +72,13 @@ api: {enabled: true, listen: "127.0.0.1:0"}
 // session through X-Hermes-Session-Id, two responses chained by
 // previous_response_id, and a wrong key refused.
 func TestAPIOpenAIClient(t *testing.T) {
-	node := npmtest.Node(t)
-	sdk := npmtest.Package(t, "openai")
-	script, err := filepath.Abs(filepath.Join("testdata", "openai_client.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := llmtest.New(t)
 	srv.Enqueue(llmtest.Reply{Text: "Here it is, whole."}, llmtest.Reply{Text: "Here it is, streamed in pieces."},
 		llmtest.Reply{Text: "Hello Ada."}, llmtest.Reply{Text: "Your name is Ada."},
 		llmtest.Reply{Text: "Noted: 42."}, llmtest.Reply{Text: "It was 42."})
 	const key = "sk-hermes-api-e2e-0123456789"
 	_, base := serveAPI(t, srv, key)
-	plan, _ := json.Marshal(map[string]string{"sdk": sdk, "baseURL": base + "/v1", "apiKey": key})
-	var stderr syncBuffer
-	cmd := exec.Command(node, script, string(plan))
-	cmd.Stderr = &stderr
-	stdout, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("client: %v\n%s\n%s", err, stdout, stderr.String())
-	}
+	stdout := openaiClient(t, "openai_client.mjs", map[string]any{"baseURL": base + "/v1", "apiKey": key})
 	var out struct {
 		Models []string
 		Whole  struct{ Content, Finish, Object string }
