@@ -118,6 +118,11 @@ type Asker struct {
 	// NonInteractive, when set, replaces the Policy's NonInteractive
 	// (approvals.cron_mode for scheduled jobs).
 	NonInteractive string
+	// WriteRoot, when set, is the directory the session's file tools
+	// write in without asking: a write whose path, links resolved, lies
+	// elsewhere asks the Prompter (Request.Path) like a dangerous
+	// command. Empty leaves writes to the write guard alone.
+	WriteRoot string
 }
 
 // SessionApprover approves commands for one session. It has the method
