@@ -107,6 +107,7 @@ func (p *Patch) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if _, err := p.o.write(ctx, abs, []byte(next)); err != nil {
 		return nil, err
 	}
+	changed(ctx, abs, false, &old, next)
 	name := p.o.display(ctx, abs)
 	diff := unifiedDiff(strings.TrimPrefix(name, "/"), old, next, 3)
 	if len(diff) > maxDiffChars {
