@@ -29,8 +29,11 @@ func (f turnFunc) Turn(ctx context.Context, id string, in engine.Input, sink age
 type client struct {
 	mu      sync.Mutex
 	updates []string
-	asked   []acpsdk.RequestPermissionRequest
-	choose  func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome
+	// raw holds the updates as they came, for the fields describe leaves
+	// out.
+	raw    []acpsdk.SessionUpdate
+	asked  []acpsdk.RequestPermissionRequest
+	choose func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome
 	// onUpdate, when set, hears each update as it arrives.
 	onUpdate func(string)
 }
@@ -40,6 +43,7 @@ func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) 
 	defer c.mu.Unlock()
 	d := describe(n.Update)
 	c.updates = append(c.updates, d)
+	c.raw = append(c.raw, n.Update)
 	if c.onUpdate != nil {
 		c.onUpdate(d)
 	}

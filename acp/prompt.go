@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/slash"
+	"github.com/hermes-go/hermes/tools/files"
 )
 
 // Prompt runs one turn in the session, streaming it as session updates,
@@ -36,13 +37,14 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams(map[string]any{"prompt": text, "error": err.Error()})
 	}
 	u := newUpdater(s.conn, id, s.opt.Logger)
+	u.workdir = st.workdir
 	in := engine.Input{
 		Text:     msg,
 		Source:   Source,
 		Workdir:  st.workdir,
 		Approval: safety.Asker{Prompter: &permissions{conn: s.conn, sessionID: id, calls: u}, Yolo: s.opt.Yolo},
 	}
-	res, err := s.opt.Turns.Turn(ctx, id, in, u)
+	res, err := s.opt.Turns.Turn(files.WithHooks(ctx, files.Hooks{Changed: u.changed}), id, in, u)
 	if ctx.Err() != nil {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}
