@@ -223,6 +223,9 @@ func (o Options) write(ctx context.Context, abs string, data []byte) (bool, erro
 		if err := approveWrite(ctx, abs); err != nil {
 			return false, err
 		}
+		if w := hooksFrom(ctx).WriteText; w != nil && len(data) > 0 {
+			return writeThrough(ctx, w, abs, data)
+		}
 		return writeAtomic(abs, data)
 	}
 	created, err := o.FS.WriteFile(ctx, abs, data)

@@ -8,14 +8,26 @@ import (
 	"github.com/hermes-go/hermes/tool"
 )
 
-// Hooks let the front a turn runs in follow the turn's file changes. A
-// front sets them on the turn's context with WithHooks; the tools find
-// them in the context of each call.
+// Hooks let the front a turn runs in follow the turn's file changes and
+// carry its reads and writes of local files. A front sets them on the
+// turn's context with WithHooks; the tools find them in the context of
+// each call.
 type Hooks struct {
 	// Changed, when set, hears each change write_file and patch made,
 	// after the file was written. It is called from the tool's goroutine
 	// and should return quickly.
 	Changed func(Change)
+	// ReadText, when set, returns the text of a local file as the
+	// program holding it open sees it (an editor's unsaved buffer).
+	// read_file and patch use it for text files of at most
+	// maxRemoteRead bytes on disk; when it fails they read the disk.
+	ReadText func(ctx context.Context, path string) (string, error)
+	// WriteText, when set, writes a local file through the program
+	// holding it open, so its buffer and undo history hold the change;
+	// write_file and patch use it after every check has passed. path is
+	// the file a symbolic link leads to; its directory exists. An empty
+	// content is written to the disk.
+	WriteText func(ctx context.Context, path, content string) error
 }
 
 // Change is one file write_file or patch changed.

@@ -141,6 +141,9 @@ func (o Options) readPatched(ctx context.Context, abs string) ([]byte, error) {
 	if fi.Size() > maxPatchBytes {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is %d bytes; patch edits files up to %d bytes", abs, fi.Size(), maxPatchBytes)
 	}
+	if text, ok := readThrough(ctx, abs, fi.Size()); ok {
+		return []byte(text), nil
+	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		return nil, statError(abs, err)
