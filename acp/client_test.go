@@ -36,6 +36,11 @@ type client struct {
 	choose func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome
 	// onUpdate, when set, hears each update as it arrives.
 	onUpdate func(string)
+	// buffers, when set, are the editor's open files by path, which
+	// fs/read_text_file and fs/write_text_file serve; writes are
+	// recorded in wrote.
+	buffers map[string]string
+	wrote   []string
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
@@ -64,12 +69,24 @@ func (c *client) seen() []string {
 	return append([]string(nil), c.updates...)
 }
 
-func (c *client) ReadTextFile(context.Context, acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+func (c *client) ReadTextFile(_ context.Context, r acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.buffers[r.Path]; ok {
+		return acpsdk.ReadTextFileResponse{Content: b}, nil
+	}
 	return acpsdk.ReadTextFileResponse{}, fmt.Errorf("not offered")
 }
 
-func (c *client) WriteTextFile(context.Context, acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
-	return acpsdk.WriteTextFileResponse{}, fmt.Errorf("not offered")
+func (c *client) WriteTextFile(_ context.Context, r acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.buffers == nil {
+		return acpsdk.WriteTextFileResponse{}, fmt.Errorf("not offered")
+	}
+	c.buffers[r.Path] = r.Content
+	c.wrote = append(c.wrote, r.Path)
+	return acpsdk.WriteTextFileResponse{}, nil
 }
 
 func (c *client) CreateTerminal(context.Context, acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {

@@ -44,7 +44,7 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		Workdir:  st.workdir,
 		Approval: safety.Asker{Prompter: &permissions{conn: s.conn, sessionID: id, calls: u}, Yolo: s.opt.Yolo, WriteRoot: st.workdir},
 	}
-	res, err := s.opt.Turns.Turn(files.WithHooks(ctx, files.Hooks{Changed: u.changed}), id, in, u)
+	res, err := s.opt.Turns.Turn(files.WithHooks(ctx, s.hooks(id, u)), id, in, u)
 	if ctx.Err() != nil {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}
