@@ -23,6 +23,21 @@ type acpUpdate struct {
 	Title    string   `json:"title"`
 	Status   string   `json:"status"`
 	Names    []string `json:"names"`
+	// Locations, Diffs and Entries are those of tool calls and plans.
+	Locations []struct {
+		Path string `json:"path"`
+		Line *int   `json:"line"`
+	} `json:"locations"`
+	Diffs []struct {
+		Path    string  `json:"path"`
+		OldText *string `json:"oldText"`
+		NewText string  `json:"newText"`
+	} `json:"diffs"`
+	Entries []struct {
+		Content  string `json:"content"`
+		Priority string `json:"priority"`
+		Status   string `json:"status"`
+	} `json:"entries"`
 }
 
 // acpStep is what the client printed for one step.
@@ -38,11 +53,21 @@ type acpStep struct {
 		Options []string `json:"options"`
 	} `json:"asked"`
 	Sessions []string `json:"sessions"`
+	// FsReads and FsWrites are the paths hermes read and wrote through
+	// the client's fs methods.
+	FsReads  []string `json:"fsReads"`
+	FsWrites []string `json:"fsWrites"`
 }
 
 // acpRun runs hermes acp in h under the official ACP client, working in
 // dir, and returns what the client printed for each step.
 func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map[string]any) []acpStep {
+	t.Helper()
+	return acpRunPlan(t, h, srv, dir, nil, steps...)
+}
+
+// acpRunPlan is acpRun with more of the client's plan (its "fs").
+func acpRunPlan(t *testing.T, h *home, srv *llmtest.Server, dir string, more map[string]any, steps ...map[string]any) []acpStep {
 	t.Helper()
 	node := npmtest.Node(t)
 	sdk := npmtest.Package(t, "@agentclientprotocol/sdk")
@@ -56,7 +81,11 @@ func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map
 		env[k] = v
 	}
 	args := []string{"acp", "--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
-	plan, _ := json.Marshal(map[string]any{"sdk": sdk, "command": hermesBin, "args": args, "env": env, "cwd": dir, "steps": steps})
+	p := map[string]any{"sdk": sdk, "command": hermesBin, "args": args, "env": env, "cwd": dir, "steps": steps}
+	for k, v := range more {
+		p[k] = v
+	}
+	plan, _ := json.Marshal(p)
 	cmd := exec.Command(node, script, string(plan))
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
