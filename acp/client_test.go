@@ -164,12 +164,25 @@ type rig struct {
 // newRig serves turns to an in-process client.
 func newRig(t *testing.T, turns Turner, cmds ...slash.Command) *rig {
 	t.Helper()
+	store := openStore(t)
+	return serveRig(t, New(Options{Turns: turns, Store: store, Commands: cmds, Version: "test"}), store)
+}
+
+// openStore opens a fresh session store, closed when the test ends.
+func openStore(t *testing.T) *sqlite.Store {
+	t.Helper()
 	store, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	srv := New(Options{Turns: turns, Store: store, Commands: cmds, Version: "test"})
+	return store
+}
+
+// serveRig connects srv, whose sessions are in store, to an in-process
+// client that dismisses permission requests until told otherwise.
+func serveRig(t *testing.T, srv *Server, store *sqlite.Store) *rig {
+	t.Helper()
 	toSrvR, toSrvW := io.Pipe()
 	toCliR, toCliW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

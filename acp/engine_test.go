@@ -1,13 +1,9 @@
 package acp
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"testing"
-
-	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
@@ -15,7 +11,6 @@ import (
 	"github.com/hermes-go/hermes/llm/openai"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/safety/writeguard"
-	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/tool"
 	"github.com/hermes-go/hermes/tools/files"
 	"github.com/hermes-go/hermes/tools/todo"
@@ -31,11 +26,7 @@ func (o oneModel) Model(string) (engine.Model, error) { return o.m, nil }
 // guarded as hermes guards them with home as the home directory.
 func newEngineRig(t *testing.T, srv *llmtest.Server, home string) *rig {
 	t.Helper()
-	store, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	store := openStore(t)
 	reg := tool.NewRegistry()
 	guard := writeguard.Guard{Home: home, HermesHome: filepath.Join(home, ".hermes")}
 	for _, tl := range append(files.New(files.Options{Guard: guard}), todo.New()) {
@@ -50,27 +41,8 @@ func newEngineRig(t *testing.T, srv *llmtest.Server, home string) *rig {
 		Tools:  engine.Tools{Registry: reg},
 		Policy: &safety.Policy{Home: home, HermesHome: filepath.Join(home, ".hermes")},
 	})
-	srvACP := New(Options{Turns: eng, Store: store, Version: "test"})
-	toSrvR, toSrvW := io.Pipe()
-	toCliR, toCliW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = srvACP.Serve(ctx, toSrvR, toCliW)
-	}()
-	cli := &client{choose: func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome {
-		return acpsdk.RequestPermissionOutcome{Cancelled: &acpsdk.RequestPermissionOutcomeCancelled{}}
-	}}
-	conn := acpsdk.NewClientSideConnection(cli, toSrvW, toCliR)
-	t.Cleanup(func() {
-		cancel()
-		toSrvW.Close()
-		toCliW.Close()
-		<-done
-		eng.Close()
-	})
-	return &rig{srv: srvACP, cli: cli, conn: conn, store: store}
+	t.Cleanup(eng.Close)
+	return serveRig(t, New(Options{Turns: eng, Store: store, Version: "test"}), store)
 }
 
 // call is a tool call of the scripted model.
