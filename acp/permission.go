@@ -23,11 +23,6 @@ var permissionOptions = []struct {
 	{"deny", "Reject", acpsdk.PermissionOptionKindRejectOnce, safety.Deny},
 }
 
-// writeOptions are the options offered for a file write outside the
-// session's directory: this write, or none. An answer for the whole
-// session would let every later write anywhere.
-var writeOptions = append(permissionOptions[:1:1], permissionOptions[3])
-
 // permissions asks the editor's user about a session's dangerous commands
 // and its file writes outside the session's directory through
 // session/request_permission. It is a safety.Prompter.
@@ -49,7 +44,16 @@ func (p *permissions) Prompt(ctx context.Context, r safety.Request) (safety.Answ
 	input := map[string]any{"command": r.Command, "dir": r.Dir, "rule": r.Verdict.Rule}
 	var locs []acpsdk.ToolCallLocation
 	if r.Path != "" {
-		offered, about, kind = writeOptions, r.Path, acpsdk.ToolKindEdit
+		// A write outside the session's directory is allowed once or
+		// rejected: an answer for the whole session would let every
+		// later write go anywhere.
+		offered = nil
+		for _, o := range permissionOptions {
+			if o.answer == safety.Once || o.answer == safety.Deny {
+				offered = append(offered, o)
+			}
+		}
+		about, kind = r.Path, acpsdk.ToolKindEdit
 		title = fmt.Sprintf("Write %s, outside the project %s?", r.Path, r.Dir)
 		input = map[string]any{"path": r.Path, "workdir": r.Dir, "rule": r.Verdict.Rule}
 		locs = []acpsdk.ToolCallLocation{{Path: r.Path}}

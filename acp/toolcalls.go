@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
+	"strconv"
 	"strings"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -66,8 +66,26 @@ func absPath(p, workdir string) string {
 	return filepath.Join(workdir, p)
 }
 
-// searchHit is a content match of search_files: name:line: text.
-var searchHit = regexp.MustCompile(`^(.+?):(\d+): `)
+// searchHit splits a content match of search_files, "name:line: text",
+// into its file and line; ok is false for other lines (a file name).
+func searchHit(s string) (name string, line int, ok bool) {
+	for i := strings.IndexByte(s, ':'); i >= 0; {
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j > i+1 && strings.HasPrefix(s[j:], ": ") {
+			n, err := strconv.Atoi(s[i+1 : j])
+			return s[:i], n, err == nil && i > 0
+		}
+		k := strings.IndexByte(s[i+1:], ':')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return "", 0, false
+}
 
 // searchLocations are the files and lines a search_files result names.
 func searchLocations(data any, workdir string) []acpsdk.ToolCallLocation {
@@ -85,10 +103,8 @@ func searchLocations(data any, workdir string) []acpsdk.ToolCallLocation {
 			break
 		}
 		loc := acpsdk.ToolCallLocation{Path: line}
-		if m := searchHit.FindStringSubmatch(line); m != nil {
-			var n int
-			fmt.Sscan(m[2], &n)
-			loc = acpsdk.ToolCallLocation{Path: m[1], Line: acpsdk.Ptr(n)}
+		if name, n, ok := searchHit(line); ok {
+			loc = acpsdk.ToolCallLocation{Path: name, Line: acpsdk.Ptr(n)}
 		}
 		if loc.Path = absPath(loc.Path, workdir); loc.Path == "" || seen[line] {
 			continue

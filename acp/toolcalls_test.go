@@ -193,3 +193,25 @@ func TestPlanFollowsTodo(t *testing.T) {
 		t.Errorf("todo kind = %q; want think", tc.Kind)
 	}
 }
+
+// TestSearchHit checks which lines of a content search name a file and
+// line: a colon in the file's name does not cut it short.
+func TestSearchHit(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		name string
+		line int
+		ok   bool
+	}{
+		{"a.go:12: func main()", "a.go", 12, true},
+		{"dir:1/b.go:3: x: 4: y", "dir:1/b.go", 3, true},
+		{"c.go-4- context", "", 0, false},
+		{"src/d.go", "", 0, false},
+		{":5: no name", "", 0, false},
+	} {
+		name, line, ok := searchHit(c.in)
+		if ok != c.ok || ok && (name != c.name || line != c.line) {
+			t.Errorf("searchHit(%q) = %q, %d, %v; want %q, %d, %v", c.in, name, line, ok, c.name, c.line, c.ok)
+		}
+	}
+}
