@@ -29,10 +29,18 @@ func (f turnFunc) Turn(ctx context.Context, id string, in engine.Input, sink age
 type client struct {
 	mu      sync.Mutex
 	updates []string
-	asked   []acpsdk.RequestPermissionRequest
-	choose  func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome
+	// raw holds the updates as they came, for the fields describe leaves
+	// out.
+	raw    []acpsdk.SessionUpdate
+	asked  []acpsdk.RequestPermissionRequest
+	choose func(acpsdk.RequestPermissionRequest) acpsdk.RequestPermissionOutcome
 	// onUpdate, when set, hears each update as it arrives.
 	onUpdate func(string)
+	// buffers, when set, are the editor's open files by path, which
+	// fs/read_text_file and fs/write_text_file serve; writes are
+	// recorded in wrote.
+	buffers map[string]string
+	wrote   []string
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
@@ -40,6 +48,7 @@ func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) 
 	defer c.mu.Unlock()
 	d := describe(n.Update)
 	c.updates = append(c.updates, d)
+	c.raw = append(c.raw, n.Update)
 	if c.onUpdate != nil {
 		c.onUpdate(d)
 	}
@@ -60,12 +69,24 @@ func (c *client) seen() []string {
 	return append([]string(nil), c.updates...)
 }
 
-func (c *client) ReadTextFile(context.Context, acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+func (c *client) ReadTextFile(_ context.Context, r acpsdk.ReadTextFileRequest) (acpsdk.ReadTextFileResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.buffers[r.Path]; ok {
+		return acpsdk.ReadTextFileResponse{Content: b}, nil
+	}
 	return acpsdk.ReadTextFileResponse{}, fmt.Errorf("not offered")
 }
 
-func (c *client) WriteTextFile(context.Context, acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
-	return acpsdk.WriteTextFileResponse{}, fmt.Errorf("not offered")
+func (c *client) WriteTextFile(_ context.Context, r acpsdk.WriteTextFileRequest) (acpsdk.WriteTextFileResponse, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.buffers == nil {
+		return acpsdk.WriteTextFileResponse{}, fmt.Errorf("not offered")
+	}
+	c.buffers[r.Path] = r.Content
+	c.wrote = append(c.wrote, r.Path)
+	return acpsdk.WriteTextFileResponse{}, nil
 }
 
 func (c *client) CreateTerminal(context.Context, acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
@@ -151,12 +172,25 @@ type rig struct {
 // newRig serves turns to an in-process client.
 func newRig(t *testing.T, turns Turner, cmds ...slash.Command) *rig {
 	t.Helper()
+	store := openStore(t)
+	return serveRig(t, New(Options{Turns: turns, Store: store, Commands: cmds, Version: "test"}), store)
+}
+
+// openStore opens a fresh session store, closed when the test ends.
+func openStore(t *testing.T) *sqlite.Store {
+	t.Helper()
 	store, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	srv := New(Options{Turns: turns, Store: store, Commands: cmds, Version: "test"})
+	return store
+}
+
+// serveRig connects srv, whose sessions are in store, to an in-process
+// client that dismisses permission requests until told otherwise.
+func serveRig(t *testing.T, srv *Server, store *sqlite.Store) *rig {
+	t.Helper()
 	toSrvR, toSrvW := io.Pipe()
 	toCliR, toCliW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -93,12 +93,7 @@ type engineRig struct {
 	end  func()
 }
 
-// oneModel is engine.Models with one model.
-type oneModel struct{ m engine.Model }
-
-func (o oneModel) Model(string) (engine.Model, error) { return o.m, nil }
-
-func newEngineRig(t *testing.T) *engineRig {
+func newMCPRig(t *testing.T) *engineRig {
 	t.Helper()
 	store, err := sqlite.Open(filepath.Join(t.TempDir(), "state.db"), sqlite.Options{})
 	if err != nil {
@@ -157,7 +152,7 @@ func gone(t *testing.T, pidfile string) {
 // it, its environment values are not logged, and its process is gone
 // once the session is closed or the editor goes away.
 func TestEditorMCPServer(t *testing.T) {
-	r := newEngineRig(t)
+	r := newMCPRig(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	pid1, pid2, pid3 := filepath.Join(dir, "one.pid"), filepath.Join(dir, "two.pid"), filepath.Join(dir, "three.pid")
@@ -240,7 +235,7 @@ func TestEditorMCPServer(t *testing.T) {
 // a working session and a message saying which server failed and why,
 // without a hung session/new.
 func TestEditorMCPServerFails(t *testing.T) {
-	r := newEngineRig(t)
+	r := newMCPRig(t)
 	ctx := context.Background()
 	said := make(chan string, 4)
 	r.cli.onUpdate = func(d string) {
@@ -275,7 +270,7 @@ func TestEditorMCPServerFails(t *testing.T) {
 // TestEditorMCPServerRefused checks the servers refused before anything
 // starts, each error naming the field and the value.
 func TestEditorMCPServerRefused(t *testing.T) {
-	r := newEngineRig(t)
+	r := newMCPRig(t)
 	ctx := context.Background()
 	ok := stdioServer("fine", filepath.Join(t.TempDir(), "pid"))
 	for _, c := range []struct {

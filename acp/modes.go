@@ -67,14 +67,15 @@ func findMode(id string) (sessionMode, error) {
 	return sessionMode{}, fmt.Errorf("mode %q is not one of hermes's modes; use one of %s", id, strings.Join(ids, ", "))
 }
 
-// asker is how a turn in mode id approves dangerous commands: asking the
-// editor through p where the mode asks at all.
-func asker(id string, p safety.Prompter) safety.Asker {
+// asker is how a turn in mode id approves dangerous commands and file
+// writes outside workdir: asking the editor through p where the mode asks
+// at all.
+func asker(id string, p safety.Prompter, workdir string) safety.Asker {
 	m, err := findMode(id)
 	if err != nil {
 		m, _ = findMode(ModeAsk)
 	}
-	return safety.Asker{Prompter: p, Mode: m.approval}
+	return safety.Asker{Prompter: p, Mode: m.approval, WriteRoot: workdir}
 }
 
 // modeState is the modes announced with a session, current being its

@@ -24,7 +24,8 @@ var permissionOptions = []struct {
 }
 
 // permissions asks the editor's user about a session's dangerous commands
-// through session/request_permission. It is a safety.Prompter.
+// and its file writes outside the session's directory through
+// session/request_permission. It is a safety.Prompter.
 type permissions struct {
 	conn      *acpsdk.AgentSideConnection
 	sessionID string
@@ -36,16 +37,38 @@ type permissions struct {
 // user dismissed it, or the turn was cancelled) and an option hermes did
 // not offer are denials.
 func (p *permissions) Prompt(ctx context.Context, r safety.Request) (safety.Answer, error) {
-	opts := make([]acpsdk.PermissionOption, 0, len(permissionOptions))
-	for _, o := range permissionOptions {
+	offered := permissionOptions
+	about := r.Command
+	kind := acpsdk.ToolKindExecute
+	title := fmt.Sprintf("Run `%s`? (%s)", r.Command, r.Verdict.Description)
+	input := map[string]any{"command": r.Command, "dir": r.Dir, "rule": r.Verdict.Rule}
+	var locs []acpsdk.ToolCallLocation
+	if r.Path != "" {
+		// A write outside the session's directory is allowed once or
+		// rejected: an answer for the whole session would let every
+		// later write go anywhere.
+		offered = nil
+		for _, o := range permissionOptions {
+			if o.answer == safety.Once || o.answer == safety.Deny {
+				offered = append(offered, o)
+			}
+		}
+		about, kind = r.Path, acpsdk.ToolKindEdit
+		title = fmt.Sprintf("Write %s, outside the project %s?", r.Path, r.Dir)
+		input = map[string]any{"path": r.Path, "workdir": r.Dir, "rule": r.Verdict.Rule}
+		locs = []acpsdk.ToolCallLocation{{Path: r.Path}}
+	}
+	opts := make([]acpsdk.PermissionOption, 0, len(offered))
+	for _, o := range offered {
 		opts = append(opts, acpsdk.PermissionOption{OptionId: o.id, Name: o.name, Kind: o.kind})
 	}
 	callID := p.calls.callFor(r.Command)
-	if callID == "" {
-		callID = "approval-" + r.Command
+	if r.Path != "" {
+		callID = p.calls.callForPath(r.Path)
 	}
-	kind := acpsdk.ToolKindExecute
-	title := fmt.Sprintf("Run `%s`? (%s)", r.Command, r.Verdict.Description)
+	if callID == "" {
+		callID = "approval-" + about
+	}
 	resp, err := p.conn.RequestPermission(ctx, acpsdk.RequestPermissionRequest{
 		SessionId: acpsdk.SessionId(p.sessionID),
 		Options:   opts,
@@ -53,7 +76,8 @@ func (p *permissions) Prompt(ctx context.Context, r safety.Request) (safety.Answ
 			ToolCallId: acpsdk.ToolCallId(callID),
 			Title:      &title,
 			Kind:       &kind,
-			RawInput:   map[string]any{"command": r.Command, "dir": r.Dir, "rule": r.Verdict.Rule},
+			RawInput:   input,
+			Locations:  locs,
 		},
 	})
 	if err != nil {
@@ -63,7 +87,7 @@ func (p *permissions) Prompt(ctx context.Context, r safety.Request) (safety.Answ
 	if sel == nil {
 		return safety.Deny, nil
 	}
-	for _, o := range permissionOptions {
+	for _, o := range offered {
 		if o.id == sel.OptionId {
 			return o.answer, nil
 		}

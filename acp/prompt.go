@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/slash"
+	"github.com/hermes-go/hermes/tools/files"
 )
 
 // Prompt runs one turn in the session, streaming it as session updates,
@@ -36,16 +37,17 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		return acpsdk.PromptResponse{}, acpsdk.NewInvalidParams(map[string]any{"prompt": text, "error": err.Error()})
 	}
 	u := newUpdater(s.conn, id, s.opt.Logger)
+	u.workdir = st.workdir
 	in := engine.Input{
 		Text:     msg,
 		Source:   Source,
 		Workdir:  st.workdir,
 		Model:    st.model,
 		Tools:    st.tools(),
-		Approval: asker(st.mode, &permissions{conn: s.conn, sessionID: id, calls: u}),
+		Approval: asker(st.mode, &permissions{conn: s.conn, sessionID: id, calls: u}, st.workdir),
 	}
 	sink := &usageSink{Sink: u}
-	res, err := s.opt.Turns.Turn(ctx, id, in, sink)
+	res, err := s.opt.Turns.Turn(files.WithHooks(ctx, s.hooks(id, u)), id, in, sink)
 	if ctx.Err() != nil {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}

@@ -77,6 +77,9 @@ type Server struct {
 	sessions map[string]*state
 	// closing is set when Serve ends; no turn starts after it.
 	closing bool
+	// clientFS is what the editor said in initialize it reads and writes
+	// for hermes.
+	clientFS acpsdk.FileSystemCapabilities
 }
 
 // state is one open session.
@@ -132,6 +135,7 @@ func (s *Server) cancelAll() {
 // text and embedded context in prompts, and no authentication (the model
 // keys are hermes's own configuration).
 func (s *Server) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsdk.InitializeResponse, error) {
+	s.rememberClient(p.ClientCapabilities)
 	return acpsdk.InitializeResponse{
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		AgentInfo:       &acpsdk.Implementation{Name: "hermes", Version: s.opt.Version},

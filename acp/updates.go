@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/tools/files"
 )
 
 // maxToolContent bounds the tool output shown in the editor; the model
@@ -29,15 +30,32 @@ type updater struct {
 	conn *acpsdk.AgentSideConnection
 	id   acpsdk.SessionId
 	log  *slog.Logger
+	// workdir is the session's directory, which relative paths in tool
+	// calls start from.
+	workdir string
 
 	mu sync.Mutex
 	// running maps running tool call ids to their arguments.
 	running map[string]string
+	// changes holds the file changes of running calls, by call id.
+	changes map[string][]files.Change
+	// planned is the last plan sent in this turn.
+	planned *[]acpsdk.PlanEntry
 }
 
 // newUpdater returns the Sink of a turn in session id.
 func newUpdater(conn *acpsdk.AgentSideConnection, id string, log *slog.Logger) *updater {
-	return &updater{conn: conn, id: acpsdk.SessionId(id), log: log, running: make(map[string]string)}
+	return &updater{conn: conn, id: acpsdk.SessionId(id), log: log, running: make(map[string]string), changes: make(map[string][]files.Change)}
+}
+
+// changed records a file change of a running call, which its finishing
+// update shows as a diff. It is the turn's files.Hooks.Changed.
+func (u *updater) changed(c files.Change) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if _, ok := u.running[c.CallID]; ok {
+		u.changes[c.CallID] = append(u.changes[c.CallID], c)
+	}
 }
 
 // Event sends e to the editor.
@@ -62,7 +80,8 @@ func (u *updater) Event(e agent.Event) {
 	}
 }
 
-// started announces a tool call with its kind and a title.
+// started announces a tool call with its kind, a title and the files it
+// is about.
 func (u *updater) started(t *agent.ToolEvent) {
 	if t == nil {
 		return
@@ -73,16 +92,21 @@ func (u *updater) started(t *agent.ToolEvent) {
 	u.send(acpsdk.StartToolCall(acpsdk.ToolCallId(t.Call.ID), title(t.Call.Name, t.Call.Arguments),
 		acpsdk.WithStartKind(kind(t.Call.Name)),
 		acpsdk.WithStartStatus(acpsdk.ToolCallStatusInProgress),
+		acpsdk.WithStartLocations(locations(t.Call.Name, t.Call.Arguments, u.workdir)),
 		acpsdk.WithStartRawInput(rawJSON(t.Call.Arguments))))
 }
 
-// finished reports a tool call's status and what it returned.
+// finished reports a tool call's status and what it returned: the diffs
+// of the files it changed before its text, the files and lines a search
+// found or a patch changed, and a todo list as the session's plan.
 func (u *updater) finished(t *agent.ToolEvent) {
 	if t == nil {
 		return
 	}
 	u.mu.Lock()
 	delete(u.running, t.Call.ID)
+	changes := u.changes[t.Call.ID]
+	delete(u.changes, t.Call.ID)
 	u.mu.Unlock()
 	status := acpsdk.ToolCallStatusCompleted
 	if t.Result.Status == tool.StatusError {
@@ -92,9 +116,24 @@ func (u *updater) finished(t *agent.ToolEvent) {
 	if len(content) > maxToolContent {
 		content = content[:maxToolContent] + fmt.Sprintf("\n… (%d more bytes)", len(content)-maxToolContent)
 	}
-	u.send(acpsdk.UpdateToolCall(acpsdk.ToolCallId(t.Call.ID),
-		acpsdk.WithUpdateStatus(status),
-		acpsdk.WithUpdateContent([]acpsdk.ToolCallContent{acpsdk.ToolContent(acpsdk.TextBlock(content))})))
+	var out []acpsdk.ToolCallContent
+	var locs []acpsdk.ToolCallLocation
+	for _, c := range changes {
+		out = append(out, diffContent(c))
+		locs = append(locs, acpsdk.ToolCallLocation{Path: c.Path, Line: acpsdk.Ptr(c.Line)})
+	}
+	out = append(out, acpsdk.ToolContent(acpsdk.TextBlock(content)))
+	opts := []acpsdk.ToolCallUpdateOpt{acpsdk.WithUpdateStatus(status), acpsdk.WithUpdateContent(out)}
+	if status == acpsdk.ToolCallStatusCompleted && t.Call.Name == "search_files" {
+		locs = searchLocations(t.Result.Data, u.workdir)
+	}
+	if len(locs) > 0 {
+		opts = append(opts, acpsdk.WithUpdateLocations(locs))
+	}
+	u.send(acpsdk.UpdateToolCall(acpsdk.ToolCallId(t.Call.ID), opts...))
+	if status == acpsdk.ToolCallStatusCompleted && t.Call.Name == "todo" {
+		u.plan(t.Result.Data)
+	}
 }
 
 // callFor returns the running tool call whose arguments hold command, or
@@ -122,17 +161,20 @@ func (u *updater) send(up acpsdk.SessionUpdate) {
 }
 
 // kind is the ACP tool kind of a hermes tool, which editors use for its
-// icon.
+// icon. hermes has no tool that only deletes or moves files (the
+// terminal does, as execute), so ACP's delete and move kinds are unused.
 func kind(name string) acpsdk.ToolKind {
 	switch name {
-	case "read_file":
+	case "read_file", "vision_analyze":
 		return acpsdk.ToolKindRead
 	case "write_file", "patch":
 		return acpsdk.ToolKindEdit
 	case "search_files", "session_search":
 		return acpsdk.ToolKindSearch
-	case "terminal", "process":
+	case "terminal", "process", "execute_code":
 		return acpsdk.ToolKindExecute
+	case "todo":
+		return acpsdk.ToolKindThink
 	case "web_search", "web_extract", "http_request":
 		return acpsdk.ToolKindFetch
 	}

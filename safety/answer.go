@@ -98,6 +98,10 @@ func ParseAnswer(s string) (Answer, error) {
 type Request struct {
 	SessionID string
 	Command   string
+	// Path, when set, makes this a request to write the file at Path, an
+	// absolute path with its links resolved, outside Asker.WriteRoot;
+	// Command is then empty and Dir is the root.
+	Path string
 	// Dir is the directory the command starts in, when known.
 	Dir string
 	// Verdict is the first dangerous rule the command matches that is not

@@ -124,6 +124,20 @@ type Asker struct {
 	// may be stricter or looser than approvals.mode. Hardline commands and
 	// Deny patterns are refused in every mode.
 	Mode Mode
+	// WriteRoot, when set, is the directory the session's file tools
+	// write in without asking: a write whose path, links resolved, lies
+	// elsewhere asks the Prompter (Request.Path) like a dangerous
+	// command. Empty leaves writes to the write guard alone.
+	WriteRoot string
+}
+
+// modeFor is the approval mode that decides for a: the Asker's own, else
+// approvals.mode.
+func (p *Policy) modeFor(a Asker) Mode {
+	if a.Mode != "" {
+		return a.Mode
+	}
+	return p.Mode
 }
 
 // SessionApprover approves commands for one session. It has the method
@@ -241,10 +255,7 @@ func (p *Policy) decide(ctx context.Context, req Request, a Asker, findings []sh
 		return nil
 	}
 	req.Verdict, req.Findings = pending[0], pending
-	configured := p.Mode
-	if a.Mode != "" {
-		configured = a.Mode
-	}
+	configured := p.modeFor(a)
 	switch mode, err := ParseMode(string(configured)); {
 	case err != nil:
 		return deny(req.Verdict, fmt.Sprintf("the approval policy is misconfigured: approvals.mode %q is not accepted (use manual, smart or off)", configured), err)

@@ -25,6 +25,21 @@ type acpUpdate struct {
 	Names    []string `json:"names"`
 	Used     int      `json:"used"`
 	Size     int      `json:"size"`
+	// Locations, Diffs and Entries are those of tool calls and plans.
+	Locations []struct {
+		Path string `json:"path"`
+		Line *int   `json:"line"`
+	} `json:"locations"`
+	Diffs []struct {
+		Path    string  `json:"path"`
+		OldText *string `json:"oldText"`
+		NewText string  `json:"newText"`
+	} `json:"diffs"`
+	Entries []struct {
+		Content  string `json:"content"`
+		Priority string `json:"priority"`
+		Status   string `json:"status"`
+	} `json:"entries"`
 }
 
 // acpStep is what the client printed for one step.
@@ -43,19 +58,29 @@ type acpStep struct {
 	// Usage holds the step's usage updates, which merged leaves out of
 	// Updates.
 	Usage []acpUpdate `json:"-"`
+	// FsReads and FsWrites are the paths hermes read and wrote through
+	// the client's fs methods.
+	FsReads  []string `json:"fsReads"`
+	FsWrites []string `json:"fsWrites"`
 }
 
 // acpRun runs hermes acp in h under the official ACP client, working in
 // dir, and returns what the client printed for each step.
 func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map[string]any) []acpStep {
 	t.Helper()
-	args := []string{"acp", "--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
-	return acpRunArgs(t, h, dir, args, steps...)
+	return acpRunPlan(t, h, srv, dir, nil, steps...)
 }
 
-// acpRunArgs is acpRun with hermes's command line args, for a model set
-// in config.yaml.
-func acpRunArgs(t *testing.T, h *home, dir string, args []string, steps ...map[string]any) []acpStep {
+// acpRunPlan is acpRun with more of the client's plan (its "fs").
+func acpRunPlan(t *testing.T, h *home, srv *llmtest.Server, dir string, more map[string]any, steps ...map[string]any) []acpStep {
+	t.Helper()
+	args := []string{"acp", "--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
+	return acpRunArgs(t, h, dir, args, more, steps...)
+}
+
+// acpRunArgs is acpRunPlan with hermes's command line args, for a model
+// set in config.yaml.
+func acpRunArgs(t *testing.T, h *home, dir string, args []string, more map[string]any, steps ...map[string]any) []acpStep {
 	t.Helper()
 	node := npmtest.Node(t)
 	sdk := npmtest.Package(t, "@agentclientprotocol/sdk")
@@ -68,7 +93,11 @@ func acpRunArgs(t *testing.T, h *home, dir string, args []string, steps ...map[s
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	plan, _ := json.Marshal(map[string]any{"sdk": sdk, "command": hermesBin, "args": args, "env": env, "cwd": dir, "steps": steps})
+	p := map[string]any{"sdk": sdk, "command": hermesBin, "args": args, "env": env, "cwd": dir, "steps": steps}
+	for k, v := range more {
+		p[k] = v
+	}
+	plan, _ := json.Marshal(p)
 	cmd := exec.Command(node, script, string(plan))
 	var stderr syncBuffer
 	cmd.Stderr = &stderr

@@ -47,7 +47,7 @@ func TestACPModesModelsAndMCPWithOfficialClient(t *testing.T) {
 	)
 	mcpServer := map[string]any{"name": "everything", "command": node, "args": []string{everything, "stdio"},
 		"env": []map[string]string{{"name": "EDITOR_MCP_TOKEN", "value": "editor-token-4711"}}}
-	steps := acpRunArgs(t, h, work, []string{"acp"},
+	steps := acpRunArgs(t, h, work, []string{"acp"}, nil,
 		map[string]any{"op": "initialize"},
 		map[string]any{"op": "new", "mcp_servers": []any{mcpServer}},
 		map[string]any{"op": "prompt", "text": "echo"},

@@ -127,6 +127,12 @@ func variants(dir string) []string {
 	return []string{dir}
 }
 
+// Resolve is the path a write to p lands on: the symbolic links of its
+// longest existing prefix resolved, a dangling final link followed, and
+// the rest appended. Callers that confine writes to a directory compare
+// this, not p, so that a link inside the directory cannot lead out of it.
+func Resolve(p string) string { return resolveExisting(p) }
+
 // resolveExisting resolves the symbolic links of the longest existing
 // prefix of p and appends the rest. A dangling final link is followed
 // textually, since a write through it would create its target.

@@ -216,8 +216,16 @@ func (o Options) stat(ctx context.Context, abs string) (FileInfo, error) {
 
 // write replaces abs with data atomically, on o.FS or the local
 // filesystem, and reports whether it was created.
+// A local write is put to the invocation's approver first when it judges
+// writes (tool.WriteApprover); abs is the local path it can resolve.
 func (o Options) write(ctx context.Context, abs string, data []byte) (bool, error) {
 	if o.FS == nil {
+		if err := approveWrite(ctx, abs); err != nil {
+			return false, err
+		}
+		if w := hooksFrom(ctx).WriteText; w != nil && len(data) > 0 {
+			return writeThrough(ctx, w, abs, data)
+		}
 		return writeAtomic(abs, data)
 	}
 	created, err := o.FS.WriteFile(ctx, abs, data)

@@ -107,6 +107,7 @@ func (p *Patch) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if _, err := p.o.write(ctx, abs, []byte(next)); err != nil {
 		return nil, err
 	}
+	changed(ctx, abs, false, &old, next)
 	name := p.o.display(ctx, abs)
 	diff := unifiedDiff(strings.TrimPrefix(name, "/"), old, next, 3)
 	if len(diff) > maxDiffChars {
@@ -139,6 +140,9 @@ func (o Options) readPatched(ctx context.Context, abs string) ([]byte, error) {
 	}
 	if fi.Size() > maxPatchBytes {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is %d bytes; patch edits files up to %d bytes", abs, fi.Size(), maxPatchBytes)
+	}
+	if text, ok := readThrough(ctx, abs, fi.Size()); ok {
+		return []byte(text), nil
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {

@@ -124,6 +124,11 @@ func (r *ReadFile) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if isBinary(head) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a binary file (%d bytes, %s); read_file shows text only. Inspect it with the terminal tool (file, xxd, or a program that understands the format)", abs, fsize, guessMIME(abs, head))
 	}
+	if r.o.FS == nil {
+		if text, ok := readThrough(ctx, abs, fsize); ok {
+			br = bufio.NewReaderSize(strings.NewReader(text), 64<<10)
+		}
+	}
 
 	res := ReadResult{Path: r.o.display(ctx, abs)}
 	var b strings.Builder

@@ -64,10 +64,12 @@ func (w *WriteFile) Call(ctx context.Context, raw json.RawMessage) (any, error) 
 	if err := w.o.check(ctx, abs); err != nil {
 		return nil, err
 	}
+	old := w.o.before(ctx, abs)
 	created, err := w.o.write(ctx, abs, []byte(*a.Content))
 	if err != nil {
 		return nil, err
 	}
+	changed(ctx, abs, created, old, *a.Content)
 	res := WriteResult{Path: w.o.display(ctx, abs), BytesWritten: len(*a.Content), Action: "replaced"}
 	if created {
 		res.Action = "created"

@@ -18,8 +18,16 @@
 // options hermes announced; "set_mode" and "set_option" change the
 // session's mode and a config option (the model).
 // Each step prints one JSON line to stdout with the updates seen.
+//
+// With "fs": {"buffers": {"/abs/path": "text"}} in the plan, the client
+// offers fs/read_text_file and fs/write_text_file as an editor does: a
+// read gets the open buffer of the path, or the file on disk; a write
+// saves to disk. A prompt step then also prints the paths read and
+// written that way.
 
 import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
@@ -41,6 +49,17 @@ async function connect(state, op) {
         state.cancelled = true;
         state.ctx.notify(acp.methods.agent.session.cancel, { sessionId: params.sessionId });
       }
+    })
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+      state.fsReads.push(params.path);
+      const buffers = plan.fs?.buffers ?? {};
+      return { content: params.path in buffers ? buffers[params.path] : readFileSync(params.path, "utf8") };
+    })
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+      state.fsWrites.push(params.path);
+      mkdirSync(dirname(params.path), { recursive: true });
+      writeFileSync(params.path, params.content);
+      return {};
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       state.asked.push({ title: params.toolCall.title, options: params.options.map((o) => o.optionId) });
@@ -67,9 +86,15 @@ function summary(u) {
     case "user_message_chunk":
       return { kind: u.sessionUpdate, text: text(u.content) };
     case "tool_call":
-      return { kind: u.sessionUpdate, id: u.toolCallId, toolKind: u.kind, title: u.title, status: u.status };
+      return { kind: u.sessionUpdate, id: u.toolCallId, toolKind: u.kind, title: u.title, status: u.status, locations: u.locations };
     case "tool_call_update":
-      return { kind: u.sessionUpdate, id: u.toolCallId, status: u.status, text: (u.content ?? []).map((c) => text(c.content)).join("") };
+      return {
+        kind: u.sessionUpdate, id: u.toolCallId, status: u.status, locations: u.locations,
+        text: (u.content ?? []).map((c) => text(c.content) ?? "").join(""),
+        diffs: (u.content ?? []).filter((c) => c.type === "diff").map((c) => ({ path: c.path, oldText: c.oldText ?? null, newText: c.newText })),
+      };
+    case "plan":
+      return { kind: u.sessionUpdate, entries: u.entries };
     case "available_commands_update":
       return { kind: u.sessionUpdate, names: u.availableCommands.map((c) => c.name) };
     case "current_mode_update":
@@ -80,16 +105,19 @@ function summary(u) {
   return { kind: u.sessionUpdate };
 }
 
-const state = { updates: [], asked: [], sessionId: undefined };
+const state = { updates: [], asked: [], fsReads: [], fsWrites: [], sessionId: undefined };
 const M = acp.methods.agent;
 await connect(state, async (ctx) => {
   for (const step of plan.steps) {
     state.updates = [];
     state.asked = [];
+    state.fsReads = [];
+    state.fsWrites = [];
     try {
       switch (step.op) {
         case "initialize": {
-          const r = await ctx.request(M.initialize, { protocolVersion: acp.PROTOCOL_VERSION ?? 1, clientCapabilities: {} });
+          const fs = plan.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {};
+          const r = await ctx.request(M.initialize, { protocolVersion: acp.PROTOCOL_VERSION ?? 1, clientCapabilities: fs });
           emit({ op: step.op, result: r });
           break;
         }
@@ -104,7 +132,7 @@ await connect(state, async (ctx) => {
           state.cancelOn = step.cancel_on;
           state.cancelled = false;
           const r = await ctx.request(M.session.prompt, { sessionId: state.sessionId, prompt: [{ type: "text", text: step.text }] });
-          emit({ op: step.op, stopReason: r.stopReason, updates: state.updates, asked: state.asked });
+          emit({ op: step.op, stopReason: r.stopReason, updates: state.updates, asked: state.asked, fsReads: state.fsReads, fsWrites: state.fsWrites });
           break;
         }
         case "load": {
