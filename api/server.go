@@ -76,6 +76,8 @@ type Options struct {
 	Run    func(ctx context.Context, t Turn, sink agent.Sink) (*Result, error)
 	Clock  clock.Clock
 	Logger *slog.Logger
+	// Admin, when set, serves /v1/sessions and /v1/jobs.
+	Admin *Admin
 }
 
 // Server answers the API's endpoints.
@@ -102,6 +104,7 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("GET /v1/models", s.models)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	s.mux.HandleFunc("POST /v1/responses", s.responses)
+	s.routeAdmin()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})
@@ -122,7 +125,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Add("Vary", "Origin")
 		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+SessionHeader)
 			h.Set("Access-Control-Expose-Headers", SessionHeader)
 			h.Set("Access-Control-Max-Age", "600")
