@@ -19,7 +19,7 @@ import (
 // apiSource is the source of the sessions the API server makes; only
 // those can be continued through it, so an API key does not open the
 // conversations held on chat platforms or at the terminal.
-const apiSource = "api"
+const apiSource = api.SessionSource
 
 // APIKeys are the API server's keys: api.keys and HERMES_API_KEY.
 func (a *App) APIKeys() []string {
@@ -59,6 +59,7 @@ func (a *App) APIHandler() (http.Handler, error) {
 		MaxBodyBytes:      cfg.MaxBodyBytes,
 		Models:            models,
 		Run:               a.apiTurn,
+		Admin:             a.apiAdmin(),
 		Clock:             a.opts.Clock,
 		Logger:            a.Log,
 	}), nil
