@@ -102,13 +102,20 @@ func (h *jobAPI) decode(r *http.Request, create bool) (*jobRequest, *badRequest)
 // address the caller chose (a chat, a mailbox, a URL of an attacker's).
 func (h *jobAPI) checkDeliver(targets []string) *badRequest {
 	for i, t := range targets {
-		if t == "local" || slices.Contains(h.a.Deliver, t) {
+		if DeliverAllowed(t, h.a.Deliver) {
 			continue
 		}
 		field := fmt.Sprintf("deliver[%d]", i)
 		return &badRequest{http.StatusForbidden, field, fmt.Sprintf("%s: %q is not accepted through the API: a job made here delivers only to local or to a target a job of config.yaml delivers to (GET /v1/jobs shows them); add other targets on the machine with hermes cron edit --deliver", field, h.a.Redact(t))}
 	}
 	return nil
+}
+
+// DeliverAllowed reports whether a job made through the API may deliver
+// to target: local, or one of allowed, the targets config.yaml's jobs
+// deliver to.
+func DeliverAllowed(target string, allowed []string) bool {
+	return target == "local" || slices.Contains(allowed, target)
 }
 
 // apply copies the fields given onto spec.

@@ -54,3 +54,22 @@ func configTargets(c config.Config) []string {
 	}
 	return targets
 }
+
+// checkDeliver is the cronjob tool's check of a job's delivery targets:
+// in a turn of the API, whoever holds a key (or a prompt injection the
+// model follows) must not send a job's results to an address of their
+// choosing, so the rule of /v1/jobs applies. A chat or terminal turn
+// has its person behind it, and a webhook route has the cron toolset
+// only when the operator gives it one.
+func (a *App) checkDeliver(source string, targets []string) error {
+	if source != apiSource {
+		return nil
+	}
+	allowed := configTargets(a.Config.Config)
+	for _, t := range targets {
+		if !api.DeliverAllowed(t, allowed) {
+			return fmt.Errorf("%q is not accepted in a turn of the API: a job made there delivers only to local or to a target a job of config.yaml delivers to; tell the user to add other targets on the machine with hermes cron edit --deliver", t)
+		}
+	}
+	return nil
+}
