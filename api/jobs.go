@@ -192,6 +192,11 @@ func (h *jobAPI) run(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if !j.RunningSince.IsZero() {
+		// One run at a time: a key cannot pile runs (and model calls) up.
+		writeError(w, http.StatusConflict, "invalid_request_error", "name", fmt.Sprintf("job %q is running since %s; GET /v1/jobs/%s/runs shows when it has ended", j.Name, j.RunningSince.Format(time.RFC3339), j.Name))
+		return
+	}
 	id, err := h.a.RunJob(r.Context(), j.Name)
 	if err != nil {
 		h.fail(w, err)

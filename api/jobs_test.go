@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/cron"
 )
@@ -81,6 +82,12 @@ func TestJobsLifecycle(t *testing.T) {
 	}
 	if strings.Contains(body, secret) || !strings.Contains(body, "ran with [REDACTED]") {
 		t.Errorf("the run's output is not redacted: %s", body)
+	}
+	if _, err := rig.jobs.StartRun(context.Background(), "brief", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := rig.call(t, "POST", "/v1/jobs/brief/run", ""); code != http.StatusConflict || !strings.Contains(body, "is running since") {
+		t.Errorf("running a job that is running: %d %s", code, body)
 	}
 	if code, body := rig.call(t, "DELETE", "/v1/jobs/brief", ""); code != http.StatusOK || !strings.Contains(body, `"deleted":true`) {
 		t.Errorf("delete: %d %s", code, body)
