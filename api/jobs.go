@@ -118,7 +118,12 @@ func (h *jobAPI) create(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "invalid_request_error", "name", fmt.Sprintf("name: a job %q exists already; choose another name, or PATCH /v1/jobs/%s to change it", req.name, req.name))
 		return
 	}
-	j, err := h.a.Jobs.Create(r.Context(), cron.Job{Name: req.name, Source: cron.SourceTool, Spec: req.apply(cron.Spec{})})
+	spec, err := req.apply(cron.Spec{})
+	if err != nil {
+		h.invalid(w, err)
+		return
+	}
+	j, err := h.a.Jobs.Create(r.Context(), cron.Job{Name: req.name, Source: cron.SourceTool, Spec: spec})
 	if err != nil {
 		h.invalid(w, err)
 		return
@@ -136,7 +141,12 @@ func (h *jobAPI) update(w http.ResponseWriter, r *http.Request) {
 	if !ok || !h.runtimeJob(w, j, "changed") {
 		return
 	}
-	j, err := h.a.Jobs.Update(r.Context(), j.Name, req.apply(j.Spec))
+	spec, err := req.apply(j.Spec)
+	if err != nil {
+		h.invalid(w, err)
+		return
+	}
+	j, err = h.a.Jobs.Update(r.Context(), j.Name, spec)
 	if err != nil {
 		h.invalid(w, err)
 		return

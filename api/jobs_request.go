@@ -32,12 +32,10 @@ var refusedJobFields = map[string]string{
 // jobRequest is the body of POST /v1/jobs and PATCH /v1/jobs/{name}: the
 // fields present, each checked.
 type jobRequest struct {
-	name   string
-	set    map[string]bool
-	fields struct {
-		Schedule, Prompt, Timezone, Model, SessionType, CatchUp string
-		Deliver, Skills                                         []string
-	}
+	name string
+	spec cron.Spec
+	// fields are the spec's fields present, by their JSON names.
+	fields []string
 }
 
 // decode reads and checks a job request; create says whether it makes a
@@ -50,10 +48,11 @@ func (h *jobAPI) decode(r *http.Request, create bool) (*jobRequest, *badRequest)
 	if body == nil {
 		return nil, &badRequest{http.StatusBadRequest, "", "the body is not a JSON object; send the job's fields, like {\"name\":\"brief\",\"schedule\":\"0 9 * * *\",\"prompt\":\"...\"}"}
 	}
-	req := &jobRequest{set: map[string]bool{}}
-	f := &req.fields
+	req := &jobRequest{}
+	f := &req.spec
 	dest := map[string]any{"name": &req.name, "schedule": &f.Schedule, "prompt": &f.Prompt, "timezone": &f.Timezone,
 		"deliver": &f.Deliver, "skills": &f.Skills, "model": &f.Model, "session_type": &f.SessionType, "catch_up": &f.CatchUp}
+	set := map[string]bool{}
 	keys := make([]string, 0, len(body))
 	for k := range body {
 		keys = append(keys, k)
@@ -74,21 +73,24 @@ func (h *jobAPI) decode(r *http.Request, create bool) (*jobRequest, *badRequest)
 			}
 			return nil, &badRequest{http.StatusBadRequest, k, fmt.Sprintf("%s: %s is not accepted; it must be %s", k, body[k], kind)}
 		}
-		req.set[k] = true
+		set[k] = true
+		if k != "name" {
+			req.fields = append(req.fields, k)
+		}
 	}
 	if create {
 		for _, k := range []string{"name", "schedule", "prompt"} {
-			if !req.set[k] {
+			if !set[k] {
 				return nil, &badRequest{http.StatusBadRequest, k, fmt.Sprintf("%s: is missing; a job needs a name, a schedule (like \"0 9 * * *\", @daily, \"every 30m\" or \"in 2h\") and a prompt", k)}
 			}
 		}
-	} else if len(req.set) == 0 {
+	} else if len(set) == 0 {
 		return nil, &badRequest{http.StatusBadRequest, "", "nothing to change: send at least one of " + strings.Join(jobFields[1:], ", ")}
 	}
 	if bad := h.checkDeliver(f.Deliver); bad != nil {
 		return nil, bad
 	}
-	if req.set["model"] {
+	if set["model"] {
 		if bad := h.s.checkModel(f.Model); bad != nil {
 			return nil, bad
 		}
@@ -119,29 +121,8 @@ func DeliverAllowed(target string, allowed []string) bool {
 }
 
 // apply copies the fields given onto spec.
-func (req *jobRequest) apply(spec cron.Spec) cron.Spec {
-	f := req.fields
-	for k := range req.set {
-		switch k {
-		case "schedule":
-			spec.Schedule = f.Schedule
-		case "prompt":
-			spec.Prompt = f.Prompt
-		case "timezone":
-			spec.Timezone = f.Timezone
-		case "deliver":
-			spec.Deliver = f.Deliver
-		case "skills":
-			spec.Skills = f.Skills
-		case "model":
-			spec.Model = f.Model
-		case "session_type":
-			spec.SessionType = f.SessionType
-		case "catch_up":
-			spec.CatchUp = f.CatchUp
-		}
-	}
-	return spec
+func (req *jobRequest) apply(spec cron.Spec) (cron.Spec, error) {
+	return spec.Patch(req.spec, req.fields)
 }
 
 func boolInt(b bool) int {
