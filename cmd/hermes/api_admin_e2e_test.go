@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -80,6 +81,31 @@ func TestAPIAdminSessions(t *testing.T) {
 	}
 	if code, _ := apiCall(t, base, key, "GET", "/v1/sessions/"+mine, ""); code != http.StatusNotFound {
 		t.Errorf("the deleted session answers %d", code)
+	}
+}
+
+// A session a turn is running in is not deleted from under it (409); the
+// turn's conversation stays whole.
+func TestAPIAdminBusySessionNotDeleted(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "a long answer that never ends", StallAfter: 2})
+	const key = "sk-hermes-api-busy-0123456789"
+	h, base := serveAPI(t, srv, key)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	resp := apiPost(t, ctx, base, key, `{"stream":true,"messages":[{"role":"user","content":"a long question"}]}`, "X-Hermes-Session-Id", "new")
+	id := resp.Header.Get("X-Hermes-Session-Id")
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("status %d, session %q", resp.StatusCode, id)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && !strings.Contains(sc.Text(), `"content":"a long`) {
+	}
+	if code, body := apiCall(t, base, key, "DELETE", "/v1/sessions/"+id, ""); code != http.StatusConflict || !strings.Contains(body, "running a turn") {
+		t.Errorf("deleting the session of a running turn: %d %s", code, body)
+	}
+	if r := h.hermes("sessions", "show", id); r.code != 0 || !strings.Contains(r.stdout, "a long question") {
+		t.Errorf("the session after the refused delete: %s%s", r.stdout, r.stderr)
 	}
 }
 
