@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
 )
 
 // jobAPI serves /v1/jobs: the hermes cron commands over HTTP, through the
@@ -54,9 +55,11 @@ func (h *jobAPI) job(j cron.Job) jobJSON {
 	spec := j.Spec
 	spec.Prompt = h.a.Redact(spec.Prompt)
 	spec.Script = h.a.Redact(spec.Script)
+	// A target can carry a key (a WeCom robot's, a webhook's path): it
+	// is shown masked, as hermes cron list shows it.
 	deliver := make([]string, len(spec.Deliver))
 	for i, d := range spec.Deliver {
-		deliver[i] = h.a.Redact(d)
+		deliver[i] = notify.Mask(d)
 	}
 	spec.Deliver = deliver
 	return jobJSON{Object: "job", Name: j.Name, Spec: spec, Enabled: j.Enabled, Source: j.Source,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
 )
 
 // jobFields are the fields of a job the API may set, in the order errors
@@ -102,13 +103,19 @@ func (h *jobAPI) decode(r *http.Request, create bool) (*jobRequest, *badRequest)
 // checkDeliver accepts local and the targets config.yaml's jobs deliver
 // to: a job made through the API must not send what its turn finds to an
 // address the caller chose (a chat, a mailbox, a URL of an attacker's).
+// Jobs are shown with their targets masked (a webhook's key is a secret
+// too), so a masked target of config.yaml's stands for it.
 func (h *jobAPI) checkDeliver(targets []string) *badRequest {
 	for i, t := range targets {
 		if DeliverAllowed(t, h.a.Deliver) {
 			continue
 		}
+		if j := slices.IndexFunc(h.a.Deliver, func(a string) bool { return notify.Mask(a) == t }); j >= 0 {
+			targets[i] = h.a.Deliver[j]
+			continue
+		}
 		field := fmt.Sprintf("deliver[%d]", i)
-		return &badRequest{http.StatusForbidden, field, fmt.Sprintf("%s: %q is not accepted through the API: a job made here delivers only to local or to a target a job of config.yaml delivers to (GET /v1/jobs shows them); add other targets on the machine with hermes cron edit --deliver", field, h.a.Redact(t))}
+		return &badRequest{http.StatusForbidden, field, fmt.Sprintf("%s: %q is not accepted through the API: a job made here delivers only to local or to a target a job of config.yaml delivers to (GET /v1/jobs shows them); add other targets on the machine with hermes cron edit --deliver", field, notify.Mask(t))}
 	}
 	return nil
 }

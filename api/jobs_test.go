@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/notify"
 )
 
 type jobBody struct {
@@ -50,11 +51,19 @@ func TestJobsLifecycle(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, `"object":"list"`) || !strings.Contains(body, `"name":"brief"`) {
 		t.Errorf("list: %d %s", code, body)
 	}
-	code, body = rig.call(t, "PATCH", "/v1/jobs/brief", `{"prompt":"brief me in French","schedule":"every 2h"}`)
+	// A target's key is shown masked; sent back masked, it stands for
+	// the target of config.yaml.
+	if len(j.Deliver) != 2 || j.Deliver[0] != notify.Mask("wecom:team-key") || strings.Contains(body, "team-key\"") {
+		t.Errorf("create shows the targets %q", j.Deliver)
+	}
+	code, body = rig.call(t, "PATCH", "/v1/jobs/brief", `{"prompt":"brief me in French","schedule":"every 2h","deliver":["`+j.Deliver[0]+`"]}`)
 	j = jobBody{}
 	decode(t, body, &j)
-	if code != http.StatusOK || j.Prompt != "brief me in French" || j.Schedule != "every 2h" || len(j.Deliver) != 2 {
+	if code != http.StatusOK || j.Prompt != "brief me in French" || j.Schedule != "every 2h" || len(j.Deliver) != 1 {
 		t.Errorf("update: %d %s", code, body)
+	}
+	if stored, err := rig.jobs.Get(context.Background(), "brief"); err != nil || len(stored.Deliver) != 1 || stored.Deliver[0] != "wecom:team-key" {
+		t.Errorf("stored after the update: %+v %v", stored.Deliver, err)
 	}
 	code, body = rig.call(t, "POST", "/v1/jobs/brief/pause", "")
 	j = jobBody{}
