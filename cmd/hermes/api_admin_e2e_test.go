@@ -60,6 +60,10 @@ func TestAPIAdminSessions(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, mine) || strings.Contains(body, cli) {
 		t.Errorf("list: %d %s", code, body)
 	}
+	code, body = apiCall(t, base, key, "GET", "/v1/sessions/"+mine, "")
+	if code != http.StatusOK || !strings.Contains(body, `"source":"api"`) || !strings.Contains(body, `"message_count":2`) {
+		t.Errorf("get: %d %s", code, body)
+	}
 	code, body = apiCall(t, base, key, "GET", "/v1/sessions/search?q="+url.QueryEscape("报表"), "")
 	if code != http.StatusOK || !strings.Contains(body, mine) || strings.Contains(body, cli) {
 		t.Errorf("search: %d %s", code, body)
