@@ -66,18 +66,19 @@ type Jobs interface {
 
 // routeAdmin adds the sessions and jobs endpoints when there is an Admin.
 func (s *Server) routeAdmin() {
-	a := s.opt.Admin
-	if a == nil {
+	if s.opt.Admin == nil {
 		return
 	}
+	// A copy: the caller's Admin stays as it was given.
+	a := *s.opt.Admin
 	if a.Redact == nil {
 		a.Redact = func(text string) string { return text }
 	}
-	s.routeSessions(a)
-	s.routeJobs(a)
+	s.routeSessions(&a)
+	s.routeJobs(&a)
 }
 
-// list writes data as an OpenAI list object.
+// writeList writes data as an OpenAI list object.
 func writeList[T any](w http.ResponseWriter, data []T) {
 	if data == nil {
 		data = []T{}
