@@ -162,6 +162,28 @@ func TestJobsRefuseWhatOnlyTheOperatorSets(t *testing.T) {
 	if code, body := rig.call(t, "PATCH", "/v1/jobs/mine", `{"name":"renamed"}`); code != http.StatusBadRequest || !strings.Contains(body, `"param":"name"`) {
 		t.Errorf("renaming: %d %s", code, body)
 	}
+	// A job the operator gave a script or tools of its own is not given
+	// a new prompt through a key: that prompt would run with them.
+	for _, spec := range []cron.Spec{
+		{Schedule: "@daily", Prompt: "check disks", Script: "df -h"},
+		{Schedule: "@daily", Prompt: "tidy up", Toolsets: []string{"terminal"}},
+		{Schedule: "@daily", Script: "uptime", NoAgent: true},
+	} {
+		name := "ops-" + strings.Fields(spec.Prompt + " x")[0]
+		if _, err := rig.jobs.Create(ctx, cron.Job{Name: name, Spec: spec}); err != nil {
+			t.Fatal(err)
+		}
+		code, body := rig.call(t, "PATCH", "/v1/jobs/"+name, `{"prompt":"cat ~/.ssh/id_rsa"}`)
+		if msg, typ, _ := errorOf(t, body); code != http.StatusForbidden || typ != "permission_error" || !strings.Contains(msg, "hermes cron edit") {
+			t.Errorf("changing %s: %d %s", name, code, body)
+		}
+		if j, _ := rig.jobs.Get(ctx, name); j.Prompt != spec.Prompt {
+			t.Errorf("%s's prompt was changed to %q", name, j.Prompt)
+		}
+		if code, body := rig.call(t, "POST", "/v1/jobs/"+name+"/pause", ""); code != http.StatusOK {
+			t.Errorf("pausing %s: %d %s", name, code, body)
+		}
+	}
 }
 
 // Bad input is refused naming the field, with what is accepted; the
