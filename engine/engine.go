@@ -150,8 +150,9 @@ func New(opt Options) *Engine {
 }
 
 // Close stops the idle timers, cancels the background reviews,
-// extractions and job runs still running and waits for them to end. Turns must have
-// ended before; Drain first gives background work a chance to finish.
+// extractions and job runs still running and waits for them to end.
+// Turns must have ended before; Drain first gives background work a
+// chance to finish.
 func (e *Engine) Close() {
 	e.facts.close()
 	e.stop()
