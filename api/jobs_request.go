@@ -15,19 +15,25 @@ import (
 // list them.
 var jobFields = []string{"name", "schedule", "prompt", "timezone", "deliver", "skills", "model", "session_type", "catch_up"}
 
-// refusedJobFields are the fields of a job only the operator sets, with
-// hermes cron create or config.yaml, and why. A job runs later with
-// nobody to approve what it does, and an API key can leak (to a web page,
-// or to a model acting on a prompt injection in a session): a script is
-// a shell command run as is, no_agent delivers a script's output without
-// a turn, and toolsets can give the job's turn tools the configuration
-// keeps from turns. A job made through the API gets a prompt, whose turn
-// has the configured tools and asks approvals.cron_mode for every
-// dangerous command.
-var refusedJobFields = map[string]string{
-	"script":   "a script is a shell command that would run later with nobody to approve it",
-	"no_agent": "no_agent delivers a script's output, and a script is set on the machine only",
-	"toolsets": "a job made here gets the configured toolsets; choosing others would give its unattended turn tools the configuration withholds",
+// refusedJobField says whether field is one of a job's fields only the
+// operator sets, with hermes cron create or config.yaml, and why. A job
+// runs later with nobody to approve what it does, and an API key can leak
+// (to a web page, or to a model acting on a prompt injection in a
+// session): a script is a shell command run as is, no_agent delivers a
+// script's output without a turn, and toolsets can give the job's turn
+// tools the configuration keeps from turns. A job made through the API
+// gets a prompt, whose turn has the configured tools and asks
+// approvals.cron_mode for every dangerous command.
+func refusedJobField(field string) (why string, refused bool) {
+	switch field {
+	case "script":
+		return "a script is a shell command that would run later with nobody to approve it", true
+	case "no_agent":
+		return "no_agent delivers a script's output, and a script is set on the machine only", true
+	case "toolsets":
+		return "a job made here gets the configured toolsets; choosing others would give its unattended turn tools the configuration withholds", true
+	}
+	return "", false
 }
 
 // jobRequest is the body of POST /v1/jobs and PATCH /v1/jobs/{name}: the
@@ -60,7 +66,7 @@ func (h *jobAPI) decode(r *http.Request, create bool) (*jobRequest, *badRequest)
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if why, refused := refusedJobFields[k]; refused {
+		if why, refused := refusedJobField(k); refused {
 			return nil, &badRequest{http.StatusForbidden, k, fmt.Sprintf("%s: is not accepted through the API: %s. Set it on the machine with hermes cron create or edit, or in config.yaml", k, why)}
 		}
 		d, ok := dest[k]

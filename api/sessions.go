@@ -171,15 +171,12 @@ func (h *sessionAPI) search(w http.ResponseWriter, r *http.Request) {
 	writeList(w, hits)
 }
 
-// snippetMarks are the marks a search puts around what matched.
-var snippetMarks = strings.NewReplacer(">>>", "", "<<<", "")
-
-// redactSnippet redacts a search snippet. The marks around the words
-// that matched can split a secret (a search for "sk-live" marks its
+// redactSnippet redacts a search snippet. The marks (>>> <<<) around the
+// words that matched can split a secret (a search for "sk-live" marks its
 // pieces), so the snippet is redacted without them as well: when that
 // finds a secret, the snippet goes without marks.
 func (h *sessionAPI) redactSnippet(snippet string) string {
-	plain := snippetMarks.Replace(snippet)
+	plain := strings.ReplaceAll(strings.ReplaceAll(snippet, ">>>", ""), "<<<", "")
 	if clean := h.a.Redact(plain); clean != plain {
 		return clean
 	}
