@@ -94,6 +94,8 @@ type Options struct {
 	// Conversations reads and deletes the API's stored sessions for the
 	// Responses endpoints.
 	Conversations Conversations
+	// Admin, when set, serves /v1/sessions and /v1/jobs.
+	Admin *Admin
 }
 
 // Server answers the API's endpoints.
@@ -129,6 +131,7 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("POST /v1/runs/{id}/stop", s.stopRun)
 	s.mux.HandleFunc("GET /v1/responses/{id}", s.getResponse)
 	s.mux.HandleFunc("DELETE /v1/responses/{id}", s.deleteResponse)
+	s.routeAdmin()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})
@@ -149,7 +152,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Set("Access-Control-Allow-Origin", origin)
 		h.Add("Vary", "Origin")
 		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS")
+			h.Set("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+SessionHeader)
 			h.Set("Access-Control-Expose-Headers", SessionHeader)
 			h.Set("Access-Control-Max-Age", "600")

@@ -19,7 +19,7 @@ import (
 // apiSource is the source of the sessions the API server makes; only
 // those can be continued through it, so an API key does not open the
 // conversations held on chat platforms or at the terminal.
-const apiSource = "api"
+const apiSource = api.SessionSource
 
 // APIKeys are the API server's keys: api.keys and HERMES_API_KEY.
 func (a *App) APIKeys() []string {
@@ -61,7 +61,8 @@ func (a *App) APIHandler() (*api.Server, error) {
 		MaxBodyBytes:      cfg.MaxBodyBytes,
 		Models:            models,
 		Run:               a.apiTurn,
-		Conversations:     apiConversations{a.Sessions},
+		Conversations:     apiConversations{store: a.Sessions, delete: a.apiDeleteSession},
+		Admin:             a.apiAdmin(),
 		Clock:             a.opts.Clock,
 		Logger:            a.Log,
 	}), nil

@@ -15,6 +15,10 @@ import (
 // is answered as unknown, so an API key never reads or deletes them.
 type apiConversations struct {
 	store session.Store
+	// delete deletes a session unless a turn runs in it, here or in
+	// another process (the engine's DeleteSession); nil deletes from
+	// the store at once.
+	delete func(ctx context.Context, id string) error
 }
 
 // Conversation returns the API session id with its messages.
@@ -42,12 +46,16 @@ func (c apiConversations) Conversation(ctx context.Context, id string) (*api.Con
 }
 
 // Delete removes the API session id and its messages, in the one
-// transaction of the store's Delete.
+// transaction of the store's Delete, refusing while a turn runs in it.
 func (c apiConversations) Delete(ctx context.Context, id string) error {
 	if _, err := c.session(ctx, id); err != nil {
 		return err
 	}
-	err := c.store.Delete(ctx, id)
+	del := c.delete
+	if del == nil {
+		del = c.store.Delete
+	}
+	err := del(ctx, id)
 	if errors.Is(err, session.ErrNotFound) {
 		return notAPISession(id)
 	}

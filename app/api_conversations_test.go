@@ -31,7 +31,7 @@ func TestAPIConversations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := apiConversations{store}
+	c := apiConversations{store: store}
 	conv, err := c.Conversation(ctx, parent.ID)
 	if err != nil || conv.Model != "m" || len(conv.Messages) != 2 || conv.Messages[1].Text() != "hello" || conv.Messages[1].ID <= conv.Messages[0].ID || conv.ContinuedIn != "" {
 		t.Fatalf("conversation = %+v, %v", conv, err)

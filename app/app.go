@@ -195,5 +195,5 @@ func (a *App) openRuntime(ctx context.Context) error {
 	a.onClose(a.Engine.Close)
 	// The cronjob tool runs jobs through the engine, so it is registered
 	// once the engine exists; no turn has run yet.
-	return tools.Registry.Register(cron.NewTool(a.Jobs, a.Engine))
+	return tools.Registry.Register(cron.NewTool(a.Jobs, a.Engine).CheckDeliver(a.checkDeliver))
 }

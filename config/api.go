@@ -26,11 +26,22 @@ type API struct {
 	MaxConcurrentRuns int `yaml:"max_concurrent_runs"`
 	// MaxBodyBytes caps a request body (10 MB), images included.
 	MaxBodyBytes int64 `yaml:"max_body_bytes"`
+	// Sessions is which sessions /v1/sessions shows and deletes: "api"
+	// (the default), only those the API started, so a key does not open
+	// the conversations held on chat platforms or at the terminal; or
+	// "all", for an operator who wants every source through the API.
+	Sessions string `yaml:"sessions"`
 }
+
+// The values of api.sessions.
+const (
+	APISessionsAPI = "api"
+	APISessionsAll = "all"
+)
 
 // defaultAPI is the api section before the configuration is read.
 func defaultAPI() API {
-	return API{Listen: "127.0.0.1:8642", MaxConcurrentRuns: 8, MaxBodyBytes: 10 << 20}
+	return API{Listen: "127.0.0.1:8642", MaxConcurrentRuns: 8, MaxBodyBytes: 10 << 20, Sessions: APISessionsAPI}
 }
 
 // validateAPI checks the api section's address, limits and origins.
@@ -44,6 +55,9 @@ func validateAPI(a *API, where func(key string) string) []error {
 	}
 	if a.MaxBodyBytes < 1024 {
 		errs = append(errs, badValue(where("api.max_body_bytes"), "api.max_body_bytes", fmt.Sprint(a.MaxBodyBytes), "is not accepted; use a size in bytes of 1024 or more"))
+	}
+	if a.Sessions != APISessionsAPI && a.Sessions != APISessionsAll {
+		errs = append(errs, badValue(where("api.sessions"), "api.sessions", a.Sessions, "is not accepted; use api (only the sessions the API started) or all (every source)"))
 	}
 	for i, k := range a.Keys {
 		if strings.TrimSpace(string(k)) == "" {

@@ -10,7 +10,7 @@ import (
 func TestAPISection(t *testing.T) {
 	l := mustLoad(t, map[string]string{"config.yaml": "api:\n  enabled: true\n  keys: [\"${K}\"]\n  cors_origins: [\"https://chat.example.com\"]\n"},
 		map[string]string{"K": "sk-hermes-1"}, nil)
-	if a := l.Config.API; !a.Enabled || a.Listen != "127.0.0.1:8642" || len(a.Keys) != 1 || string(a.Keys[0]) != "sk-hermes-1" || a.MaxConcurrentRuns != 8 || a.MaxBodyBytes != 10<<20 {
+	if a := l.Config.API; !a.Enabled || a.Listen != "127.0.0.1:8642" || len(a.Keys) != 1 || string(a.Keys[0]) != "sk-hermes-1" || a.MaxConcurrentRuns != 8 || a.MaxBodyBytes != 10<<20 || a.Sessions != APISessionsAPI {
 		t.Errorf("api = %+v", a)
 	}
 	for _, tt := range []struct{ yaml, want string }{
@@ -20,6 +20,8 @@ func TestAPISection(t *testing.T) {
 		{"api: {keys: [\"\"]}\n", "api.keys[0]"},
 		{"api: {cors_origins: [\"*\"]}\n", "api.cors_origins[0]: \"*\" is not accepted"},
 		{"api: {cors_origins: [\"https://a.example/path\"]}\n", "api.cors_origins[0]"},
+		{"api: {sessions: telegram}\n", "api.sessions: \"telegram\" is not accepted; use api (only the sessions the API started) or all"},
+		{"api: {sessions: \"\"}\n", "api.sessions: \"\" is not accepted"},
 	} {
 		_, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

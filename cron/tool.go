@@ -30,6 +30,9 @@ Use it when the user asks for something at a time or regularly ("every Monday at
 type Tool struct {
 	store JobStore
 	run   NowRunner
+	// deliver, when set, checks the delivery targets a turn from a
+	// source gives a job (see CheckDeliver).
+	deliver func(source string, targets []string) error
 }
 
 // NowRunner runs a job now, recorded like a scheduled run, and returns its
@@ -42,6 +45,16 @@ type NowRunner interface {
 // jobs for its "run" action.
 func NewTool(store JobStore, run NowRunner) *Tool {
 	return &Tool{store: store, run: run}
+}
+
+// CheckDeliver makes the tool ask check before it creates or changes a
+// job's delivery targets: check gets the turn's source and the targets,
+// and its error, which says what is accepted, refuses them. A front whose
+// turns anyone holding a key can start (the HTTP API) keeps a job's
+// results from going to an address the caller picked.
+func (t *Tool) CheckDeliver(check func(source string, targets []string) error) *Tool {
+	t.deliver = check
+	return t
 }
 
 func (t *Tool) Spec() tool.Spec {
@@ -69,6 +82,11 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, tool.Errorf(tool.CodeDenied, "the cronjob tool does not set a job's script or no_agent: a script is a shell "+
 			"command that would run later with no one to approve it. Give the job a prompt instead (its turn asks for "+
 			"approval as usual), or ask the user to add the script with hermes cron create --script")
+	}
+	if t.deliver != nil && a.Deliver != nil {
+		if err := t.deliver(tool.InvocationFrom(ctx).Source, a.Deliver); err != nil {
+			return nil, tool.Errorf(tool.CodeDenied, "deliver: %v", err)
+		}
 	}
 	if a.Action != "list" && a.Name == "" {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "name is required for %s", a.Action)

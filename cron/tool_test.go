@@ -3,6 +3,7 @@ package cron
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,5 +47,51 @@ func TestToolSetsNoScript(t *testing.T) {
 	var schema struct{ Properties map[string]any }
 	if err := json.Unmarshal(tl.Spec().Parameters, &schema); err != nil || schema.Properties["script"] != nil || schema.Properties["no_agent"] != nil {
 		t.Errorf("the tool's schema offers a script (%v): %v", err, schema.Properties)
+	}
+}
+
+// A front's check of delivery targets is asked with the turn's source
+// before a job gets them; what it refuses is denied with its reason and
+// nothing is stored or changed.
+func TestToolChecksDeliver(t *testing.T) {
+	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	var asked []string
+	tl := NewTool(st, nil).CheckDeliver(func(source string, targets []string) error {
+		asked = append(asked, source)
+		for _, tg := range targets {
+			if tg != "local" {
+				return fmt.Errorf("%q is not accepted; use local", tg)
+			}
+		}
+		return nil
+	})
+	ctx := tool.WithInvocation(context.Background(), tool.Invocation{Source: "api"})
+	call := func(args string) error {
+		_, err := tl.Call(ctx, json.RawMessage(args))
+		return err
+	}
+	for _, args := range []string{
+		`{"action":"create","name":"leak","schedule":"@daily","prompt":"p","deliver":["webhook:https://evil.example/x"]}`,
+		`{"action":"create","name":"leak","schedule":"@daily","prompt":"p","deliver":["local","telegram:666"]}`,
+	} {
+		err := call(args)
+		if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeDenied || !strings.Contains(te.Message, "use local") {
+			t.Errorf("%s: %v, want denied with what is accepted", args, err)
+		}
+	}
+	if _, err := st.Get(ctx, "leak"); err == nil {
+		t.Error("a refused create stored the job")
+	}
+	if err := call(`{"action":"create","name":"brief","schedule":"@daily","prompt":"p","deliver":["local"]}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(`{"action":"update","name":"brief","deliver":["email:thief@evil.example"]}`); err == nil {
+		t.Error("an update set a refused target")
+	}
+	if j, err := st.Get(ctx, "brief"); err != nil || len(j.Deliver) != 1 || j.Deliver[0] != "local" {
+		t.Errorf("job = %+v, %v", j, err)
+	}
+	if len(asked) == 0 || asked[0] != "api" {
+		t.Errorf("the check was asked for sources %v, want the turn's", asked)
 	}
 }

@@ -102,6 +102,8 @@ type Engine struct {
 	// noGain holds, per session, the size at which compressing last
 	// saved too little.
 	noGain map[string]int
+	// runs tracks the job runs StartJobNow started.
+	runs sync.WaitGroup
 	// base is the context of background work, ended by Close.
 	base context.Context
 	stop context.CancelFunc
@@ -147,24 +149,27 @@ func New(opt Options) *Engine {
 		holder: holder, gone: func(h string) bool { return processGone(h, host) }}
 }
 
-// Close stops the idle timers, cancels the background reviews and
-// extractions still running and waits for them to end. Turns must have
-// ended before; Drain first gives background work a chance to finish.
+// Close stops the idle timers, cancels the background reviews,
+// extractions and job runs still running and waits for them to end.
+// Turns must have ended before; Drain first gives background work a
+// chance to finish.
 func (e *Engine) Close() {
 	e.facts.close()
 	e.stop()
 	e.rev.active.Wait()
 	e.facts.active.Wait()
+	e.runs.Wait()
 }
 
-// Drain waits until the background reviews and fact extractions running
-// now have ended, or ctx has; a front that is about to exit gives them a
-// moment to finish.
+// Drain waits until the background reviews, fact extractions and job
+// runs going now have ended, or ctx has; a front that is about to exit
+// gives them a moment to finish.
 func (e *Engine) Drain(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		e.rev.active.Wait()
 		e.facts.active.Wait()
+		e.runs.Wait()
 		close(done)
 	}()
 	select {

@@ -75,24 +75,11 @@ func (e *Engine) RunJob(ctx context.Context, job cron.Job, scheduled time.Time) 
 // like a scheduled run, and returns the result (hermes cron run, the
 // cronjob tool's "run").
 func (e *Engine) RunJobNow(ctx context.Context, name string) (cron.RunResult, error) {
-	store := e.opt.Jobs.Store
-	if store == nil {
-		return cron.RunResult{}, errors.New("jobs cannot be run from here: the job store is not open")
-	}
-	job, err := store.Get(ctx, name)
+	run, err := e.startJobRun(ctx, name)
 	if err != nil {
 		return cron.RunResult{}, err
 	}
-	now := e.opt.Clock.Now()
-	id, err := store.StartRun(ctx, job.Name, now)
-	if err != nil {
-		return cron.RunResult{}, err
-	}
-	res := e.RunJob(ctx, job, now)
-	if err := store.FinishRun(context.WithoutCancel(ctx), id, res); err != nil {
-		return res, err
-	}
-	return res, nil
+	return run.finish(ctx)
 }
 
 // RunJobOutput is RunJobNow for the cronjob tool: the run's output, and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -35,22 +36,16 @@ func (f *specFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&s.CatchUp, "catch-up", "", "fires missed while hermes was down: once (default), skip or all")
 }
 
-// apply copies the flags that were given onto spec.
-func (f *specFlags) apply(fl *pflag.FlagSet, spec cron.Spec) cron.Spec {
-	set := map[string]func(){
-		"schedule": func() { spec.Schedule = f.spec.Schedule }, "prompt": func() { spec.Prompt = f.spec.Prompt },
-		"timezone": func() { spec.Timezone = f.spec.Timezone }, "deliver": func() { spec.Deliver = f.spec.Deliver },
-		"skills": func() { spec.Skills = f.spec.Skills }, "toolsets": func() { spec.Toolsets = f.spec.Toolsets },
-		"model": func() { spec.Model = f.spec.Model }, "script": func() { spec.Script = f.spec.Script },
-		"no-agent": func() { spec.NoAgent = f.spec.NoAgent }, "session-type": func() { spec.SessionType = f.spec.SessionType },
-		"catch-up": func() { spec.CatchUp = f.spec.CatchUp },
-	}
+// apply copies the flags of a job's fields that were given onto spec;
+// the flags of hermes itself (--profile) are no field.
+func (f *specFlags) apply(fl *pflag.FlagSet, spec cron.Spec) (cron.Spec, error) {
+	var fields []string
 	fl.Visit(func(p *pflag.Flag) {
-		if fn, ok := set[p.Name]; ok {
-			fn()
+		if name := strings.ReplaceAll(p.Name, "-", "_"); slices.Contains(cron.SpecFields, name) {
+			fields = append(fields, name)
 		}
 	})
-	return spec
+	return spec.Patch(f.spec, fields)
 }
 
 func newCronCreateCmd(a *cli) *cobra.Command {
@@ -93,7 +88,11 @@ edited in config.yaml.`,
 				if err != nil {
 					return err
 				}
-				job, err = store.Update(ctx, job.Name, f.apply(cmd.Flags(), job.Spec))
+				spec, err := f.apply(cmd.Flags(), job.Spec)
+				if err != nil {
+					return err
+				}
+				job, err = store.Update(ctx, job.Name, spec)
 				if err != nil {
 					return err
 				}
