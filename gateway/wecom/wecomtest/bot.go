@@ -49,6 +49,10 @@ type Bot struct {
 	// changes wakes Wait.
 	changes
 
+	// framing is held while a command is done and answered, so Drop
+	// falls between frames.
+	framing sync.Mutex
+
 	mu          sync.Mutex
 	conn        *websocket.Conn
 	subscribes  int
@@ -139,7 +143,13 @@ func (b *Bot) Connected() bool {
 }
 
 // Drop closes the connection without a word, as a network failure does.
+// It falls between frames: a command already taken is answered first,
+// so a reply the test has seen arrive was also confirmed to the adapter
+// (a drop that swallows the confirmation is another failure, which
+// hermes meets by sending again).
 func (b *Bot) Drop() {
+	b.framing.Lock()
+	defer b.framing.Unlock()
 	b.mu.Lock()
 	c := b.conn
 	b.conn = nil

@@ -78,10 +78,12 @@ func (b *Bot) serve(w http.ResponseWriter, r *http.Request) {
 			answer(40014, "not subscribed")
 			continue
 		}
+		b.framing.Lock()
 		code, msg := b.command(ctx, f)
 		if code != nil {
 			answer(*code, msg)
 		}
+		b.framing.Unlock()
 	}
 }
 
