@@ -92,13 +92,23 @@ func (c *botConn) call(ctx context.Context, cmd, reqID string, body any) error {
 		c.forget(reqID, ch)
 		return fmt.Errorf("wecom bot: %s: %w", cmd, err)
 	}
-	select {
-	case f := <-ch:
+	answered := func(f frame) error {
 		if f.ErrCode != nil && *f.ErrCode != 0 {
 			return &apiError{Path: cmd, Code: *f.ErrCode, Message: f.ErrMsg}
 		}
 		return nil
+	}
+	select {
+	case f := <-ch:
+		return answered(f)
 	case <-c.closed:
+		// The reader hands over every answer it read before it closes:
+		// one may be waiting although select picked the close.
+		select {
+		case f := <-ch:
+			return answered(f)
+		default:
+		}
 		c.forget(reqID, ch)
 		return fmt.Errorf("wecom bot: %s: the connection closed before the answer", cmd)
 	case <-ctx.Done():
