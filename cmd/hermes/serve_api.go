@@ -31,9 +31,9 @@ func startAPI(ctx context.Context, h *app.App, out io.Writer) (wait func() error
 	// Runs go on without their requests: they are stopped with serve,
 	// which also ends the watchers of their events.
 	context.AfterFunc(ctx, handler.Close)
-	wait = serveHTTP(ctx, ln, handler)
+	served := serveHTTP(ctx, ln, handler)
 	return func() error {
-		err := wait()
+		err := served()
 		handler.Close()
 		return err
 	}, nil
