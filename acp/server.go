@@ -107,7 +107,11 @@ func New(opt Options) *Server {
 // cancels the running turns and waits for them to record what they did,
 // so that the caller may close the engine.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	s.conn = acpsdk.NewAgentSideConnection(s, w, r)
+	// The connection reads as soon as it is made; nothing is read until
+	// s.conn is set, which the handlers use.
+	set := make(chan struct{})
+	s.conn = acpsdk.NewAgentSideConnection(s, w, afterReader{r, set})
+	close(set)
 	s.conn.SetLogger(s.opt.Logger)
 	select {
 	case <-s.conn.Done():
@@ -219,4 +223,15 @@ func (s *Server) Cancel(_ context.Context, p acpsdk.CancelNotification) error {
 		st.cancel()
 	}
 	return nil
+}
+
+// afterReader reads r once ready is closed.
+type afterReader struct {
+	r     io.Reader
+	ready <-chan struct{}
+}
+
+func (a afterReader) Read(p []byte) (int, error) {
+	<-a.ready
+	return a.r.Read(p)
 }
