@@ -80,6 +80,9 @@ type Server struct {
 	// clientFS is what the editor said in initialize it reads and writes
 	// for hermes.
 	clientFS acpsdk.FileSystemCapabilities
+	// clientTerminal is set when the editor said in initialize that it
+	// runs commands in terminals of its own for hermes.
+	clientTerminal bool
 }
 
 // state is one open session.
@@ -93,6 +96,9 @@ type state struct {
 	mcp *sessionMCP
 	// cancel ends the running turn; nil when none runs.
 	cancel context.CancelFunc
+	// shell keeps what the session's commands in the editor's terminals
+	// leave for the next; nil until the first turn with them.
+	shell *editorShell
 }
 
 // New returns a Server; Serve connects it.
@@ -120,6 +126,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.cancelAll()
 	s.turns.Wait()
 	s.closeAllMCP()
+	s.removeShells()
 	return nil
 }
 
