@@ -72,8 +72,9 @@ func termResult(t *testing.T, srv *llmtest.Server, id string) terminal.Result {
 // while plain variables do not, and hermes's keys stay hidden; the state
 // is kept private and removed with the connection; not offered, hermes's own shell runs them as before. Either
 // way the command text reaches bash as written (quotes, $(), newlines, a
-// leading -), the exit code and a killing signal reach the model, and
-// the output it gets is redacted.
+// leading -), the exit code and a killing signal reach the model, a long
+// output is cut to the cap with a notice, and the output it gets is
+// redacted.
 func TestEditorTerminalKeepsState(t *testing.T) {
 	quoting := "-x 2>/dev/null || echo dash\necho \"it's \\\"q\\\"\" '$(no)' $(echo yes) `echo tick`"
 	for _, offered := range []bool{true, false} {
@@ -94,6 +95,7 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c3", quoting)}},
 				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c4", "exit 3")}},
 				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c5", "kill -KILL $$")}},
+				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c6", `head -c 200000 /dev/zero | tr '\0' x; echo; echo end`)}},
 				llmtest.Reply{Text: "Done."},
 			)
 			r, id := newTerminalRig(t, srv, t.TempDir(), dir, offered)
@@ -113,6 +115,9 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 			if c4, c5 := termResult(t, srv, "c4"), termResult(t, srv, "c5"); c4.ExitCode != 3 || c5.ExitCode != 137 {
 				t.Errorf("exit codes %d and %d, want 3 and 137", c4.ExitCode, c5.ExitCode)
 			}
+			if c6 := termResult(t, srv, "c6"); !c6.Truncated || !strings.HasPrefix(c6.Output, "[output truncated") || !strings.HasSuffix(c6.Output, "x\nend\n") || len(c6.Output) > terminal.DefaultMaxOutputBytes+300 {
+				t.Errorf("a long output: truncated %v, %d bytes, starting %.80q", c6.Truncated, len(c6.Output), c6.Output)
+			}
 			if !offered {
 				return
 			}
@@ -120,7 +125,7 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 				t.Errorf("notes: %q, %q; want what carries over told once", note, termResult(t, srv, "c2").Note)
 			}
 			ts := r.cli.terms
-			if got := ts.summary(); got != "created 5, killed , released term-1,term-2,term-3,term-4,term-5" {
+			if got := ts.summary(); got != "created 6, killed , released term-1,term-2,term-3,term-4,term-5,term-6" {
 				t.Errorf("terminals: %s", got)
 			}
 			cr := ts.created[0]

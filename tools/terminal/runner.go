@@ -3,6 +3,7 @@ package terminal
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hermes-go/hermes/safety/shell"
 	"github.com/hermes-go/hermes/tool"
@@ -81,19 +82,34 @@ func (t *Terminal) runOn(ctx context.Context, r Runner, cmd Command, p Place) (R
 	if err != nil {
 		return RunResult{}, err
 	}
-	c := NewCapture(cmd.MaxOutputBytes)
-	_, _ = c.Write([]byte(ran.Output))
-	out := c.Snapshot(cmd.MaxOutputLines)
-	if ran.Truncated && !out.Truncated {
-		out = Output{Text: fmt.Sprintf("[output truncated: showing the last %s, the rest was dropped by the terminal that ran it; "+
-			"narrow the command or redirect its output to a file and read the parts you need]\n", sizeString(int64(len(ran.Output)))) +
-			out.Text, Truncated: true}
-	}
+	out := runnerOutput(ran, cmd.MaxOutputBytes, cmd.MaxOutputLines)
 	note := ran.Note
 	if p.Note != "" && note != "" {
 		note = joinNotes([]string{p.Note, note})
 	}
 	return RunResult{Output: out, ExitCode: ran.ExitCode, Cwd: ran.Cwd, Cause: ran.Cause, Note: note}, nil
+}
+
+// runnerOutput cuts what a runner's command printed to the byte and line
+// caps, with the usual notice; when the runner kept only the tail of the
+// output, how much came before is unknown, and the notice says so.
+func runnerOutput(ran Ran, maxBytes, maxLines int) Output {
+	c := NewCapture(maxBytes)
+	_, _ = c.Write([]byte(ran.Output))
+	out := c.Snapshot(maxLines)
+	if !ran.Truncated {
+		return out
+	}
+	if out.Truncated {
+		_, out.Text, _ = strings.Cut(out.Text, "\n")
+	}
+	lines := strings.Count(out.Text, "\n")
+	if out.Text != "" && !strings.HasSuffix(out.Text, "\n") {
+		lines++
+	}
+	return Output{Text: fmt.Sprintf("[output truncated: showing the last %d lines (%s); the terminal that ran it kept only the end "+
+		"of the output; narrow the command or redirect its output to a file and read the parts you need]\n",
+		lines, sizeString(int64(len(out.Text)))) + out.Text, Truncated: true}
 }
 
 // ExportedState is the state for the approver of a shell whose exported

@@ -109,10 +109,15 @@ func TestRunnerOutputAndStops(t *testing.T) {
 	if err != nil || !v.(Result).Truncated || !strings.HasSuffix(v.(Result).Output, "\n3\n4\n5\n") || !strings.Contains(v.(Result).Output, "last 3 of 5 lines") {
 		t.Errorf("line cap: %+v, %v", v, err)
 	}
-	r.ran = Ran{Output: "tail\n", Truncated: true}
-	v, err = callWith(t, tr, r, approveAll{}, dir, map[string]any{"command": "yes"})
-	if err != nil || !v.(Result).Truncated || !strings.Contains(v.(Result).Output, "dropped by the terminal") {
-		t.Errorf("cut by the runner: %+v, %v", v, err)
+	for _, out := range []string{"tail\n", "a\nb\nc\nd\n"} {
+		r.ran = Ran{Output: out, Truncated: true}
+		v, err = callWith(t, tr, r, approveAll{}, dir, map[string]any{"command": "yes"})
+		if res, _ := v.(Result); err != nil || !res.Truncated || !strings.Contains(res.Output, "kept only the end") || strings.Count(res.Output, "[output truncated") != 1 {
+			t.Errorf("cut by the runner: %+v, %v", v, err)
+		}
+	}
+	if res := v.(Result); !strings.HasSuffix(res.Output, "\nb\nc\nd\n") || !strings.HasPrefix(res.Output, "[output truncated: showing the last 3 lines") {
+		t.Errorf("cut by the runner and to the line cap: %q", res.Output)
 	}
 	r.ran = Ran{Output: "partial\n", ExitCode: ExitTimeout, Cause: TimedOut}
 	_, err = callWith(t, tr, r, approveAll{}, dir, map[string]any{"command": "sleep 100", "timeout": 1})
