@@ -63,15 +63,19 @@ type editorShell struct {
 	dir string
 	// told is set once the model was told what carries over.
 	told bool
+	// closed is set when the session was closed; no command runs then.
+	closed bool
 }
 
-// remove deletes the state directory.
+// remove deletes the state directory, after the command running, if
+// any, ended; no command runs after it.
 func (e *editorShell) remove() {
 	if e == nil {
 		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.closed = true
 	if e.dir != "" {
 		_ = os.RemoveAll(e.dir)
 		e.dir = ""

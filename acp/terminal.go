@@ -68,6 +68,9 @@ func (r turnRunner) Run(ctx context.Context, cmd terminal.RunnerCommand) (termin
 	e := r.sh
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.closed {
+		return terminal.Ran{}, fmt.Errorf("the session was closed in the editor; no command runs in it")
+	}
 	if e.dir == "" {
 		dir, err := os.MkdirTemp("", "hermes-acp-terminal-")
 		if err != nil {
@@ -117,7 +120,7 @@ func (r turnRunner) Run(ctx context.Context, cmd terminal.RunnerCommand) (termin
 		return terminal.Ran{}, fmt.Errorf("waiting for the editor's terminal %s (terminal/wait_for_exit): %w", tid, werr)
 	}
 	if oerr == nil {
-		ran.Output, ran.Truncated = out.Output, out.Truncated
+		ran.Output, ran.Truncated = lineEnds(out.Output), out.Truncated
 	}
 	if ran.Cause == terminal.Exited {
 		ran.Cwd = e.commit()
@@ -126,6 +129,13 @@ func (r turnRunner) Run(ctx context.Context, cmd terminal.RunnerCommand) (termin
 		ran.Note, e.told = carryNote, true
 	}
 	return ran, nil
+}
+
+// lineEnds turns the CRLF line ends of an editor's terminal, which
+// usually runs commands on a pseudo-terminal, into the LF ones hermes's
+// own shell gives.
+func lineEnds(out string) string {
+	return strings.ReplaceAll(out, "\r\n", "\n")
 }
 
 // terminal shows the editor's terminal tid in the running call callID,

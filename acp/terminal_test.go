@@ -157,8 +157,8 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 
 // TestEditorTerminalTimeoutAndCancel checks that a command past its
 // timeout is killed and its terminal released, the model getting the
-// timeout with the output so far, and that cancelling the turn kills the
-// running command too.
+// timeout with the output so far, that cancelling the turn kills the
+// running command too, and that closing the session removes its state.
 func TestEditorTerminalTimeoutAndCancel(t *testing.T) {
 	dir := t.TempDir()
 	srv := llmtest.New(t)
@@ -201,6 +201,24 @@ func TestEditorTerminalTimeoutAndCancel(t *testing.T) {
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("the sleeps were waited for: %v", d)
+	}
+	stateDir := r.cli.terms.created[0].Args[3]
+	if _, err := os.Stat(stateDir); err != nil {
+		t.Fatalf("the session's state: %v", err)
+	}
+	if _, err := r.conn.CloseSession(context.Background(), acpsdk.CloseSessionRequest{SessionId: acpsdk.SessionId(id)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stateDir); !os.IsNotExist(err) {
+		t.Errorf("the closed session's state is still there: %v", err)
+	}
+}
+
+// An editor's terminal on a pseudo-terminal ends lines with CRLF; the
+// model gets them as hermes's own shell gives them.
+func TestEditorTerminalLineEnds(t *testing.T) {
+	if got := lineEnds("a\r\nb\r\n\rc\n"); got != "a\nb\n\rc\n" {
+		t.Errorf("lineEnds = %q", got)
 	}
 }
 
