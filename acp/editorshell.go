@@ -23,17 +23,13 @@ import (
 // and it starts in its directory with stdin from /dev/null; after it, the
 // exported variables go to env.new and then the directory to cwd.new,
 // which hermes takes only when both were written. A command that leaves
-// the shell early (exit, exec, set -e) or is killed saves nothing. The
-// first command records the terminal's own exported variables in base,
-// which the approver's state is told apart from.
+// the shell early (exit, exec, set -e) or is killed saves nothing.
 const editorScript = `exec </dev/null
 __hermes_s=$1 __hermes_d=$2 __hermes_c=$3
 shift 3
 if [ -f "$__hermes_s/env" ]; then
   for __hermes_n in $(compgen -e); do unset -v "$__hermes_n"; done 2>/dev/null
   . "$__hermes_s/env" 2>/dev/null
-else
-  (umask 077 && export -p >"$__hermes_s/base")
 fi
 unset -v __hermes_n "$@" 2>/dev/null
 set --
@@ -43,6 +39,12 @@ __hermes_ec=$?
 (umask 077 && export -p >"$__hermes_s/env.new" && pwd -P >"$__hermes_s/cwd.new") 2>/dev/null
 exit "$__hermes_ec"
 `
+
+// probeScript records in base, in the state directory its argument
+// names, the exported variables the editor's terminals start with: the
+// approver's state is told apart from them, and the secrets among them
+// are hidden from every command.
+const probeScript = `umask 077 && export -p >"$1/base"`
 
 // carryNote tells the model, with the session's first command in the
 // editor's terminal, what carries over there, which differs from
@@ -118,8 +120,8 @@ func (e *editorShell) commit() string {
 
 // hidden are the variables the command must not see, among those
 // hermes's environment holds (the editor started hermes, so its
-// terminals likely hold them too) and those the session's commands
-// exported. e.mu is held.
+// terminals likely hold them too), those the editor's terminals start
+// with and those the session's commands exported. e.mu is held.
 func (e *editorShell) hidden(hide func(string) bool) []string {
 	if hide == nil {
 		return nil
@@ -136,8 +138,11 @@ func (e *editorShell) hidden(hide func(string) bool) []string {
 		name, _, _ := strings.Cut(kv, "=")
 		add(name)
 	}
-	for name := range e.stateLocked().Vars {
-		add(name)
+	for _, f := range []string{"base", "env"} {
+		data, _ := os.ReadFile(filepath.Join(e.dir, f))
+		for name := range terminal.ExportedState("", string(data)).Vars {
+			add(name)
+		}
 	}
 	return names
 }

@@ -63,7 +63,10 @@ func (r turnRunner) State() shell.State { return r.sh.State() }
 
 // Run runs cmd in a new terminal of the editor: it waits for the command
 // to exit, or kills it when its timeout passes or the turn is cancelled,
-// then reads its output and releases the terminal.
+// then reads its output and releases the terminal. Before the session's
+// first command, a terminal that runs nothing else records the variables
+// the editor's terminals start with, so that the first command is
+// already kept from the secrets among them.
 func (r turnRunner) Run(ctx context.Context, cmd terminal.RunnerCommand) (terminal.Ran, error) {
 	e := r.sh
 	e.mu.Lock()
@@ -71,17 +74,55 @@ func (r turnRunner) Run(ctx context.Context, cmd terminal.RunnerCommand) (termin
 	if e.closed {
 		return terminal.Ran{}, fmt.Errorf("the session was closed in the editor; no command runs in it")
 	}
-	if e.dir == "" {
-		dir, err := os.MkdirTemp("", "hermes-acp-terminal-")
-		if err != nil {
-			return terminal.Ran{}, fmt.Errorf("making the state directory of the editor's terminal: %w", err)
-		}
-		e.dir = dir
+	if err := e.probe(ctx, cmd); err != nil {
+		return terminal.Ran{}, err
 	}
 	for _, f := range []string{"env.new", "cwd.new"} {
 		_ = os.Remove(filepath.Join(e.dir, f))
 	}
 	args := append([]string{"-c", editorScript, "hermes", e.dir, cmd.Dir, cmd.Text}, e.hidden(cmd.Hidden)...)
+	show := func(tid string) { r.u.terminal(tool.InvocationFrom(ctx).CallID, tid) }
+	ran, err := e.exec(ctx, args, cmd, show)
+	if err != nil {
+		return terminal.Ran{}, err
+	}
+	if ran.Cause == terminal.Exited {
+		ran.Cwd = e.commit()
+	}
+	if !e.told {
+		ran.Note, e.told = carryNote, true
+	}
+	return ran, nil
+}
+
+// probe makes the session's state directory and records in it the
+// variables the editor's terminals start with, unless that was done.
+func (e *editorShell) probe(ctx context.Context, cmd terminal.RunnerCommand) error {
+	if e.dir == "" {
+		dir, err := os.MkdirTemp("", "hermes-acp-terminal-")
+		if err != nil {
+			return fmt.Errorf("making the state directory of the editor's terminal: %w", err)
+		}
+		e.dir = dir
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "base")); err == nil {
+		return nil
+	}
+	ran, err := e.exec(ctx, []string{"-c", probeScript, "hermes", e.dir}, cmd, nil)
+	if err == nil && (ran.Cause != terminal.Exited || ran.ExitCode != 0) {
+		err = fmt.Errorf("it ended with status %d: %s", ran.ExitCode, ran.Output)
+	}
+	if err != nil {
+		return fmt.Errorf("reading the environment of the editor's terminals: %w", err)
+	}
+	return nil
+}
+
+// exec runs bash with args in a new terminal of the editor, in cmd.Dir
+// with cmd's output cap and timeout, telling show (when set) the
+// terminal's id, and releases the terminal when the command ended or was
+// killed.
+func (e *editorShell) exec(ctx context.Context, args []string, cmd terminal.RunnerCommand, show func(tid string)) (terminal.Ran, error) {
 	var env []acpsdk.EnvVariable
 	for _, kv := range terminal.FixedEnv() {
 		name, value, _ := strings.Cut(kv, "=")
@@ -95,8 +136,9 @@ func (r turnRunner) Run(ctx context.Context, cmd terminal.RunnerCommand) (termin
 		return terminal.Ran{}, fmt.Errorf("the editor did not start a terminal (terminal/create): %w", err)
 	}
 	tid := created.TerminalId
-	r.u.terminal(tool.InvocationFrom(ctx).CallID, tid)
-
+	if show != nil {
+		show(tid)
+	}
 	wctx, cancel := context.WithTimeout(ctx, cmd.Timeout)
 	exit, werr := e.conn.WaitForTerminalExit(wctx, acpsdk.WaitForTerminalExitRequest{SessionId: e.sid, TerminalId: tid})
 	cancel()
@@ -121,12 +163,6 @@ func (r turnRunner) Run(ctx context.Context, cmd terminal.RunnerCommand) (termin
 	}
 	if oerr == nil {
 		ran.Output, ran.Truncated = lineEnds(out.Output), out.Truncated
-	}
-	if ran.Cause == terminal.Exited {
-		ran.Cwd = e.commit()
-	}
-	if !e.told {
-		ran.Note, e.told = carryNote, true
 	}
 	return ran, nil
 }

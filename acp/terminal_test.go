@@ -69,7 +69,8 @@ func termResult(t *testing.T, srv *llmtest.Server, id string) terminal.Result {
 // that offers terminals and with one that does not. Offered, each
 // command runs in a terminal of the editor, shown in its tool call, and
 // the directory, exported variables and unset inherited ones carry over
-// while plain variables do not, and hermes's keys stay hidden; the state
+// while plain variables do not, and hermes's keys and those of the
+// editor's terminals stay hidden from the first command on; the state
 // is kept private and removed with the connection; not offered, hermes's own shell runs them as before. Either
 // way the command text reaches bash as written (quotes, $(), newlines, a
 // leading -), the exit code and a killing signal reach the model, a long
@@ -90,7 +91,7 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 			t.Setenv("HERMES_OPENAI_API_KEY", "hermes-own-key")
 			srv := llmtest.New(t)
 			srv.Enqueue(
-				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c1", "mkdir -p sub && cd sub && export FOO='a b' && PLAIN=1 && unset HERMES_TEST_INHERITED")}},
+				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c1", "mkdir -p sub && cd sub && export FOO='a b' && PLAIN=1 && unset HERMES_TEST_INHERITED && echo ${HERMES_EDITOR_API_KEY-hidden}")}},
 				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c2", `pwd; echo "$FOO|${PLAIN-unset}|${HERMES_TEST_INHERITED-gone}|${HERMES_OPENAI_API_KEY-hidden}"; echo `+secretValue)}},
 				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c3", quoting)}},
 				llmtest.Reply{ToolCalls: []llm.ToolCall{run("c4", "exit 3")}},
@@ -99,8 +100,14 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 				llmtest.Reply{Text: "Done."},
 			)
 			r, id := newTerminalRig(t, srv, t.TempDir(), dir, offered)
+			if offered {
+				r.cli.terms.env = []string{"HERMES_EDITOR_API_KEY=editor-own-key"}
+			}
 			if _, err := r.prompt(id, "go"); err != nil {
 				t.Fatal(err)
+			}
+			if got := termResult(t, srv, "c1").Output; got != "hidden\n" {
+				t.Errorf("the first command saw the editor's key: %q", got)
 			}
 			plain := "1"
 			if offered {
@@ -125,10 +132,10 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 				t.Errorf("notes: %q, %q; want what carries over told once", note, termResult(t, srv, "c2").Note)
 			}
 			ts := r.cli.terms
-			if got := ts.summary(); got != "created 6, killed , released term-1,term-2,term-3,term-4,term-5,term-6" {
+			if got := ts.summary(); got != "created 7, killed , released term-1,term-2,term-3,term-4,term-5,term-6,term-7" {
 				t.Errorf("terminals: %s", got)
 			}
-			cr := ts.created[0]
+			cr := ts.created[1]
 			if cr.Command != "bash" || cr.OutputByteLimit == nil || *cr.OutputByteLimit != terminal.DefaultMaxOutputBytes || *cr.Cwd != dir {
 				t.Errorf("terminal/create: %+v", cr)
 			}
@@ -139,7 +146,7 @@ func TestEditorTerminalKeepsState(t *testing.T) {
 					t.Errorf("state %q: %v, %v; want %v", name, fi.Mode(), err, perm)
 				}
 			}
-			if fin := r.cli.finishedCall(t, "c2"); fin.Content[0].Terminal == nil || fin.Content[0].Terminal.TerminalId != "term-2" {
+			if fin := r.cli.finishedCall(t, "c2"); fin.Content[0].Terminal == nil || fin.Content[0].Terminal.TerminalId != "term-3" {
 				t.Errorf("the finished call does not show its terminal: %+v", fin.Content)
 			}
 			live := false
@@ -176,7 +183,7 @@ func TestEditorTerminalTimeoutAndCancel(t *testing.T) {
 	if res := toolResult(srv, "c1"); !strings.Contains(res, "timed out after 1s") || !strings.Contains(res, `"output":"started\n"`) || !strings.Contains(res, `"exit_code":124`) {
 		t.Errorf("timeout result: %s", res)
 	}
-	if got := r.cli.terms.summary(); got != "created 1, killed term-1, released term-1" {
+	if got := r.cli.terms.summary(); got != "created 2, killed term-2, released term-1,term-2" {
 		t.Errorf("after the timeout: %s", got)
 	}
 	started, freed := make(chan string, 1), make(chan string, 1)
@@ -196,7 +203,7 @@ func TestEditorTerminalTimeoutAndCancel(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the cancelled command's terminal was never released")
 	}
-	if got := r.cli.terms.summary(); got != "created 2, killed term-1,term-2, released term-1,term-2" {
+	if got := r.cli.terms.summary(); got != "created 3, killed term-2,term-3, released term-1,term-2,term-3" {
 		t.Errorf("after the cancel: %s", got)
 	}
 	if d := time.Since(start); d > 30*time.Second {
@@ -259,7 +266,7 @@ func TestEditorTerminalAsksFirst(t *testing.T) {
 	if _, err := r.prompt(id, "delete home"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(canary); err != nil || r.cli.terms.summary() != "created 1, killed , released term-1" {
+	if _, err := os.Stat(canary); err != nil || r.cli.terms.summary() != "created 2, killed , released term-1,term-2" {
 		t.Errorf("home: %v, terminals %s; want only the export run", err, r.cli.terms.summary())
 	}
 	if res := toolResult(srv, "c4"); !strings.Contains(res, "denied") && !strings.Contains(res, "never") {

@@ -23,6 +23,8 @@ type terminals struct {
 	killed  []string
 	freed   []string
 	freedCh chan string
+	// env is added to every terminal's environment, as an editor's own.
+	env []string
 	// started, when set, hears each terminal id once its command runs;
 	// freedCh, when set, once it is released.
 	started chan string
@@ -61,7 +63,7 @@ func (ts *terminals) create(_ context.Context, r acpsdk.CreateTerminalRequest) (
 	if r.Cwd != nil {
 		ft.cmd.Dir = *r.Cwd
 	}
-	ft.cmd.Env = os.Environ()
+	ft.cmd.Env = append(os.Environ(), ts.env...)
 	for _, e := range r.Env {
 		ft.cmd.Env = append(ft.cmd.Env, e.Name+"="+e.Value)
 	}

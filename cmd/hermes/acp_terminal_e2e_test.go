@@ -14,7 +14,8 @@ import (
 // TestACPEditorTerminalWithOfficialClient has the official client offer
 // terminals: the session's commands run in them, the second in the
 // directory and with the variable the first left, each shown in its tool
-// call and released when it ends.
+// call and released when it ends (the first terminal records the
+// environment the editor's terminals start with).
 func TestACPEditorTerminalWithOfficialClient(t *testing.T) {
 	h := newHome(t)
 	work, err := filepath.EvalSymlinks(t.TempDir())
@@ -41,7 +42,7 @@ func TestACPEditorTerminalWithOfficialClient(t *testing.T) {
 		t.Errorf("second command: %+v, %v", res, err)
 	}
 	turn := steps[2]
-	if len(turn.Created) != 2 || turn.Created[0].Command != "bash" || turn.Created[0].Cwd != work || strings.Join(turn.Released, " ") != "term-1 term-2" {
+	if len(turn.Created) != 3 || turn.Created[1].Command != "bash" || turn.Created[1].Cwd != work || strings.Join(turn.Released, " ") != "term-1 term-2 term-3" {
 		t.Fatalf("terminals created %+v, released %q", turn.Created, turn.Released)
 	}
 	var shown []string
@@ -50,8 +51,8 @@ func TestACPEditorTerminalWithOfficialClient(t *testing.T) {
 			shown = append(shown, u.Terminals...)
 		}
 	}
-	if len(shown) == 0 || shown[0] != "term-2" {
-		t.Errorf("the tool call shows terminals %q; want term-2", shown)
+	if len(shown) == 0 || shown[0] != "term-3" {
+		t.Errorf("the tool call shows terminals %q; want term-3", shown)
 	}
 	if _, err := os.Stat(turn.Created[0].Args[3]); !os.IsNotExist(err) {
 		t.Errorf("the session's terminal state outlived hermes: %v", err)
