@@ -88,11 +88,6 @@ func (e *editorShell) remove() {
 func (e *editorShell) State() shell.State {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.stateLocked()
-}
-
-// stateLocked is State with e.mu held.
-func (e *editorShell) stateLocked() shell.State {
 	if e.dir == "" {
 		return shell.State{}
 	}
