@@ -41,6 +41,8 @@ type client struct {
 	// recorded in wrote.
 	buffers map[string]string
 	wrote   []string
+	// terms, when set, runs the terminals the agent creates.
+	terms *terminals
 }
 
 func (c *client) SessionUpdate(_ context.Context, n acpsdk.SessionNotification) error {
@@ -89,24 +91,39 @@ func (c *client) WriteTextFile(_ context.Context, r acpsdk.WriteTextFileRequest)
 	return acpsdk.WriteTextFileResponse{}, nil
 }
 
-func (c *client) CreateTerminal(context.Context, acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
-	return acpsdk.CreateTerminalResponse{}, fmt.Errorf("not offered")
+func (c *client) CreateTerminal(ctx context.Context, r acpsdk.CreateTerminalRequest) (acpsdk.CreateTerminalResponse, error) {
+	if c.terms == nil {
+		return acpsdk.CreateTerminalResponse{}, fmt.Errorf("not offered")
+	}
+	return c.terms.create(ctx, r)
 }
 
-func (c *client) KillTerminal(context.Context, acpsdk.KillTerminalRequest) (acpsdk.KillTerminalResponse, error) {
-	return acpsdk.KillTerminalResponse{}, fmt.Errorf("not offered")
+func (c *client) KillTerminal(ctx context.Context, r acpsdk.KillTerminalRequest) (acpsdk.KillTerminalResponse, error) {
+	if c.terms == nil {
+		return acpsdk.KillTerminalResponse{}, fmt.Errorf("not offered")
+	}
+	return c.terms.kill(ctx, r)
 }
 
-func (c *client) TerminalOutput(context.Context, acpsdk.TerminalOutputRequest) (acpsdk.TerminalOutputResponse, error) {
-	return acpsdk.TerminalOutputResponse{}, fmt.Errorf("not offered")
+func (c *client) TerminalOutput(ctx context.Context, r acpsdk.TerminalOutputRequest) (acpsdk.TerminalOutputResponse, error) {
+	if c.terms == nil {
+		return acpsdk.TerminalOutputResponse{}, fmt.Errorf("not offered")
+	}
+	return c.terms.output(ctx, r)
 }
 
-func (c *client) ReleaseTerminal(context.Context, acpsdk.ReleaseTerminalRequest) (acpsdk.ReleaseTerminalResponse, error) {
-	return acpsdk.ReleaseTerminalResponse{}, fmt.Errorf("not offered")
+func (c *client) ReleaseTerminal(ctx context.Context, r acpsdk.ReleaseTerminalRequest) (acpsdk.ReleaseTerminalResponse, error) {
+	if c.terms == nil {
+		return acpsdk.ReleaseTerminalResponse{}, fmt.Errorf("not offered")
+	}
+	return c.terms.release(ctx, r)
 }
 
-func (c *client) WaitForTerminalExit(context.Context, acpsdk.WaitForTerminalExitRequest) (acpsdk.WaitForTerminalExitResponse, error) {
-	return acpsdk.WaitForTerminalExitResponse{}, fmt.Errorf("not offered")
+func (c *client) WaitForTerminalExit(ctx context.Context, r acpsdk.WaitForTerminalExitRequest) (acpsdk.WaitForTerminalExitResponse, error) {
+	if c.terms == nil {
+		return acpsdk.WaitForTerminalExitResponse{}, fmt.Errorf("not offered")
+	}
+	return c.terms.wait(ctx, r)
 }
 
 // describe is an update as a short string for assertions.

@@ -13,6 +13,7 @@ func (s *Server) rememberClient(c acpsdk.ClientCapabilities) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.clientFS = c.Fs
+	s.clientTerminal = c.Terminal
 }
 
 // hooks are the file hooks of a turn in session id: its changes reach

@@ -26,11 +26,18 @@ func (o oneModel) Model(string) (engine.Model, error) { return o.m, nil }
 // guarded as hermes guards them with home as the home directory.
 func newEngineRig(t *testing.T, srv *llmtest.Server, home string) *rig {
 	t.Helper()
-	store := openStore(t)
-	reg := tool.NewRegistry()
 	guard := writeguard.Guard{Home: home, HermesHome: filepath.Join(home, ".hermes")}
-	for _, tl := range append(files.New(files.Options{Guard: guard}), todo.New()) {
-		if err := reg.Register(tl); err != nil {
+	return newEngineRigWith(t, srv, home, engine.Tools{}, append(files.New(files.Options{Guard: guard}), todo.New())...)
+}
+
+// newEngineRigWith is newEngineRig offering tools, run as opt says
+// (its Registry is made here).
+func newEngineRigWith(t *testing.T, srv *llmtest.Server, home string, opt engine.Tools, tools ...tool.Tool) *rig {
+	t.Helper()
+	store := openStore(t)
+	opt.Registry = tool.NewRegistry()
+	for _, tl := range tools {
+		if err := opt.Registry.Register(tl); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,7 +45,7 @@ func newEngineRig(t *testing.T, srv *llmtest.Server, home string) *rig {
 	eng := engine.New(engine.Options{
 		Store:  store,
 		Models: oneModel{engine.Model{Provider: model, Name: "m"}},
-		Tools:  engine.Tools{Registry: reg},
+		Tools:  opt,
 		Policy: &safety.Policy{Home: home, HermesHome: filepath.Join(home, ".hermes")},
 	})
 	t.Cleanup(eng.Close)

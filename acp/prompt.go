@@ -47,7 +47,7 @@ func (s *Server) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Pro
 		Approval: asker(st.mode, &permissions{conn: s.conn, sessionID: id, calls: u}, st.workdir),
 	}
 	sink := &usageSink{Sink: u}
-	res, err := s.opt.Turns.Turn(files.WithHooks(ctx, s.hooks(id, u)), id, in, sink)
+	res, err := s.opt.Turns.Turn(s.withTerminal(files.WithHooks(ctx, s.hooks(id, u)), id, u), id, in, sink)
 	if ctx.Err() != nil {
 		return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonCancelled}, nil
 	}

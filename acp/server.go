@@ -80,6 +80,9 @@ type Server struct {
 	// clientFS is what the editor said in initialize it reads and writes
 	// for hermes.
 	clientFS acpsdk.FileSystemCapabilities
+	// clientTerminal is set when the editor said in initialize that it
+	// runs commands in terminals of its own for hermes.
+	clientTerminal bool
 }
 
 // state is one open session.
@@ -93,6 +96,9 @@ type state struct {
 	mcp *sessionMCP
 	// cancel ends the running turn; nil when none runs.
 	cancel context.CancelFunc
+	// shell keeps what the session's commands in the editor's terminals
+	// leave for the next; nil until the first turn with them.
+	shell *editorShell
 }
 
 // New returns a Server; Serve connects it.
@@ -107,7 +113,11 @@ func New(opt Options) *Server {
 // cancels the running turns and waits for them to record what they did,
 // so that the caller may close the engine.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	s.conn = acpsdk.NewAgentSideConnection(s, w, r)
+	// The connection reads as soon as it is made; nothing is read until
+	// s.conn is set, which the handlers use.
+	set := make(chan struct{})
+	s.conn = acpsdk.NewAgentSideConnection(s, w, afterReader{r, set})
+	close(set)
 	s.conn.SetLogger(s.opt.Logger)
 	select {
 	case <-s.conn.Done():
@@ -116,6 +126,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.cancelAll()
 	s.turns.Wait()
 	s.closeAllMCP()
+	s.removeShells()
 	return nil
 }
 
@@ -219,4 +230,15 @@ func (s *Server) Cancel(_ context.Context, p acpsdk.CancelNotification) error {
 		st.cancel()
 	}
 	return nil
+}
+
+// afterReader reads r once ready is closed.
+type afterReader struct {
+	r     io.Reader
+	ready <-chan struct{}
+}
+
+func (a afterReader) Read(p []byte) (int, error) {
+	<-a.ready
+	return a.r.Read(p)
 }

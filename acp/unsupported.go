@@ -7,20 +7,23 @@ import (
 )
 
 // CloseSession cancels the session's running turn, disconnects the MCP
-// servers the editor passed for it and forgets it on this connection;
-// the session itself stays stored and can be loaded again.
+// servers the editor passed for it, removes what its commands left for
+// the editor's terminals and forgets it on this connection; the session
+// itself stays stored and can be loaded again.
 func (s *Server) CloseSession(_ context.Context, p acpsdk.CloseSessionRequest) (acpsdk.CloseSessionResponse, error) {
 	s.mu.Lock()
 	var m *sessionMCP
+	var sh *editorShell
 	if st, ok := s.sessions[string(p.SessionId)]; ok {
 		if st.cancel != nil {
 			st.cancel()
 		}
-		m = st.mcp
+		m, sh = st.mcp, st.shell
 		delete(s.sessions, string(p.SessionId))
 	}
 	s.mu.Unlock()
 	m.close()
+	sh.remove()
 	return acpsdk.CloseSessionResponse{}, nil
 }
 

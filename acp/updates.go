@@ -41,6 +41,9 @@ type updater struct {
 	changes map[string][]files.Change
 	// planned is the last plan sent in this turn.
 	planned *[]acpsdk.PlanEntry
+	// terminals holds the editor's terminals running calls' commands,
+	// by call id.
+	terminals map[string][]string
 }
 
 // newUpdater returns the Sink of a turn in session id.
@@ -107,6 +110,8 @@ func (u *updater) finished(t *agent.ToolEvent) {
 	delete(u.running, t.Call.ID)
 	changes := u.changes[t.Call.ID]
 	delete(u.changes, t.Call.ID)
+	terms := u.terminals[t.Call.ID]
+	delete(u.terminals, t.Call.ID)
 	u.mu.Unlock()
 	status := acpsdk.ToolCallStatusCompleted
 	if t.Result.Status == tool.StatusError {
@@ -118,6 +123,9 @@ func (u *updater) finished(t *agent.ToolEvent) {
 	}
 	var out []acpsdk.ToolCallContent
 	var locs []acpsdk.ToolCallLocation
+	for _, id := range terms {
+		out = append(out, acpsdk.ToolTerminalRef(id))
+	}
 	for _, c := range changes {
 		out = append(out, diffContent(c))
 		locs = append(locs, acpsdk.ToolCallLocation{Path: c.Path, Line: acpsdk.Ptr(c.Line)})

@@ -40,6 +40,8 @@ type acpUpdate struct {
 		Priority string `json:"priority"`
 		Status   string `json:"status"`
 	} `json:"entries"`
+	// Terminals are the editor's terminals a tool call shows.
+	Terminals []string `json:"terminals"`
 }
 
 // acpStep is what the client printed for one step.
@@ -62,6 +64,13 @@ type acpStep struct {
 	// the client's fs methods.
 	FsReads  []string `json:"fsReads"`
 	FsWrites []string `json:"fsWrites"`
+	// Created and Released are the terminals hermes had the client run.
+	Created []struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+		Cwd     string   `json:"cwd"`
+	} `json:"created"`
+	Released []string `json:"released"`
 }
 
 // acpRun runs hermes acp in h under the official ACP client, working in
@@ -71,7 +80,8 @@ func acpRun(t *testing.T, h *home, srv *llmtest.Server, dir string, steps ...map
 	return acpRunPlan(t, h, srv, dir, nil, steps...)
 }
 
-// acpRunPlan is acpRun with more of the client's plan (its "fs").
+// acpRunPlan is acpRun with more of the client's plan (its "fs" or
+// "terminal").
 func acpRunPlan(t *testing.T, h *home, srv *llmtest.Server, dir string, more map[string]any, steps ...map[string]any) []acpStep {
 	t.Helper()
 	args := []string{"acp", "--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}

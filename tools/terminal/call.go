@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/safety/shell"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -94,7 +95,11 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 
 	var ls *lease
+	var runner Runner
 	if !a.Background {
+		runner = t.runnerFor(ctx, inv)
+	}
+	if !a.Background && runner == nil {
 		if ls, err = t.sessionShell(ctx, inv); err != nil {
 			return nil, err
 		}
@@ -103,7 +108,16 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		}
 	}
 
-	if err := t.approve(ctx, inv, dir, ls, a.Command); err != nil {
+	var st *shell.State
+	switch {
+	case runner != nil:
+		s := runner.State()
+		st = &s
+	case ls != nil:
+		s := ls.state()
+		st = &s
+	}
+	if err := t.approve(ctx, inv, dir, st, a.Command); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -115,9 +129,12 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 
 	cmd := Command{Text: a.Command, Timeout: timeout, MaxOutputBytes: t.opt.MaxOutputBytes, MaxOutputLines: t.opt.MaxOutputLines}
 	var res RunResult
-	if ls != nil {
+	switch {
+	case runner != nil:
+		res, err = t.runOn(ctx, runner, cmd, at)
+	case ls != nil:
 		res, err = ls.run(ctx, cmd, at)
-	} else {
+	default:
 		res, err = t.backend.Run(ctx, cmd, at)
 	}
 	if err != nil {
@@ -218,9 +235,10 @@ func (t *Terminal) approverOf(inv tool.Invocation) tool.Approver {
 
 // approve asks the invocation's Approver, or the Fallback, whether the
 // command may run in dir, the directory it starts in ("" when the backend
-// does not know it yet), in the session's shell when ls holds it. With
-// neither approver there is no one to ask, and the command is denied.
-func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, dir string, ls *lease, command string) error {
+// does not know it yet), in a shell holding st when the command runs in
+// one that persists (the session's shell, or a Runner's). With neither
+// approver there is no one to ask, and the command is denied.
+func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, dir string, st *shell.State, command string) error {
 	ap := t.approverOf(inv)
 	if ap == nil {
 		return &tool.Error{Code: tool.CodeDenied, Message: "no one can approve shell commands in this session, so none may run"}
@@ -229,8 +247,8 @@ func (t *Terminal) approve(ctx context.Context, inv tool.Invocation, dir string,
 	sa, isShell := ap.(tool.ShellApprover)
 	da, isDir := ap.(tool.DirApprover)
 	switch {
-	case ls != nil && isShell:
-		err = sa.ApproveShellCommand(ctx, dir, ls.state(), command)
+	case st != nil && isShell:
+		err = sa.ApproveShellCommand(ctx, dir, *st, command)
 	case isDir && dir != "":
 		err = da.ApproveCommandIn(ctx, dir, command)
 	default:

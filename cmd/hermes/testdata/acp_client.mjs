@@ -24,8 +24,15 @@
 // read gets the open buffer of the path, or the file on disk; a write
 // saves to disk. A prompt step then also prints the paths read and
 // written that way.
+//
+// With "terminal": true in the plan, the client offers terminal/* as an
+// editor does and runs each terminal's command with node's child_process
+// in a process group of its own, keeping the tail of its output within
+// outputByteLimit; kill and release kill the group. A prompt step then
+// also prints the terminals created (command, args, cwd) and released.
 
 import { spawn } from "node:child_process";
+import { Buffer } from "node:buffer";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { join } from "node:path";
@@ -61,6 +68,24 @@ async function connect(state, op) {
       writeFileSync(params.path, params.content);
       return {};
     })
+    .onRequest(acp.methods.client.terminal.create, ({ params }) => createTerminal(state, params))
+    .onRequest(acp.methods.client.terminal.output, ({ params }) => {
+      const t = terminal(state, params.terminalId);
+      return { output: t.out.toString("utf8"), truncated: t.truncated, exitStatus: t.exit ?? null };
+    })
+    .onRequest(acp.methods.client.terminal.waitForExit, async ({ params }) => await terminal(state, params.terminalId).done)
+    .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
+      const t = terminal(state, params.terminalId);
+      killGroup(t);
+      await t.done;
+      return {};
+    })
+    .onRequest(acp.methods.client.terminal.release, ({ params }) => {
+      killGroup(terminal(state, params.terminalId));
+      state.terminals.delete(params.terminalId);
+      state.released.push(params.terminalId);
+      return {};
+    })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       state.asked.push({ title: params.toolCall.title, options: params.options.map((o) => o.optionId) });
       if (state.permission === "cancelled") return { outcome: { outcome: "cancelled" } };
@@ -75,6 +100,48 @@ async function connect(state, op) {
     child.stdin.end();
     await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on("exit", resolve)));
   }
+}
+
+// createTerminal runs a terminal's command as an editor would.
+function createTerminal(state, params) {
+  const id = `term-${++state.terminalCount}`;
+  const env = { ...process.env };
+  for (const e of params.env ?? []) env[e.name] = e.value;
+  const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const t = { child, out: Buffer.alloc(0), truncated: false, exit: undefined, limit: params.outputByteLimit ?? Infinity };
+  const keep = (chunk) => {
+    t.out = Buffer.concat([t.out, chunk]);
+    if (t.out.length > t.limit) {
+      let from = t.out.length - t.limit;
+      while (from < t.out.length && (t.out[from] & 0xc0) === 0x80) from++;
+      t.out = t.out.subarray(from);
+      t.truncated = true;
+    }
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  t.done = new Promise((resolve) => child.on("close", (code, signal) => {
+    t.exit = { exitCode: code, signal };
+    resolve(t.exit);
+  }));
+  state.terminals.set(id, t);
+  state.created.push({ command: params.command, args: params.args, cwd: params.cwd });
+  return { terminalId: id };
+}
+
+// terminal is the running terminal id.
+function terminal(state, id) {
+  const t = state.terminals.get(id);
+  if (!t) throw new Error(`no terminal ${id}`);
+  return t;
+}
+
+// killGroup kills a terminal's command with everything it started.
+function killGroup(t) {
+  if (t.exit) return;
+  try {
+    process.kill(-t.child.pid, "SIGKILL");
+  } catch {}
 }
 
 // summary is an update in a few fields the test checks.
@@ -92,6 +159,7 @@ function summary(u) {
         kind: u.sessionUpdate, id: u.toolCallId, status: u.status, locations: u.locations,
         text: (u.content ?? []).map((c) => text(c.content) ?? "").join(""),
         diffs: (u.content ?? []).filter((c) => c.type === "diff").map((c) => ({ path: c.path, oldText: c.oldText ?? null, newText: c.newText })),
+        terminals: (u.content ?? []).filter((c) => c.type === "terminal").map((c) => c.terminalId),
       };
     case "plan":
       return { kind: u.sessionUpdate, entries: u.entries };
@@ -105,7 +173,7 @@ function summary(u) {
   return { kind: u.sessionUpdate };
 }
 
-const state = { updates: [], asked: [], fsReads: [], fsWrites: [], sessionId: undefined };
+const state = { updates: [], asked: [], fsReads: [], fsWrites: [], sessionId: undefined, terminals: new Map(), terminalCount: 0, created: [], released: [] };
 const M = acp.methods.agent;
 await connect(state, async (ctx) => {
   for (const step of plan.steps) {
@@ -113,11 +181,14 @@ await connect(state, async (ctx) => {
     state.asked = [];
     state.fsReads = [];
     state.fsWrites = [];
+    state.created = [];
+    state.released = [];
     try {
       switch (step.op) {
         case "initialize": {
-          const fs = plan.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {};
-          const r = await ctx.request(M.initialize, { protocolVersion: acp.PROTOCOL_VERSION ?? 1, clientCapabilities: fs });
+          const caps = plan.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {};
+          if (plan.terminal) caps.terminal = true;
+          const r = await ctx.request(M.initialize, { protocolVersion: acp.PROTOCOL_VERSION ?? 1, clientCapabilities: caps });
           emit({ op: step.op, result: r });
           break;
         }
@@ -132,7 +203,8 @@ await connect(state, async (ctx) => {
           state.cancelOn = step.cancel_on;
           state.cancelled = false;
           const r = await ctx.request(M.session.prompt, { sessionId: state.sessionId, prompt: [{ type: "text", text: step.text }] });
-          emit({ op: step.op, stopReason: r.stopReason, updates: state.updates, asked: state.asked, fsReads: state.fsReads, fsWrites: state.fsWrites });
+          emit({ op: step.op, stopReason: r.stopReason, updates: state.updates, asked: state.asked, fsReads: state.fsReads, fsWrites: state.fsWrites,
+            created: state.created, released: state.released });
           break;
         }
         case "load": {
