@@ -16,10 +16,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/bench/internal/figures"
 	"github.com/hermes-go/hermes/bench/internal/proc"
 	"github.com/hermes-go/hermes/bench/internal/ship"
 )
@@ -99,7 +99,4 @@ func measure(bin, dir, schedules string, wait time.Duration) (proc.Memory, error
 	return proc.ReadMemory(cmd.Process.Pid)
 }
 
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	return xs[len(xs)/2]
-}
+func median(xs []float64) float64 { return figures.Median(xs) }
