@@ -96,6 +96,9 @@ type Engine struct {
 	// next (llm.WireCache), so a turn's first call does not encode the
 	// whole history and the tools again; bounded by maxWires.
 	wires map[string]*llm.WireCache
+	// toolWire is the tools' encoding the sessions' wire caches share, so
+	// a new session does not encode the same schemas again.
+	toolWire llm.ToolEncodings
 	// rev tracks background reviews; facts tracks extractions.
 	rev   reviews
 	facts extractions
@@ -385,7 +388,7 @@ func (e *Engine) wire(id string) *llm.WireCache {
 	if e.wires == nil || len(e.wires) >= maxWires {
 		e.wires = make(map[string]*llm.WireCache)
 	}
-	w := new(llm.WireCache)
+	w := &llm.WireCache{Shared: &e.toolWire}
 	e.wires[id] = w
 	return w
 }
