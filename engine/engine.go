@@ -270,9 +270,14 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	defer lease.release()
 	e.facts.touch(s.ID)
 
-	stored, err := e.opt.Store.Messages(ctx, s.ID)
-	if err != nil {
-		return nil, fmt.Errorf("loading session %s: %w", s.ID, err)
+	// A session made for this turn has no messages to load: nobody
+	// knows its id before the turn hands it out (Input.Attach), so
+	// reading them back would only cost a query per stateless request.
+	var stored []session.Message
+	if sessionID != "" {
+		if stored, err = e.opt.Store.Messages(ctx, s.ID); err != nil {
+			return nil, fmt.Errorf("loading session %s: %w", s.ID, err)
+		}
 	}
 	history := make([]llm.Message, len(stored))
 	for i, m := range stored {
