@@ -47,3 +47,7 @@ go run ./bench/gateway -idle -platforms all -reps "${SERVE_REPS:-3}"
 echo
 echo "== hermes acp: start to initialize answered, as an editor waits for it (go run ./bench/acp)"
 go run ./bench/acp -runs "${RUNS:-41}"
+
+echo
+echo "== the API under load: 200 streaming chat completions at once, overhead over the model's time to first token, 429 past the limit, memory (go run ./bench/api)"
+go run ./bench/api -conc "${API_CONC:-200}" -rounds "${API_ROUNDS:-5}" -reps "${SERVE_REPS:-3}"

@@ -96,6 +96,9 @@ type Engine struct {
 	// next (llm.WireCache), so a turn's first call does not encode the
 	// whole history and the tools again; bounded by maxWires.
 	wires map[string]*llm.WireCache
+	// toolWire is the tools' encoding the sessions' wire caches share, so
+	// a new session does not encode the same schemas again.
+	toolWire llm.ToolEncodings
 	// rev tracks background reviews; facts tracks extractions.
 	rev   reviews
 	facts extractions
@@ -283,9 +286,14 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	defer lease.release()
 	e.facts.touch(s.ID)
 
-	stored, err := e.opt.Store.Messages(ctx, s.ID)
-	if err != nil {
-		return nil, fmt.Errorf("loading session %s: %w", s.ID, err)
+	// A session made for this turn has no messages to load: nobody
+	// knows its id before the turn hands it out (Input.Attach), so
+	// reading them back would only cost a query per stateless request.
+	var stored []session.Message
+	if sessionID != "" {
+		if stored, err = e.opt.Store.Messages(ctx, s.ID); err != nil {
+			return nil, fmt.Errorf("loading session %s: %w", s.ID, err)
+		}
 	}
 	history := make([]llm.Message, len(stored))
 	for i, m := range stored {
@@ -401,7 +409,7 @@ func (e *Engine) wire(id string) *llm.WireCache {
 	if e.wires == nil || len(e.wires) >= maxWires {
 		e.wires = make(map[string]*llm.WireCache)
 	}
-	w := new(llm.WireCache)
+	w := &llm.WireCache{Shared: &e.toolWire}
 	e.wires[id] = w
 	return w
 }

@@ -34,6 +34,10 @@ type WireCache struct {
 	tools    []ToolSpec
 	toolsEnc []byte
 	hasTools bool
+	// Shared, when set, is asked for the tools' encoding before it is
+	// encoded afresh, so that conversations offering the same tools
+	// encode them once between them.
+	Shared *ToolEncodings
 }
 
 // Encoded is a request body already encoded as JSON; Endpoint.Post sends
@@ -86,7 +90,13 @@ func (c *WireCache) Tools(format string, tools []ToolSpec, encode func([]ToolSpe
 	if c.hasTools && slices.EqualFunc(tools, c.tools, sameTool) {
 		return c.toolsEnc, nil
 	}
-	b, err := encode(tools)
+	var b []byte
+	var err error
+	if c.Shared != nil {
+		b, err = c.Shared.get(format, tools, encode)
+	} else {
+		b, err = encode(tools)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"time"
+
+	"github.com/hermes-go/hermes/bench/internal/figures"
 )
 
 // print writes the run's figures as a table.
@@ -38,36 +39,10 @@ func (res *loadResult) print(w io.Writer, o loadOptions) {
 	fmt.Fprintln(w)
 }
 
-// pct returns the p-th percentile of ds (nearest rank), -1 for none.
-func pct(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return -1
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := (len(s)*p + 99) / 100
-	return s[max(i-1, 0)]
-}
+func pct(ds []time.Duration, p int) time.Duration { return figures.Percentile(ds, p) }
 
-func ms(d time.Duration) string {
-	if d < 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond))
-}
+func ms(d time.Duration) string { return figures.MS(d) }
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
+func median(xs []float64) float64 { return figures.Median(xs) }
 
-func maxOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return slices.Max(xs)
-}
+func maxOf(xs []float64) float64 { return figures.Max(xs) }

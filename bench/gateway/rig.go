@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermes-go/hermes/bench/internal/proc"
 	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
@@ -152,50 +153,12 @@ func (r *rig) memory() (rss, anon float64, err error) {
 
 // readMemory reads VmRSS and RssAnon of the process pid, in MB.
 func readMemory(pid int) (rss, anon float64, err error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		var key string
-		var kb float64
-		if _, err := fmt.Sscanf(line, "%s %f kB", &key, &kb); err != nil {
-			continue
-		}
-		switch key {
-		case "VmRSS:":
-			rss = kb / 1024
-		case "RssAnon:":
-			anon = kb / 1024
-		}
-	}
-	return rss, anon, nil
+	m, err := proc.ReadMemory(pid)
+	return m.RSS, m.Anon, err
 }
 
-// cpu returns the CPU time serve has used, user and system, from
-// /proc/PID/stat (in USER_HZ ticks, 100 a second on Linux), which counts
-// threads that have ended too.
-func (r *rig) cpu() (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", r.cmd.Process.Pid))
-	if err != nil {
-		return 0, err
-	}
-	// The fields after the command's closing parenthesis, starting with
-	// the state (field 3); utime and stime are fields 14 and 15.
-	_, rest, ok := strings.Cut(string(data), ") ")
-	f := strings.Fields(rest)
-	if !ok || len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %q has too few fields", r.cmd.Process.Pid, data)
-	}
-	var utime, stime int64
-	if _, err := fmt.Sscan(f[11], &utime); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: utime %q: %w", r.cmd.Process.Pid, f[11], err)
-	}
-	if _, err := fmt.Sscan(f[12], &stime); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: stime %q: %w", r.cmd.Process.Pid, f[12], err)
-	}
-	return time.Duration(utime+stime) * (time.Second / 100), nil
-}
+// cpu returns the CPU time serve has used, user and system.
+func (r *rig) cpu() (time.Duration, error) { return proc.CPU(r.cmd.Process.Pid) }
 
 // dbSize returns the size of state.db and its WAL, in MB.
 func (r *rig) dbSize() float64 {

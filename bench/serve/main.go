@@ -16,10 +16,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/bench/internal/figures"
+	"github.com/hermes-go/hermes/bench/internal/proc"
 	"github.com/hermes-go/hermes/bench/internal/ship"
 )
 
@@ -59,7 +60,7 @@ func run(reps int, settle time.Duration) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", c.name, err)
 			}
-			rss, anon, file = append(rss, m["VmRSS"]), append(anon, m["RssAnon"]), append(file, m["RssFile"])
+			rss, anon, file = append(rss, m.RSS), append(anon, m.Anon), append(file, m.File)
 		}
 		fmt.Printf("%-34s %10.1f %10.1f %10.1f\n", c.name, median(rss), median(anon), median(file))
 	}
@@ -76,41 +77,26 @@ func thousandJobs() string {
 }
 
 // measure starts serve in a fresh home, waits, and reads its memory.
-func measure(bin, dir, schedules string, wait time.Duration) (map[string]float64, error) {
+func measure(bin, dir, schedules string, wait time.Duration) (proc.Memory, error) {
 	home, err := os.MkdirTemp(dir, "home-")
 	if err != nil {
-		return nil, err
+		return proc.Memory{}, err
 	}
 	defer os.RemoveAll(home)
 	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(model+schedules), 0o600); err != nil {
-		return nil, err
+		return proc.Memory{}, err
 	}
 	if err := os.WriteFile(filepath.Join(home, ".env"), []byte("OPENAI_API_KEY=sk-bench\n"), 0o600); err != nil {
-		return nil, err
+		return proc.Memory{}, err
 	}
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "HERMES_HOME="+home)
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return proc.Memory{}, err
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	time.Sleep(wait)
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]float64{}
-	for _, line := range strings.Split(string(data), "\n") {
-		var key string
-		var kb float64
-		if _, err := fmt.Sscanf(line, "%s %f kB", &key, &kb); err == nil {
-			out[strings.TrimSuffix(key, ":")] = kb / 1024
-		}
-	}
-	return out, nil
+	return proc.ReadMemory(cmd.Process.Pid)
 }
 
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	return xs[len(xs)/2]
-}
+func median(xs []float64) float64 { return figures.Median(xs) }

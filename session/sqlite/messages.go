@@ -242,11 +242,12 @@ type statements struct {
 	bumpCounts *sql.Stmt
 
 	mu      sync.Mutex
-	inserts map[int]*sql.Stmt // by number of rows
+	inserts map[int]*sql.Stmt    // by number of rows
+	byQuery map[string]*sql.Stmt // the other write statements, by text
 }
 
 func prepare(ctx context.Context, db *sql.DB) (*statements, error) {
-	st := &statements{db: db, inserts: map[int]*sql.Stmt{}}
+	st := &statements{db: db, inserts: map[int]*sql.Stmt{}, byQuery: map[string]*sql.Stmt{}}
 	var err error
 	if st.bumpCounts, err = db.PrepareContext(ctx, `
 UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ?,
@@ -286,6 +287,9 @@ func (st *statements) close() error {
 		errs = append(errs, st.bumpCounts.Close())
 	}
 	for _, s := range st.inserts {
+		errs = append(errs, s.Close())
+	}
+	for _, s := range st.byQuery {
 		errs = append(errs, s.Close())
 	}
 	return errors.Join(errs...)

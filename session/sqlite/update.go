@@ -80,8 +80,12 @@ func (s *Store) Delete(ctx context.Context, sessionID string) error {
 // updateSession runs one UPDATE of a sessions row in a write transaction
 // and reports ErrNotFound when no row has the id.
 func (s *Store) updateSession(ctx context.Context, what, query string, args ...any) error {
+	stmt, err := s.stmts.query(ctx, query)
+	if err != nil {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
 	return s.writeTx(ctx, "sqlite: "+what, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, query, args...)
+		res, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, args...)
 		if err != nil {
 			return err
 		}
