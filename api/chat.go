@@ -140,18 +140,33 @@ func toolComment(w http.ResponseWriter, e agent.Event) {
 	fmt.Fprintf(w, ": hermes.tool %s\n\n", b)
 }
 
+// chunkJSON is a chat.completion.chunk, its fields in OpenAI's order; a
+// struct rather than a map, since one is encoded for every delta.
+type chunkJSON struct {
+	ID      string        `json:"id"`
+	Object  string        `json:"object"`
+	Created int64         `json:"created"`
+	Model   string        `json:"model"`
+	Choices []choiceDelta `json:"choices"`
+	Usage   *usageJSON    `json:"usage,omitempty"`
+}
+
+// choiceDelta is a chunk's choice.
+type choiceDelta struct {
+	Index        int            `json:"index"`
+	Delta        map[string]any `json:"delta"`
+	FinishReason *string        `json:"finish_reason"`
+}
+
 // chunk writes one chat.completion.chunk.
 func (c *completion) chunk(delta map[string]any, finish *string, usage *usageJSON) {
-	choices := []map[string]any{}
+	v := chunkJSON{ID: c.id, Object: "chat.completion.chunk", Created: c.created, Model: c.model, Choices: []choiceDelta{}, Usage: usage}
 	if delta != nil {
-		choices = append(choices, map[string]any{"index": 0, "delta": delta, "finish_reason": finish})
-	}
-	v := map[string]any{"id": c.id, "object": "chat.completion.chunk", "created": c.created, "model": c.model, "choices": choices}
-	if usage != nil {
-		v["usage"] = usage
+		v.Choices = append(v.Choices, choiceDelta{Delta: delta, FinishReason: finish})
 	}
 	b, _ := json.Marshal(v)
-	fmt.Fprintf(c.w, "data: %s\n\n", b)
+	line := make([]byte, 0, len(b)+8)
+	c.w.Write(append(append(append(line, "data: "...), b...), "\n\n"...))
 	c.flushNow()
 }
 
