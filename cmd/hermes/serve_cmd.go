@@ -16,8 +16,13 @@ import (
 
 	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/resident"
 	"github.com/hermes-go/hermes/notify"
 )
+
+// startupSettle is how long after start serve gives back what start-up
+// alone used.
+const startupSettle = 2 * time.Second
 
 func newServeCmd(a *cli) *cobra.Command {
 	var check bool
@@ -110,6 +115,15 @@ With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
 				return err
 			}
 			h.Log.Info("hermes serve started", "zone", zone)
+			// A moment after start, when the platforms have made their first
+			// connections, the garbage and the pages of the binary only
+			// start-up touched are given back (see package resident).
+			settled := time.AfterFunc(startupSettle, func() {
+				debug.FreeOSMemory()
+				n, err := resident.Trim()
+				h.Log.Debug("serve: start-up pages given back", "bytes", n, "err", err)
+			})
+			defer settled.Stop()
 			err = h.RunScheduler(ctx, runner, a.loadOptions())
 			stopGateway()
 			gwErr := errors.Join(gw(), apiWait())
