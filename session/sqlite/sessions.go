@@ -38,9 +38,16 @@ func (s *Store) Create(ctx context.Context, sess *session.Session) error {
 	if sess.ID != "" {
 		what += " " + sess.ID
 	}
-	err := s.writeTx(ctx, what, func(tx *sql.Tx) error {
+	// A stateless API request or a cron run creates a session every
+	// time: its statements are prepared once (see statements.query).
+	stmts, err := s.stmts.queries(ctx, sessionExistsQuery, sessionInsert)
+	if err != nil {
+		return err
+	}
+	exists := sessionTaken(stmts[0])
+	err = s.writeTx(ctx, what, func(tx *sql.Tx) error {
 		if sess.ParentID != "" {
-			if ok, err := sessionExists(ctx, tx, sess.ParentID); err != nil {
+			if ok, err := exists(ctx, tx, sess.ParentID); err != nil {
 				return err
 			} else if !ok {
 				return fmt.Errorf("parent session %s: %w", sess.ParentID, session.ErrNotFound)
@@ -51,7 +58,7 @@ func (s *Store) Create(ctx context.Context, sess *session.Session) error {
 			if id == "" {
 				id = s.newID()
 			}
-			taken, err := sessionExists(ctx, tx, id)
+			taken, err := exists(ctx, tx, id)
 			if err != nil {
 				return err
 			}
@@ -62,9 +69,7 @@ func (s *Store) Create(ctx context.Context, sess *session.Session) error {
 				return fmt.Errorf("session id %s already exists", id)
 			}
 		}
-		_, err := tx.ExecContext(ctx, `
-INSERT INTO sessions (`+sessionCols+`)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		_, err := tx.StmtContext(ctx, stmts[1]).ExecContext(ctx,
 			id, sess.Source, nullString(sess.Title), nullString(sess.Model), nullString(sess.ParentID),
 			toMicros(started), ended, nullString(sess.EndReason), nullString(sess.Cwd),
 			sess.MessageCount, sess.ToolCallCount, sess.InputTokens, sess.OutputTokens,
@@ -81,17 +86,27 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	return nil
 }
 
-// sessionExists reports whether a session id is taken.
-func sessionExists(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
-	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+// The statements of Create.
+const (
+	sessionExistsQuery = `SELECT 1 FROM sessions WHERE id = ?`
+	sessionInsert      = `INSERT INTO sessions (` + sessionCols + `)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+)
+
+// sessionTaken returns a function reporting whether a session id is
+// taken, with stmt (sessionExistsQuery) run in the caller's transaction.
+func sessionTaken(stmt *sql.Stmt) func(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
+	return func(ctx context.Context, tx *sql.Tx, id string) (bool, error) {
+		var one int
+		err := tx.StmtContext(ctx, stmt).QueryRowContext(ctx, id).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("look up session %s: %w", id, err)
+		}
+		return true, nil
 	}
-	if err != nil {
-		return false, fmt.Errorf("look up session %s: %w", id, err)
-	}
-	return true, nil
 }
 
 // Get returns one session, or ErrNotFound.

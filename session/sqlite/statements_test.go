@@ -35,8 +35,8 @@ func TestTurnStatementsPreparedOnce(t *testing.T) {
 	}
 	turn("a")
 	first := maps.Clone(s.stmts.byQuery)
-	if len(first) < 5 {
-		t.Fatalf("%d statements prepared for the lease and the title, want 5: %v", len(first), slices.Collect(maps.Keys(first)))
+	if len(first) < 7 {
+		t.Fatalf("%d statements prepared for the session's creation, its lease and its title, want 7: %v", len(first), slices.Collect(maps.Keys(first)))
 	}
 	turn("b")
 	if !maps.Equal(first, s.stmts.byQuery) {
