@@ -3,6 +3,8 @@ package sqlite
 import (
 	"strings"
 	"testing"
+
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 func TestLowerAlignedKeepsOffsets(t *testing.T) {
@@ -63,5 +65,36 @@ func TestSnippet(t *testing.T) {
 	c.cols = [3]folded{fold(""), fold(c.toolCalls), fold("")}
 	if got := snippet(c, matchers(parsedQuery{groups: []group{{{text: "terminal"}}}}, byWord)); !strings.Contains(got, ">>>terminal<<<") {
 		t.Errorf("tool call snippet = %q", got)
+	}
+}
+
+// TestSnippetKeepsSecretsWhole checks that neither a mark nor an edge of
+// a snippet falls inside a key, so the redactor that reads the snippet
+// after still recognises it, whichever piece of it was searched for.
+func TestSnippetKeepsSecretsWhole(t *testing.T) {
+	const key = "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"
+	r := redact.New(nil)
+	for _, tc := range []struct {
+		query   string
+		content string
+	}{
+		{"live", "the key is " + key + " keep it safe"},
+		{"sk", "the key is " + key + " keep it safe"},
+		{"4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "key=" + key},
+		// The match is far from the key: the snippet's edge falls in it.
+		{"zebra", strings.Repeat("w ", 3) + "zebra a b c d e f g " + key + " and more words after it"},
+		{"zebra", key + " a b c d e f g h zebra"},
+	} {
+		ms := matchers(parsedQuery{groups: []group{{{text: tc.query}}}}, byWord)
+		c := &candidate{content: tc.content}
+		c.cols = [3]folded{fold(c.content), fold(""), fold("")}
+		got := snippet(c, ms)
+		plain := strings.NewReplacer(markOpen, "", markClose, "", ellipsis, " ").Replace(got)
+		if strings.Contains(plain, "4f9a8b7c") && !strings.Contains(plain, key) {
+			t.Errorf("%q in %q: the snippet %q holds a piece of the key", tc.query, tc.content, got)
+		}
+		if red := r.Redact(got); strings.Contains(red, "4f9a8b7c") {
+			t.Errorf("%q in %q: the redacted snippet %q still shows the key", tc.query, tc.content, red)
+		}
 	}
 }

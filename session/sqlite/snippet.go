@@ -42,21 +42,22 @@ func snippet(c *candidate, ms []matcher) string {
 }
 
 // cut renders col.orig[from:to] (byte offsets), marking matches, with
-// ellipses where text was left out.
+// ellipses where text was left out. Neither an edge nor a mark falls
+// inside a run of the characters keys and tokens are made of (see
+// runByte): a mark or a cut inside a secret would split it, and the
+// redactor, which sees the snippet after, would miss the pieces.
 func cut(col folded, ms []matcher, from, to int) string {
+	from, to = runStart(col.orig, from, from-maxRun), runEnd(col.orig, to, to+maxRun)
+	marks := markRuns(col, ms, from, &to)
 	var b strings.Builder
 	if from > 0 {
 		b.WriteString(ellipsis)
 	}
 	space := false
 	for i := from; i < to; {
-		end := -1
-		for _, m := range ms {
-			end = max(end, m.at(col.lower, i))
-		}
-		if end > i {
-			b.WriteString(markOpen + col.orig[i:end] + markClose)
-			i, to, space = end, max(to, end), false
+		if len(marks) > 0 && marks[0][0] == i {
+			b.WriteString(markOpen + col.orig[i:marks[0][1]] + markClose)
+			i, space, marks = marks[0][1], false, marks[1:]
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(col.orig[i:])
@@ -77,6 +78,60 @@ func cut(col folded, ms []matcher, from, to int) string {
 		text += ellipsis
 	}
 	return text
+}
+
+// maxRun bounds how far an edge or a mark is moved to the end of a run:
+// far enough for an API key or a JWT, not for a whole base64 blob.
+const maxRun = 1024
+
+// markRuns returns the ranges to mark in col.orig[from:*to], in order and
+// apart: each match, widened to the run it lies in. A match running past
+// *to moves it.
+func markRuns(col folded, ms []matcher, from int, to *int) [][2]int {
+	var marks [][2]int
+	for i := from; i < *to; {
+		end := -1
+		for _, m := range ms {
+			end = max(end, m.at(col.lower, i))
+		}
+		if end <= i {
+			_, size := utf8.DecodeRuneInString(col.orig[i:])
+			i += size
+			continue
+		}
+		s, e := runStart(col.orig, i, max(from, i-maxRun)), runEnd(col.orig, end, end+maxRun)
+		if n := len(marks); n > 0 && s <= marks[n-1][1] {
+			marks[n-1][1] = max(marks[n-1][1], e)
+		} else {
+			marks = append(marks, [2]int{s, e})
+		}
+		i, *to = e, max(*to, e)
+	}
+	return marks
+}
+
+// runByte reports whether c belongs to the runs marks and edges keep
+// whole: printable ASCII but white space and the quotes, brackets and
+// separators that end a token in code, JSON and prose.
+func runByte(c byte) bool {
+	return c > ' ' && c < 0x7f && !strings.ContainsRune("\"'`<>()[]{},;", rune(c))
+}
+
+// runStart moves i back to the start of the run it lies in, not before
+// floor.
+func runStart(s string, i, floor int) int {
+	for i > max(floor, 0) && runByte(s[i-1]) && (i == len(s) || runByte(s[i])) {
+		i--
+	}
+	return i
+}
+
+// runEnd moves i on to the end of the run it lies in, not past ceil.
+func runEnd(s string, i, ceil int) int {
+	for i < min(ceil, len(s)) && i > 0 && runByte(s[i-1]) && runByte(s[i]) {
+		i++
+	}
+	return i
 }
 
 // tokensBack returns where the n tokens (words, or single CJK
