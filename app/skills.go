@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/skill"
@@ -18,8 +19,13 @@ func OpenSkills(l *config.Loaded, log *slog.Logger) *skill.Library {
 	if _, err := skill.InstallBundled(dir); err != nil {
 		log.Warn("bundled skills not installed", "error", err)
 	}
-	return skill.Open(skill.Options{Dir: dir, ExternalDirs: l.Config.Skills.ExternalDirs, Logger: log})
+	// Every turn's system prompt lists the skills: a serve answering many
+	// requests a second walks the directories at most once a second.
+	return skill.Open(skill.Options{Dir: dir, ExternalDirs: l.Config.Skills.ExternalDirs, Logger: log, Recheck: skillsRecheck})
 }
+
+// skillsRecheck is how long a look at the skill directories is trusted.
+const skillsRecheck = time.Second
 
 // skillTools are the skill tools, with skills_search offered only while the
 // index in the prompt is collapsed to names: with fewer skills the index

@@ -7,7 +7,9 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"time"
 
+	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/safety/redact"
 )
 
@@ -26,6 +28,14 @@ type Options struct {
 	Scan func(text string) (reason string, found bool)
 	// Logger receives reload and problem logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Recheck, when set, is how long a look at the directories is
+	// trusted: a long-running process that builds a system prompt for
+	// every request walks them at most this often, and a skill edited by
+	// hand shows within it. Zero looks every time. This process's own
+	// writes show at once either way.
+	Recheck time.Duration
+	// Clock times Recheck; nil means the real one.
+	Clock clock.Clock
 }
 
 // Problem is a skill that could not be loaded: it is skipped and listed,
@@ -42,8 +52,9 @@ type Library struct {
 	opts Options
 	log  *slog.Logger
 
-	mu   sync.Mutex // guards snap
-	snap *snapshot
+	mu      sync.Mutex // guards snap and checked
+	snap    *snapshot
+	checked time.Time // when snap's stamp was last compared
 
 	writeMu sync.Mutex // serializes this process's writes
 }
@@ -71,6 +82,7 @@ func Open(opts Options) *Library {
 	if opts.Scan == nil {
 		opts.Scan = redact.ScanInjection
 	}
+	opts.Clock = clock.OrReal(opts.Clock)
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
@@ -96,10 +108,17 @@ func (l *Library) Dir() string { return l.opts.Dir }
 // current returns the up-to-date snapshot, re-parsing when the directories'
 // fingerprint changed since the last call.
 func (l *Library) current() *snapshot {
-	roots := l.roots()
-	stamp, found := fingerprint(roots)
+	now := l.opts.Clock.Now()
+	l.mu.Lock()
+	if l.snap != nil && l.opts.Recheck > 0 && now.Sub(l.checked) < l.opts.Recheck && !now.Before(l.checked) {
+		defer l.mu.Unlock()
+		return l.snap
+	}
+	l.mu.Unlock()
+	stamp, found := fingerprint(l.roots())
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.checked = now
 	if l.snap != nil && l.snap.stamp == stamp {
 		return l.snap
 	}
