@@ -388,7 +388,10 @@ func (e *Engine) session(ctx context.Context, id string, in Input, model string)
 		}
 		return s, err
 	}
-	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir}
+	// The title comes with the row: a stateless request or a job makes a
+	// session every time, and a write of its own would cost one more
+	// transaction before the model is called.
+	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text)}
 	if s.Source == "" {
 		s.Source = "cli"
 	}
