@@ -96,6 +96,9 @@ type Engine struct {
 	// next (llm.WireCache), so a turn's first call does not encode the
 	// whole history and the tools again; bounded by maxWires.
 	wires map[string]*llm.WireCache
+	// histories keeps the stored messages of the same sessions, so a
+	// turn reads only what was added since (see storedHistory).
+	histories map[string]*history
 	// toolWire is the tools' encoding the sessions' wire caches share, so
 	// a new session does not encode the same schemas again.
 	toolWire llm.ToolEncodings
@@ -291,7 +294,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	// reading them back would only cost a query per stateless request.
 	var stored []session.Message
 	if sessionID != "" {
-		if stored, err = e.opt.Store.Messages(ctx, s.ID); err != nil {
+		if stored, err = e.storedHistory(ctx, s); err != nil {
 			return nil, fmt.Errorf("loading session %s: %w", s.ID, err)
 		}
 	}

@@ -294,3 +294,18 @@ func (st *statements) close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// MessagesAfter returns the messages of a session that come after the
+// message afterID, in order: what a caller that has the first ones lacks.
+func (s *Store) MessagesAfter(ctx context.Context, sessionID string, afterID int64) ([]session.Message, error) {
+	rows, err := s.read.QueryContext(ctx,
+		`SELECT `+messageCols+` FROM messages WHERE session_id = ? AND id > ? ORDER BY id`, sessionID, afterID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: messages of session %s after %d: %w", sessionID, afterID, err)
+	}
+	msgs, err := scanMessages(rows)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: messages of session %s after %d: %w", sessionID, afterID, err)
+	}
+	return msgs, nil
+}
