@@ -114,11 +114,12 @@ func New(opt Options) *Server {
 // so that the caller may close the engine.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	// The connection reads as soon as it is made; nothing is read until
-	// s.conn is set, which the handlers use.
+	// s.conn is set, which the handlers use, and its logger, which its
+	// reader uses.
 	set := make(chan struct{})
 	s.conn = acpsdk.NewAgentSideConnection(s, w, afterReader{r, set})
-	close(set)
 	s.conn.SetLogger(s.opt.Logger)
+	close(set)
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
