@@ -34,11 +34,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if bad == nil {
 		text, images, bad = turnText(req, sessionID != "")
 	}
-	if bad != nil {
-		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
-		return
-	}
-	release, ok := s.acquire(w)
+	release, ok := s.admit(w, bad)
 	if !ok {
 		return
 	}

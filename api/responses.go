@@ -62,11 +62,7 @@ func (s *Server) responses(w http.ResponseWriter, r *http.Request) {
 	if bad == nil && s.opt.Conversations == nil {
 		bad = &badRequest{http.StatusNotFound, "", "this server keeps no responses; use /v1/chat/completions"}
 	}
-	if bad != nil {
-		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
-		return
-	}
-	release, ok := s.acquire(w)
+	release, ok := s.admit(w, bad)
 	if !ok {
 		return
 	}

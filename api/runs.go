@@ -51,11 +51,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	if bad == nil {
 		bad = s.checkModel(req.Model)
 	}
-	if bad != nil {
-		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
-		return
-	}
-	release, ok := s.acquire(w)
+	release, ok := s.admit(w, bad)
 	if !ok {
 		return
 	}

@@ -205,6 +205,16 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": list})
 }
 
+// admit starts a turn's request: a bad request is answered with its
+// error, and a good one takes a run slot (see acquire).
+func (s *Server) admit(w http.ResponseWriter, bad *badRequest) (release func(), ok bool) {
+	if bad != nil {
+		writeError(w, bad.status, "invalid_request_error", bad.param, bad.msg)
+		return nil, false
+	}
+	return s.acquire(w)
+}
+
 // acquire takes a run slot, or answers 429 and reports false when all
 // are taken.
 func (s *Server) acquire(w http.ResponseWriter) (release func(), ok bool) {
