@@ -51,3 +51,7 @@ go run ./bench/acp -runs "${RUNS:-41}"
 echo
 echo "== the API under load: 200 streaming chat completions at once, overhead over the model's time to first token, 429 past the limit, memory (go run ./bench/api)"
 go run ./bench/api -conc "${API_CONC:-200}" -rounds "${API_ROUNDS:-5}" -reps "${SERVE_REPS:-3}"
+
+echo
+echo "== hermes batch run: prompts per second with 1, 4 and 16 workers against a model taking 200 ms per call, peak RSS (go run ./bench/batch)"
+go run ./bench/batch -prompts "${BATCH_PROMPTS:-96}" -reps "${BATCH_REPS:-1}"
