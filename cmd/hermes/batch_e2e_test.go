@@ -254,3 +254,49 @@ func TestBatchBadLineNamesLineAndField(t *testing.T) {
 		t.Errorf("%d model calls for bad input, want none", n)
 	}
 }
+
+// Nobody watches a batch: a dangerous command is decided by
+// approvals.cron_mode, denied by default and run when it is allow. The
+// line's cwd is where its tools start, and its toolsets are offered.
+func TestBatchDangerousCommandsFollowCronModeAndLineCwd(t *testing.T) {
+	for _, tc := range []struct {
+		mode    string
+		removed bool
+	}{{"", false}, {"allow", true}} {
+		t.Run("cron_mode="+tc.mode, func(t *testing.T) {
+			h := newHome(t)
+			srv := llmtest.New(t)
+			work := t.TempDir()
+			target := filepath.Join(t.TempDir(), "build")
+			if err := os.MkdirAll(filepath.Join(target, "obj"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			approvals := ""
+			if tc.mode != "" {
+				approvals = "approvals: {cron_mode: " + tc.mode + "}\n"
+			}
+			h.write("config.yaml", modelConfig(srv)+approvals)
+			p := filepath.Join(h.dir, "p.jsonl")
+			os.WriteFile(p, []byte(`{"prompt": "clean the build", "cwd": "`+work+`", "toolsets": ["terminal"]}`+"\n"), 0o600)
+			srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("pwd")}},
+				llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("rm -rf " + target)}}, llmtest.Reply{Text: "done"})
+			if r := h.hermes("batch", "run", p, "--run", "clean", "--workers", "1", "--toolsets", "file"); r.code != 0 {
+				t.Fatalf("batch run: exit %d\n%s", r.code, r.stderr)
+			}
+			_, err := os.Stat(target)
+			if removed := os.IsNotExist(err); removed != tc.removed {
+				t.Errorf("removed = %v, want %v; the tool said %s", removed, tc.removed, lastToolResult(t, srv, 2))
+			}
+			e := readEntries(t, filepath.Join(h.dir, "batch", "clean", "trajectories.jsonl"))[0]
+			if !strings.Contains(e.Conversations[3].Value, work) {
+				t.Errorf("pwd in the line's cwd said %s, want %s", e.Conversations[3].Value, work)
+			}
+			if len(e.ToolsetsUsed) != 1 || e.ToolsetsUsed[0] != "terminal" {
+				t.Errorf("toolsets_used %v, want the line's [terminal]", e.ToolsetsUsed)
+			}
+			if !tc.removed && (!strings.Contains(e.Conversations[5].Value, "denied") || e.ToolStats["terminal"]["failure"] != 1) {
+				t.Errorf("the denial is not in the trajectory: %+v %v", e.Conversations[5], e.ToolStats)
+			}
+		})
+	}
+}
