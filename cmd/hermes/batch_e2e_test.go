@@ -300,3 +300,56 @@ func TestBatchDangerousCommandsFollowCronModeAndLineCwd(t *testing.T) {
 		})
 	}
 }
+
+// Ctrl-C stops a batch cleanly: no new prompt starts, the turns running
+// are left for the resume, what finished is kept with its checkpoint and
+// statistics, and the resume does the rest.
+func TestBatchInterruptKeepsWhatFinished(t *testing.T) {
+	h := newHome(t)
+	var in bytes.Buffer
+	for i := range 60 {
+		fmt.Fprintf(&in, "{\"prompt\": \"task %d\"}\n", i+2) // no tool calls: tasks 2 to 9 mod 10 only
+	}
+	prompts := filepath.Join(h.dir, "prompts.jsonl")
+	os.WriteFile(prompts, in.Bytes(), 0o600)
+	srv, held, release := batchModel(t, 20)
+	defer release()
+	args := []string{"batch", "run", prompts, "--run", "int", "--workers", "4",
+		"--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
+	cmd := exec.Command(hermesBin, args...)
+	cmd.Env, cmd.Dir = h.env, h.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		select {
+		case <-held:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("the workers never all waited on the model; stderr:\n%s", stderr.String())
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if err == nil || !strings.Contains(stderr.String(), "stopped; what finished is kept") {
+		t.Fatalf("interrupted batch: %v\n%s", err, stderr.String())
+	}
+	dir := filepath.Join(h.dir, "batch", "int")
+	done := readEntries(t, filepath.Join(dir, "trajectories.jsonl"))
+	var cp struct {
+		Done []int `json:"completed_prompts"`
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "checkpoint.json"))
+	if json.Unmarshal(b, &cp) != nil || len(cp.Done) != len(done) || len(done) == 0 || len(done) >= 60 {
+		t.Fatalf("%d entries, checkpoint %s", len(done), b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "statistics.json")); err != nil {
+		t.Error(err)
+	}
+	release()
+	if r := h.hermes(append(args, "--resume")...); r.code != 0 || len(readEntries(t, filepath.Join(dir, "trajectories.jsonl"))) != 60 {
+		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
+	}
+}
