@@ -18,6 +18,28 @@ import (
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
+// startHeld starts hermes with args and returns once workers of its
+// turns wait on the model.
+func startHeld(t *testing.T, h *home, args []string, held <-chan struct{}, workers int) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(hermesBin, args...)
+	cmd.Env, cmd.Dir = h.env, h.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for range workers {
+		select {
+		case <-held:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("the workers never all waited on the model; stderr:\n%s", stderr.String())
+		}
+	}
+	return cmd, &stderr
+}
+
 // batchEntry is a line of trajectories.jsonl as the test reads it.
 type batchEntry struct {
 	PromptIndex   int `json:"prompt_index"`
@@ -94,21 +116,7 @@ func TestBatchKilledAndResumedRunsEveryPromptOnce(t *testing.T) {
 	defer release()
 	args := []string{"batch", "run", prompts, "--run", "eval1", "--workers", "8", "--toolsets", "terminal",
 		"--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
-	cmd := exec.Command(hermesBin, args...)
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for range 8 {
-		select {
-		case <-held:
-		case <-time.After(60 * time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("the workers never all waited on the model; stderr:\n%s", stderr.String())
-		}
-	}
+	cmd, _ := startHeld(t, h, args, held, 8)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	release()
@@ -308,7 +316,7 @@ func TestBatchInterruptKeepsWhatFinished(t *testing.T) {
 	h := newHome(t)
 	var in bytes.Buffer
 	for i := range 60 {
-		fmt.Fprintf(&in, "{\"prompt\": \"task %d\"}\n", i+2) // no tool calls: tasks 2 to 9 mod 10 only
+		fmt.Fprintf(&in, "{\"prompt\": \"task %d\"}\n", i)
 	}
 	prompts := filepath.Join(h.dir, "prompts.jsonl")
 	os.WriteFile(prompts, in.Bytes(), 0o600)
@@ -316,21 +324,7 @@ func TestBatchInterruptKeepsWhatFinished(t *testing.T) {
 	defer release()
 	args := []string{"batch", "run", prompts, "--run", "int", "--workers", "4",
 		"--api-mode", "chat_completions", "--base-url", srv.URL() + "/v1", "--model", "test-model", "--api-key", "sk-test-123456"}
-	cmd := exec.Command(hermesBin, args...)
-	cmd.Env, cmd.Dir = h.env, h.dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	for range 4 {
-		select {
-		case <-held:
-		case <-time.After(60 * time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("the workers never all waited on the model; stderr:\n%s", stderr.String())
-		}
-	}
+	cmd, stderr := startHeld(t, h, args, held, 4)
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
 	if err == nil || !strings.Contains(stderr.String(), "stopped; what finished is kept") {
