@@ -98,6 +98,11 @@ func TestRunWritesEveryPromptOnceAndResumeSkipsDone(t *testing.T) {
 	if _, err := Run(context.Background(), f, f, lines, Options{Run: "r", Dir: dir, Workers: 4}); !errors.Is(err, ErrExists) {
 		t.Fatalf("a second run without Resume: %v, want ErrExists", err)
 	}
+	if _, err := Run(context.Background(), f, f, lines, Options{Run: "r", Dir: dir, Workers: 4, Resume: true}); err == nil ||
+		!strings.Contains(err.Error(), "the prompts differ from those the run started with (20 prompts then, 50 now") {
+		t.Fatalf("resuming with other prompts: %v", err)
+	}
+	os.Remove(filepath.Join(dir, InputFile))
 	sum, err = Run(context.Background(), f, f, lines, Options{Run: "r", Dir: dir, Workers: 4, Resume: true})
 	if err != nil || sum.Done != 30 || sum.Skipped != 20 || f.turns != 50 {
 		t.Fatalf("resume: %+v %v, %d turns", sum, err, f.turns)
@@ -137,6 +142,7 @@ func TestResumeCutsOffAHalfWrittenLine(t *testing.T) {
 	if _, err := Run(context.Background(), f, f, lines[:3], Options{Run: "r", Dir: dir, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
+	os.Remove(filepath.Join(dir, InputFile)) // the first run stands for the start of one of 5
 	path := filepath.Join(dir, TrajectoriesFile)
 	b, _ := os.ReadFile(path)
 	last := strings.LastIndex(strings.TrimSuffix(string(b), "\n"), "\n")

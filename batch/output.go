@@ -3,6 +3,8 @@ package batch
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +22,9 @@ const (
 	TrajectoriesFile = "trajectories.jsonl"
 	CheckpointFile   = "checkpoint.json"
 	StatisticsFile   = "statistics.json"
+	// InputFile records which prompts the run is of, so that a resume
+	// with another file is refused instead of mixing the two.
+	InputFile = "input.json"
 )
 
 // output is a run's trajectories.jsonl, appended to by one writer. It is
@@ -144,6 +149,45 @@ func (o *output) checkpoint(now time.Time) error {
 }
 
 func (o *output) close() error { return o.f.Close() }
+
+// runInput is what input.json holds: the prompts' count and a digest of
+// each line's fields, which the prompt indexes of the output refer to.
+type runInput struct {
+	Prompts int    `json:"prompts"`
+	SHA256  string `json:"sha256"`
+}
+
+func digest(lines []Line) runInput {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for _, l := range lines {
+		_ = enc.Encode(l)
+	}
+	return runInput{Prompts: len(lines), SHA256: hex.EncodeToString(h.Sum(nil))}
+}
+
+// checkInput records lines as the run's input, or, when resuming a run
+// that has one, makes sure lines are the same prompts: the output knows
+// its prompts by their index only.
+func checkInput(dir string, lines []Line, resume bool) error {
+	want := digest(lines)
+	path := filepath.Join(dir, InputFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && !resume) {
+		return writeJSON(path, want)
+	}
+	if err != nil {
+		return err
+	}
+	var had runInput
+	if err := json.Unmarshal(b, &had); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if had != want {
+		return fmt.Errorf("the prompts differ from those the run started with (%d prompts then, %d now; %s records them): resume with the same file, or name another --run", had.Prompts, want.Prompts, path)
+	}
+	return nil
+}
 
 // writeJSON replaces path with v, indented, through a temporary file.
 func writeJSON(path string, v any) error {

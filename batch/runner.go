@@ -88,6 +88,9 @@ func Run(ctx context.Context, t Turner, s Sessions, lines []Line, opt Options) (
 		return Summary{}, err
 	}
 	defer out.close()
+	if err := checkInput(opt.Dir, lines, opt.Resume); err != nil {
+		return Summary{}, err
+	}
 	start := clk.Now()
 	var todo []Line
 	for _, l := range lines {
