@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/hermes-go/hermes/batch"
+	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
 )
@@ -68,6 +69,14 @@ to allow).`,
 			if err != nil {
 				return err
 			}
+			l, err := a.load(cmd)
+			if err != nil {
+				return err
+			}
+			// A batch's samples must not depend on the user's long-term
+			// memory, nor write its prompts into it: no facts are recalled
+			// into the prompts, and none extracted from the sessions.
+			l.Config.Memory.LongTerm = config.FlagFalse
 			h, err := a.openTurns(cmd, &f, f.options())
 			if err != nil {
 				return err

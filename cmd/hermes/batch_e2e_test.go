@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -345,5 +346,35 @@ func TestBatchInterruptKeepsWhatFinished(t *testing.T) {
 	release()
 	if r := h.hermes(append(args, "--resume")...); r.code != 0 || len(readEntries(t, filepath.Join(dir, "trajectories.jsonl"))) != 60 {
 		t.Fatalf("resume: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// A batch neither recalls the user's long-term facts into its prompts
+// nor extracts facts from them: its samples are the prompts as written.
+func TestBatchLeavesLongTermMemoryOut(t *testing.T) {
+	h := newHome(t)
+	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
+			return llmtest.Reply{Text: "```json\n" + `[{"kind":"decision","subject":"production deploys","content":"The user deploys to production only on Fridays after 3pm.","confidence":0.95}]` + "\n```"}
+		}
+		return llmtest.Reply{Text: "Noted."}
+	})
+	h.chatScript(srv, "", "Remember: I deploy to production only on Fridays after 3pm.\n/exit\n")
+	before := len(srv.Requests())
+	p := filepath.Join(h.dir, "p.jsonl")
+	os.WriteFile(p, []byte(`{"prompt": "When can I deploy to production?"}`+"\n"), 0o600)
+	if r := h.hermes("batch", "run", p, "--run", "mem", "--api-mode", "chat_completions", "--base-url", srv.URL()+"/v1",
+		"--model", "test-model", "--api-key", "sk-test-123456"); r.code != 0 {
+		t.Fatalf("batch run: exit %d\n%s", r.code, r.stderr)
+	}
+	reqs := srv.Requests()[before:]
+	if len(reqs) != 1 || strings.Contains(reqs[0].LastUserText(), "recalled-memory") {
+		t.Errorf("%d model calls; the prompt the model got: %s", len(reqs), reqs[len(reqs)-1].LastUserText())
+	}
+	e := readEntries(t, filepath.Join(h.dir, "batch", "mem", "trajectories.jsonl"))[0]
+	if e.Conversations[1].Value != "When can I deploy to production?" {
+		t.Errorf("human value %q", e.Conversations[1].Value)
 	}
 }
