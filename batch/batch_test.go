@@ -103,7 +103,7 @@ func TestRunWritesEveryPromptOnceAndResumeSkipsDone(t *testing.T) {
 		t.Fatalf("resuming with other prompts: %v", err)
 	}
 	os.Remove(filepath.Join(dir, InputFile))
-	sum, err = Run(context.Background(), f, f, lines, Options{Run: "r", Dir: dir, Workers: 4, Resume: true})
+	sum, err = Run(context.Background(), f, f, lines, Options{Run: "r", Dir: dir, Workers: 4, Resume: true, MaxTurns: 7})
 	if err != nil || sum.Done != 30 || sum.Skipped != 20 || f.turns != 50 {
 		t.Fatalf("resume: %+v %v, %d turns", sum, err, f.turns)
 	}
@@ -122,6 +122,14 @@ func TestRunWritesEveryPromptOnceAndResumeSkipsDone(t *testing.T) {
 	for _, in := range f.inputs {
 		if in.Source != Source {
 			t.Errorf("turn source %q, want %q", in.Source, Source)
+		}
+		var n, want int
+		fmt.Sscanf(in.Text, "p%d", &n)
+		if n >= 20 { // run by the resume, which sets MaxTurns
+			want = 7
+		}
+		if in.MaxTurns != want {
+			t.Errorf("prompt %s ran with max turns %d, want %d", in.Text, in.MaxTurns, want)
 		}
 	}
 	var cp struct {
