@@ -26,8 +26,8 @@ type Delegation struct {
 	// no tool call) for this long (3 minutes when zero).
 	IdleTimeout time.Duration
 	// Model, when set, is the model children call instead of the main
-	// one.
-	Model string
+	// one (delegation.provider and model).
+	Model *Model
 	// ParentApproves lets children's dangerous commands be approved by
 	// whoever approves the parent's; otherwise they are denied, since
 	// nobody watches a child.
@@ -53,6 +53,9 @@ func (d Delegation) withDefaults() Delegation {
 	}
 	return d
 }
+
+// childSource is the source of a child's session.
+const childSource = "delegate"
 
 // DelegateToolName is the tool's name; it is never offered to a child
 // that may not delegate.

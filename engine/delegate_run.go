@@ -95,12 +95,12 @@ func (d *delegateTool) runChild(ctx context.Context, i int, t task, depth int, i
 	}
 	in := Input{
 		Text:     childPrompt(t),
-		Source:   "delegate",
+		Source:   childSource,
 		Workdir:  inv.Workdir,
-		Model:    d.cfg.Model,
 		MaxTurns: d.cfg.MaxIterations,
 		Approval: safety.Asker{NonInteractive: safety.NonInteractiveDeny},
 		box:      d.e.toolbox(reg),
+		model:    d.cfg.Model,
 		parentID: inv.SessionID,
 	}
 	if d.cfg.ParentApproves && inv.Approver != nil {
@@ -120,7 +120,7 @@ func (d *delegateTool) runChild(ctx context.Context, i int, t task, depth int, i
 	case errors.As(cause, &timeout):
 		r.Status, r.Reason = childTimedOut, cause.Error()
 	case errors.As(cause, &idle):
-		r.Status, r.Reason = childTimedOut, fmt.Sprintf("no progress for %s (no model output, no tool call): the child was stopped (delegation.idle_timeout)", idle.after)
+		r.Status, r.Reason = childTimedOut, fmt.Sprintf("no progress for %s (no model output, no tool call): the child was stopped (delegation.child_idle_timeout)", idle.after)
 	case ctx.Err() != nil:
 		r.Status, r.Reason = childInterrupted, "the parent was interrupted"
 	case err != nil:

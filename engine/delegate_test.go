@@ -303,7 +303,7 @@ func TestDelegateHungChildEndsByTimeout(t *testing.T) {
 		reason  string
 	}{
 		{"child_timeout", engine.Delegation{ChildTimeout: time.Minute, IdleTimeout: 10000 * time.Hour}, time.Minute, "delegation.child_timeout"},
-		{"idle", engine.Delegation{ChildTimeout: 10000 * time.Hour, IdleTimeout: time.Minute}, time.Minute, "delegation.idle_timeout"},
+		{"idle", engine.Delegation{ChildTimeout: 10000 * time.Hour, IdleTimeout: time.Minute}, time.Minute, "delegation.child_idle_timeout"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newDelegation(t, tt.cfg)

@@ -238,9 +238,11 @@ type Input struct {
 	// user's message, which they make even when Text is empty.
 	Attach func(ctx context.Context, to AttachTo) ([]llm.Part, error)
 
-	// box, when set, is the turn's tools instead of a selection, and
-	// parentID the session a new one is a child of: a delegated child's.
+	// box, when set, is the turn's tools instead of a selection, model
+	// the model it calls, and parentID the session a new one is a child
+	// of: a delegated child's.
 	box      *Toolbox
+	model    *Model
 	parentID string
 }
 
@@ -279,6 +281,9 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		}
 	}
 	model, err := e.opt.Models.Model(in.Model)
+	if in.model != nil {
+		model, err = *in.model, nil
+	}
 	if err != nil {
 		return nil, err
 	}
