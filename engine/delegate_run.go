@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -111,7 +112,7 @@ func (d *delegateTool) runChild(ctx context.Context, i int, t task, depth int, i
 	res, err := d.e.Turn(cctx, "", in, watch)
 	if res != nil {
 		r.SessionID, r.Iterations = res.SessionID, res.Iterations
-		r.Summary = summarize(res.Final)
+		r.Summary = summarize(cmp.Or(res.Final, madeCalls(res.ToolCalls)))
 	}
 	cause := context.Cause(cctx)
 	var timeout errChildTimeout
@@ -162,6 +163,19 @@ func childPrompt(t task) string {
 	b.WriteString("\n\nYou are a child agent working on this one task for another agent, who reads your final answer. ")
 	b.WriteString("Nobody can answer questions: decide for yourself, and end with a summary of what you did and found.")
 	return b.String()
+}
+
+// madeCalls says what a child that wrote no answer did before it was
+// stopped, so the parent knows whether to look into its session.
+func madeCalls(calls []agent.CallSummary) string {
+	if len(calls) == 0 {
+		return "The child wrote no answer and called no tool."
+	}
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.Name + " (" + string(c.Status) + ")"
+	}
+	return fmt.Sprintf("The child wrote no answer; it called %s. Its session holds what they returned.", strings.Join(names, ", "))
 }
 
 // summarize cuts a child's final answer to maxSummary characters.

@@ -40,10 +40,15 @@ type delegation struct {
 
 func newDelegation(t *testing.T, cfg engine.Delegation) *delegation {
 	t.Helper()
-	srv := llmtest.New(t)
+	return newDelegationOn(t, llmtest.New(t), cfg)
+}
+
+// newDelegationOn is newDelegation on srv, with extra tools.
+func newDelegationOn(t *testing.T, srv *llmtest.Server, cfg engine.Delegation, extra ...tool.Tool) *delegation {
+	t.Helper()
 	st, _ := openStore(t)
-	reg := registry(t, echoTool{}, toolOfSet{"memory", "memory"}, toolOfSet{"clarify", "clarify"},
-		toolOfSet{"execute_code", "code_execution"}, toolOfSet{"cronjob", "cron"})
+	reg := registry(t, append([]tool.Tool{echoTool{}, toolOfSet{"memory", "memory"}, toolOfSet{"clarify", "clarify"},
+		toolOfSet{"execute_code", "code_execution"}, toolOfSet{"cronjob", "cron"}}, extra...)...)
 	fake := clock.NewFake(time.Now())
 	e := engine.New(engine.Options{
 		Store: st, Models: model(srv), Clock: fake, Delegation: cfg,
@@ -319,6 +324,9 @@ func TestDelegateHungChildEndsByTimeout(t *testing.T) {
 					}
 					return delegateCall("hang")
 				case strings.HasPrefix(first, "hang"):
+					if r.Messages[len(r.Messages)-1].Role != llm.RoleTool {
+						return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "echo", Arguments: `{"text":"half"}`}}}
+					}
 					close(hung)
 					<-release
 				}
@@ -340,8 +348,8 @@ func TestDelegateHungChildEndsByTimeout(t *testing.T) {
 					if got := res.statuses(); !slices.Equal(got, []string{"timed out"}) {
 						t.Fatalf("statuses %v in %s", got, res.raw)
 					}
-					if !strings.Contains(res.got[0].Reason, tt.reason) || res.got[0].SessionID == "" {
-						t.Errorf("the hung child's result %+v, want a reason naming %s and its session", res.got[0], tt.reason)
+					if g := res.got[0]; !strings.Contains(g.Reason, tt.reason) || g.SessionID == "" || !strings.Contains(g.Summary, "echo (ok)") {
+						t.Errorf("the hung child's result %+v, want a reason naming %s, its session and the call it made", g, tt.reason)
 					}
 					return
 				default:
@@ -365,5 +373,69 @@ func TestDelegateBadArguments(t *testing.T) {
 	}
 	if n := len(d.srv.Requests()); n != 0 {
 		t.Errorf("bad arguments started %d model calls", n)
+	}
+}
+
+// approveProbe asks the call's approver about a dangerous command and
+// says what it answered.
+type approveProbe struct{}
+
+func (approveProbe) Spec() tool.Spec {
+	return tool.Spec{Name: "probe", Description: "Asks about rm -rf.", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (approveProbe) Call(ctx context.Context, _ json.RawMessage) (any, error) {
+	a := tool.InvocationFrom(ctx).Approver
+	if a == nil {
+		return "denied: nobody to ask", nil
+	}
+	if err := a.ApproveCommand(ctx, "rm -rf /srv"); err != nil {
+		return "denied: " + err.Error(), nil
+	}
+	return "approved", nil
+}
+
+type allowAll struct{}
+
+func (allowAll) ApproveCommand(context.Context, string) error { return nil }
+
+// A child's dangerous commands are refused unless the configuration lets
+// the parent's approver decide; a child calls the configured model.
+func TestDelegateChildApprovalsAndModel(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		cfg  engine.Delegation
+		want string
+	}{
+		{"deny", engine.Delegation{}, "denied"},
+		{"parent", engine.Delegation{ParentApproves: true}, "approved"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t)
+			tt.cfg.Model = &engine.Model{Provider: model(srv).m.Provider, Name: "child-model"}
+			d := newDelegationOn(t, srv, tt.cfg, approveProbe{})
+			var answer, childModel string
+			d.srv.Handle(func(r llmtest.Request) llmtest.Reply {
+				first := firstUser(r)
+				last := r.Messages[len(r.Messages)-1]
+				switch {
+				case strings.HasPrefix(first, "Go"):
+					if last.Role == llm.RoleTool {
+						return llmtest.Reply{Text: "ok"}
+					}
+					return delegateCall("probe it")
+				case last.Role == llm.RoleTool:
+					answer, childModel = last.Text(), r.Model
+					return llmtest.Reply{Text: "probed"}
+				}
+				return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "probe", Arguments: "{}"}}}
+			})
+			if _, err := d.e.Turn(t.Context(), "", engine.Input{Text: "Go", Approver: allowAll{}}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(answer, tt.want) || childModel != "child-model" {
+				t.Errorf("the child's probe said %s on model %q, want %s on child-model", answer, childModel, tt.want)
+			}
+		})
 	}
 }
