@@ -439,3 +439,49 @@ func TestDelegateChildApprovalsAndModel(t *testing.T) {
 		})
 	}
 }
+
+// No more than max_concurrent_children run at once; the rest wait for a
+// slot and still come back in task order.
+func TestDelegateConcurrencyLimit(t *testing.T) {
+	d := newDelegation(t, engine.Delegation{MaxConcurrent: 2})
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	inflight, arrived, most := 0, 0, 0
+	d.srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		first := firstUser(r)
+		if strings.HasPrefix(first, "Go") {
+			if r.Messages[len(r.Messages)-1].Role == llm.RoleTool {
+				return llmtest.Reply{Text: "ok"}
+			}
+			return delegateCall("t0", "t1", "t2", "t3")
+		}
+		mu.Lock()
+		inflight++
+		arrived++
+		most = max(most, inflight)
+		cond.Broadcast()
+		// Each child waits for a second one, so two run together
+		// whenever two may.
+		for inflight < 2 && arrived < 4 {
+			cond.Wait()
+		}
+		inflight--
+		mu.Unlock()
+		return llmtest.Reply{Text: "did " + first[:2]}
+	})
+	var res results
+	if _, err := d.e.Turn(t.Context(), "", engine.Input{Text: "Go"}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if most != 2 {
+		t.Errorf("%d children ran at once, want 2 (delegation.max_concurrent_children)", most)
+	}
+	for i, g := range res.got {
+		if want := fmt.Sprintf("did t%d", i); g.Summary != want {
+			t.Errorf("result %d = %+v, want %q", i, g, want)
+		}
+	}
+	if len(res.got) != 4 {
+		t.Errorf("%d results, want 4", len(res.got))
+	}
+}
