@@ -441,12 +441,13 @@ func TestDelegateChildApprovalsAndModel(t *testing.T) {
 }
 
 // No more than max_concurrent_children run at once; the rest wait for a
-// slot and still come back in task order.
+// slot, without a session yet, and still come back in task order.
 func TestDelegateConcurrencyLimit(t *testing.T) {
 	d := newDelegation(t, engine.Delegation{MaxConcurrent: 2})
+	started := make(chan struct{}, 4)
+	release := make(chan struct{})
 	var mu sync.Mutex
-	cond := sync.NewCond(&mu)
-	inflight, arrived, most := 0, 0, 0
+	inflight, most := 0, 0
 	d.srv.Handle(func(r llmtest.Request) llmtest.Reply {
 		first := firstUser(r)
 		if strings.HasPrefix(first, "Go") {
@@ -457,31 +458,42 @@ func TestDelegateConcurrencyLimit(t *testing.T) {
 		}
 		mu.Lock()
 		inflight++
-		arrived++
 		most = max(most, inflight)
-		cond.Broadcast()
-		// Each child waits for a second one, so two run together
-		// whenever two may.
-		for inflight < 2 && arrived < 4 {
-			cond.Wait()
-		}
+		mu.Unlock()
+		started <- struct{}{}
+		<-release
+		mu.Lock()
 		inflight--
 		mu.Unlock()
 		return llmtest.Reply{Text: "did " + first[:2]}
 	})
 	var res results
-	if _, err := d.e.Turn(t.Context(), "", engine.Input{Text: "Go"}, &res); err != nil {
+	done := make(chan error)
+	go func() {
+		_, err := d.e.Turn(t.Context(), "", engine.Input{Text: "Go"}, &res)
+		done <- err
+	}()
+	<-started
+	<-started
+	// Two children are in their model calls and hold their slots: the
+	// other two have not even made their sessions.
+	kids, err := d.st.List(t.Context(), session.ListOptions{Source: "delegate"})
+	if err != nil || len(kids) != 2 {
+		t.Errorf("%d child sessions while two children hold the slots, want 2: %v", len(kids), err)
+	}
+	close(release)
+	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if most != 2 {
-		t.Errorf("%d children ran at once, want 2 (delegation.max_concurrent_children)", most)
+	if most > 2 {
+		t.Errorf("%d children ran at once, want at most 2 (delegation.max_concurrent_children)", most)
+	}
+	if len(res.got) != 4 {
+		t.Fatalf("%d results, want 4", len(res.got))
 	}
 	for i, g := range res.got {
 		if want := fmt.Sprintf("did t%d", i); g.Summary != want {
 			t.Errorf("result %d = %+v, want %q", i, g, want)
 		}
-	}
-	if len(res.got) != 4 {
-		t.Errorf("%d results, want 4", len(res.got))
 	}
 }
