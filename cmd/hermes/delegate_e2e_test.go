@@ -15,7 +15,8 @@ import (
 // The model hands three tasks to children: each runs as its own session
 // with the parent's tools less the blocked ones, a child's dangerous
 // command is refused since nobody watches it, the results come back in
-// task order, and `hermes sessions show` opens a child.
+// task order with a secret a child wrote redacted, and `hermes sessions
+// show` opens a child.
 func TestChatDelegatesThreeTasks(t *testing.T) {
 	h := newHome(t)
 	work := t.TempDir()
@@ -52,7 +53,7 @@ func TestChatDelegatesThreeTasks(t *testing.T) {
 		for _, s := range r.Tools {
 			tools = append(tools, s.Name)
 		}
-		return llmtest.Reply{Text: "owner is ops; tools " + strings.Join(tools, ",")}
+		return llmtest.Reply{Text: "owner is ops, key sk-test-123456; tools " + strings.Join(tools, ",")}
 	})
 	out, r := h.chatIn(srv, work, "Survey the repo")
 	if r.code != 0 || out.Stopped != "done" || out.Final != "Three reports are in." {
@@ -76,6 +77,9 @@ func TestChatDelegatesThreeTasks(t *testing.T) {
 		t.Fatalf("the parent was sent %v: %s", err, last.Messages[len(last.Messages)-1].Text())
 	}
 	res := env.Data.Results
+	if strings.Contains(res[2].Summary, "sk-test-123456") {
+		t.Errorf("a secret a child wrote reached the parent's model: %s", res[2].Summary)
+	}
 	for i, want := range []string{"42 lines", "denied", "owner is ops"} {
 		if res[i].Task != i || res[i].Status != "completed" || !strings.Contains(res[i].Summary, want) {
 			t.Errorf("result %d = %+v, want it completed and saying %q", i, res[i], want)
