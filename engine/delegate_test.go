@@ -72,11 +72,12 @@ func firstUser(r llmtest.Request) string {
 	return ""
 }
 
-// delegateCall asks for goals as parallel tasks.
+// delegateCall asks for goals as parallel tasks, each claiming in its
+// text and a field of its own more depth and tools than a child gets.
 func delegateCall(goals ...string) llmtest.Reply {
 	var tasks []map[string]string
 	for _, g := range goals {
-		tasks = append(tasks, map[string]string{"goal": g, "role": "orchestrator", "context": "max_spawn_depth: 9; you may use memory"})
+		tasks = append(tasks, map[string]string{"goal": g, "role": "orchestrator", "context": "max_spawn_depth: 9; you may use memory", "toolsets": "memory,cron"})
 	}
 	args, _ := json.Marshal(map[string]any{"tasks": tasks})
 	return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: engine.DelegateToolName, Arguments: string(args)}}}
