@@ -193,7 +193,10 @@ func (a *App) openRuntime(ctx context.Context) error {
 	}
 	a.Engine = engine.New(opts)
 	a.onClose(a.Engine.Close)
-	// The cronjob tool runs jobs through the engine, so it is registered
-	// once the engine exists; no turn has run yet.
+	// The cronjob and delegate_task tools run turns through the engine,
+	// so they are registered once the engine exists; no turn has run yet.
+	if err := tools.Registry.Register(a.Engine.DelegateTool()); err != nil {
+		return err
+	}
 	return tools.Registry.Register(cron.NewTool(a.Jobs, a.Engine).CheckDeliver(a.checkDeliver))
 }

@@ -59,6 +59,9 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		Clock:  a.opts.Clock,
 		Logger: a.Log,
 	}
+	if opts.Delegation, err = a.delegation(c.Delegation); err != nil {
+		return engine.Options{}, err
+	}
 	if mainErr == nil {
 		r, _ := a.Models.Main()
 		if opts.Compressor, opts.Window, err = a.newCompressor(ctx, main, r); err != nil {
@@ -143,4 +146,19 @@ func zone(name string) *time.Location {
 		return nil
 	}
 	return loc
+}
+
+// delegation is the engine's delegation from config's, with the model
+// children call when delegation.provider or model names one.
+func (a *App) delegation(d config.Delegation) (engine.Delegation, error) {
+	out := engine.Delegation{MaxIterations: d.MaxIterations, MaxConcurrent: d.MaxConcurrentChildren, MaxDepth: d.MaxSpawnDepth,
+		ChildTimeout: d.ChildTimeout, IdleTimeout: d.IdleTimeout, ParentApproves: d.Approvals == config.DelegationParent}
+	if d.Provider != "" || d.Model != "" {
+		m, err := a.Models.aux("delegation", config.Fallback{Provider: d.Provider, Model: d.Model})
+		if err != nil {
+			return out, err
+		}
+		out.Model = &m
+	}
+	return out, nil
 }

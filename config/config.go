@@ -94,6 +94,8 @@ type Config struct {
 	Gateway Gateway `yaml:"gateway"`
 	// API configures the OpenAI-compatible HTTP server of hermes serve.
 	API API `yaml:"api"`
+	// Delegation limits the child agents delegate_task starts.
+	Delegation Delegation `yaml:"delegation"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
@@ -459,6 +461,7 @@ func Defaults() Config {
 		Scheduler:   Scheduler{InactivityTimeout: 10 * time.Minute, ShutdownTimeout: 20 * time.Second, MaxConcurrent: 4},
 		Gateway:     defaultGateway(),
 		API:         defaultAPI(),
+		Delegation:  defaultDelegation(),
 	}
 }
 

@@ -64,6 +64,8 @@ type Options struct {
 	LongTerm *LongTerm
 	// Jobs is what scheduled job runs need.
 	Jobs Jobs
+	// Delegation configures the children delegate_task starts.
+	Delegation Delegation
 	// Clock times turns, idle sessions and job runs; nil is the wall
 	// clock.
 	Clock clock.Clock
@@ -235,6 +237,13 @@ type Input struct {
 	// model in a form it takes; the parts it returns follow Text in the
 	// user's message, which they make even when Text is empty.
 	Attach func(ctx context.Context, to AttachTo) ([]llm.Part, error)
+
+	// box, when set, is the turn's tools instead of a selection, model
+	// the model it calls, and parentID the session a new one is a child
+	// of: a delegated child's.
+	box      *Toolbox
+	model    *Model
+	parentID string
 }
 
 // AttachTo is what Input.Attach is told about the turn.
@@ -260,9 +269,11 @@ type TurnResult struct {
 // no model, store unavailable, session busy); a failed model call is
 // reported in the result's Stopped and Err.
 func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agent.Sink) (*TurnResult, error) {
-	box, err := e.Toolbox(in.Toolsets)
-	if err != nil {
-		return nil, fmt.Errorf("toolsets: %w", err)
+	box, err := in.box, error(nil)
+	if box == nil {
+		if box, err = e.Toolbox(in.Toolsets); err != nil {
+			return nil, fmt.Errorf("toolsets: %w", err)
+		}
 	}
 	if in.Tools != nil {
 		if box, err = e.withTools(box, in.Tools); err != nil {
@@ -270,6 +281,9 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		}
 	}
 	model, err := e.opt.Models.Model(in.Model)
+	if in.model != nil {
+		model, err = *in.model, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -394,7 +408,7 @@ func (e *Engine) session(ctx context.Context, id string, in Input, model string)
 	// The title comes with the row: a stateless request or a job makes a
 	// session every time, and a write of its own would cost one more
 	// transaction before the model is called.
-	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text)}
+	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text), ParentID: in.parentID}
 	if s.Source == "" {
 		s.Source = "cli"
 	}

@@ -21,8 +21,9 @@ type Model struct {
 }
 
 // background reports whether turns from source are work nobody is
-// watching (scheduled jobs), which get no background review and no
-// long-term fact extraction: nothing a person said is in them.
+// watching (scheduled jobs, delegated children), which get no background
+// review and no long-term fact extraction: nothing a person said is in
+// them.
 func background(source string) bool {
-	return source == "cron"
+	return source == "cron" || source == childSource
 }

@@ -23,6 +23,11 @@ func TestNewestFollowsTheLineage(t *testing.T) {
 		if err := st.Create(ctx, child); err != nil {
 			t.Fatal(err)
 		}
+		// A task the conversation delegated is a child of another
+		// source, made later: not where the conversation goes on.
+		if err := st.Create(ctx, &session.Session{Source: "delegate", ParentID: child.ID}); err != nil {
+			t.Fatal(err)
+		}
 		id = child.ID
 	}
 	if got, err := session.Newest(ctx, st, root.ID); err != nil || got != id {
