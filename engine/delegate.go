@@ -62,10 +62,11 @@ const childSource = "delegate"
 const DelegateToolName = "delegate_task"
 
 // childBlocked are the tools no child is offered whatever the parent has:
-// ones that write lasting state shared with the person (memory, jobs),
+// ones that write lasting state shared with the person (memory, jobs,
+// skills, which every later session reads),
 // run arbitrary programs that call tools behind the child's back, or ask
 // a person, who is not watching a child.
-var childBlocked = []string{DelegateToolName, "memory", "cronjob", "execute_code", "clarify", "send_message"}
+var childBlocked = []string{DelegateToolName, "memory", "cronjob", "skill_manage", "execute_code", "clarify", "send_message"}
 
 // Roles of a child.
 const (

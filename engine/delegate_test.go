@@ -47,7 +47,7 @@ func newDelegationOn(t *testing.T, srv *llmtest.Server, cfg engine.Delegation, e
 	t.Helper()
 	st, _ := openStore(t)
 	reg := registry(t, append([]tool.Tool{echoTool{}, toolOfSet{"memory", "memory"}, toolOfSet{"clarify", "clarify"},
-		toolOfSet{"execute_code", "code_execution"}, toolOfSet{"cronjob", "cron"}}, extra...)...)
+		toolOfSet{"execute_code", "code_execution"}, toolOfSet{"cronjob", "cron"}, toolOfSet{"skill_manage", "skills"}}, extra...)...)
 	fake := clock.NewFake(time.Now())
 	e := engine.New(engine.Options{
 		Store: st, Models: model(srv), Clock: fake, Delegation: cfg,
@@ -182,7 +182,7 @@ func TestDelegateThreeChildrenResultsInOrder(t *testing.T) {
 	}
 	for goal, names := range childTools {
 		if !slices.Equal(names, []string{"echo"}) {
-			t.Errorf("child %q was offered %v, want only echo (no delegate_task at max_spawn_depth 1, no memory, clarify, execute_code, cronjob)", goal, names)
+			t.Errorf("child %q was offered %v, want only echo (no delegate_task at max_spawn_depth 1, no memory, clarify, execute_code, cronjob, skill_manage)", goal, names)
 		}
 	}
 }
