@@ -12,15 +12,20 @@ import (
 // one made by another process is seen at the next poll. An id that is not
 // a task of run is refused as unknown.
 func (s *Store) Wait(ctx context.Context, run int64, ids []int64) ([]Task, error) {
+	var last []Task
 	for {
 		ch := s.changes() // taken before reading, so no finish falls between
 		ts, err := s.runTasks(ctx, run, ids)
+		if err != nil && last != nil && ctx.Err() != nil {
+			return last, ctx.Err() // ctx ended during the read
+		}
 		if err != nil {
 			return nil, err
 		}
 		if allFinished(ts) {
 			return ts, nil
 		}
+		last = ts
 		if err := s.sleep(ctx, ch); err != nil {
 			return ts, err
 		}
