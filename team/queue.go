@@ -173,7 +173,8 @@ func (s *Store) Claim(ctx context.Context, role, holder string, lease time.Durat
 			return err
 		}
 		var id int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM team_tasks WHERE state = 'ready' AND role = ? ORDER BY ready_at, id LIMIT 1`, role).Scan(&id)
+		err = tx.QueryRowContext(ctx, `SELECT id FROM team_tasks WHERE state = 'ready' AND role = ?
+AND run IN (SELECT id FROM team_runs WHERE state = 'active') ORDER BY ready_at, id LIMIT 1`, role).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}

@@ -200,3 +200,29 @@ func TestRenewKeepsTheClaim(t *testing.T) {
 		t.Fatalf("attempts %d", tk.Attempts)
 	}
 }
+
+func TestFinishRunCancelsWhatIsLeft(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	r := mustRun(t, s)
+	a := mustPost(t, s, r.ID, "search")
+	b := mustPost(t, s, r.ID, "search")
+	mustClaim(t, s, "search", "h")
+	if err := s.Complete(ctx, a.ID, "h", Result{Summary: "kept"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishRun(ctx, r.ID, "cancelled"); err == nil || !strings.Contains(err.Error(), `state "cancelled" is not accepted; use done or failed`) {
+		t.Fatalf("finish as cancelled: %v", err)
+	}
+	if err := s.FinishRun(ctx, r.ID, RunDone); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.Claim(ctx, "search", "h", time.Minute); ok {
+		t.Fatal("a finished run's task was claimed")
+	}
+	mustState(t, s, b.ID, StateCancelled)
+	if tk := mustState(t, s, a.ID, StateDone); tk.Summary != "kept" {
+		t.Fatalf("done task %+v", tk)
+	}
+	wantErr(t, s.FinishRun(ctx, r.ID, RunFailed), ErrNotFound)
+}

@@ -145,45 +145,43 @@ func (s *Store) GetRun(ctx context.Context, id int64) (Run, error) {
 	return r, nil
 }
 
-// FinishRun marks an active run done or failed; its tasks stay as they
-// are, to be inspected.
+// FinishRun ends an active run as done or failed: the coordinator has
+// its answer, or gave up. Tasks of it not finished yet are cancelled, as
+// by CancelRun, since nothing will read what they would produce; finished
+// ones stay as they are, to be inspected.
 func (s *Store) FinishRun(ctx context.Context, id int64, state RunState) error {
 	if state != RunDone && state != RunFailed {
 		return fmt.Errorf("team: finish run %d: state %q is not accepted; use done or failed (CancelRun cancels)", id, state)
 	}
-	return s.db.WriteTx(ctx, "finish team run", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE team_runs SET state = ?, finished_at = ? WHERE id = ? AND state = ?`,
-			string(state), s.now(), id, string(RunActive))
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("team: finish run %d: no active run with that id: %w", id, ErrNotFound)
-		}
-		return nil
-	})
+	return s.endRun(ctx, id, state, "the run finished without it")
 }
 
 // CancelRun cancels an active run and every task of it not finished yet:
 // waiting and ready tasks are never claimed, and a worker holding a
 // claimed one loses its lease at its next renewal.
 func (s *Store) CancelRun(ctx context.Context, id int64) error {
-	err := s.db.WriteTx(ctx, "cancel team run", func(tx *sql.Tx) error {
+	return s.endRun(ctx, id, RunCancelled, "the run was cancelled")
+}
+
+// endRun moves an active run to state and cancels its unfinished tasks
+// with why.
+func (s *Store) endRun(ctx context.Context, id int64, state RunState, why string) error {
+	err := s.db.WriteTx(ctx, "end team run", func(tx *sql.Tx) error {
 		now := s.now()
 		res, err := tx.ExecContext(ctx, `UPDATE team_runs SET state = ?, finished_at = ? WHERE id = ? AND state = ?`,
-			string(RunCancelled), now, id, string(RunActive))
+			string(state), now, id, string(RunActive))
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("team: cancel run %d: no active run with that id: %w", id, ErrNotFound)
+			return fmt.Errorf("no active run %d: %w", id, ErrNotFound)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE team_tasks SET state = ?, error = 'the run was cancelled', holder = '', lease_until = 0, finished_at = ?
-WHERE run = ? AND state IN ('waiting', 'ready', 'claimed')`, string(StateCancelled), now, id)
+		_, err = tx.ExecContext(ctx, `UPDATE team_tasks SET state = ?, error = ?, holder = '', lease_until = 0, finished_at = ?
+WHERE run = ? AND state IN ('waiting', 'ready', 'claimed')`, string(StateCancelled), why, now, id)
 		return err
 	})
 	if err != nil {
-		return err
+		return fmt.Errorf("team: end run %d as %s: %w", id, state, err)
 	}
 	s.signal()
 	return nil
