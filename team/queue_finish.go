@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // Result is what a worker hands back for a task it completed.
@@ -86,7 +88,9 @@ func (s *Store) Complete(ctx context.Context, id int64, holder string, r Result)
 
 // Fail ends holder's attempt at task id with reason. The task is ready
 // again while it has attempts left; after the last one it is failed, and
-// so is every task waiting on it. The task's new state is returned.
+// so is every task waiting on it. The task's new state is returned. The
+// reason is kept with secrets redacted: it is often an error that quotes
+// a request, and the coordinator's model reads it.
 func (s *Store) Fail(ctx context.Context, id int64, holder, reason string) (State, error) {
 	var state State
 	err := s.db.WriteTx(ctx, "fail team task", func(tx *sql.Tx) error {
@@ -94,7 +98,7 @@ func (s *Store) Fail(ctx context.Context, id int64, holder, reason string) (Stat
 		if err != nil {
 			return err
 		}
-		why := fmt.Sprintf("attempt %d of %d: %s", t.Attempts, t.MaxAttempts, reason)
+		why := fmt.Sprintf("attempt %d of %d: %s", t.Attempts, t.MaxAttempts, redact.Secrets(reason))
 		if err := retryOrFail(ctx, tx, id, t.Attempts, t.MaxAttempts, why, s.now()); err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/safety/redact"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -33,6 +34,9 @@ type Scope struct {
 // Tools returns the coordinator's tools over sc: task_post, task_wait and
 // artifact_read. Each refuses a task of another run as if it did not
 // exist, so a coordinator neither reads nor waits on another run's work.
+// What workers wrote (summaries, errors, artifacts) reaches the model with
+// the secrets it holds redacted: a worker's output is the text of a turn
+// or an error that may quote a key.
 func Tools(sc Scope) []tool.Tool {
 	return []tool.Tool{postTool{sc}, waitTool{sc}, readTool{sc}}
 }
@@ -168,10 +172,10 @@ func (w waitTool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 func (w waitTool) describe(ctx context.Context, t Task) (map[string]any, error) {
 	d := map[string]any{"task": t.ID, "role": t.Role, "state": t.State, "attempts": t.Attempts}
 	if t.Summary != "" {
-		d["summary"] = t.Summary
+		d["summary"] = redact.Secrets(t.Summary)
 	}
 	if t.Error != "" {
-		d["error"] = t.Error
+		d["error"] = redact.Secrets(t.Error)
 	}
 	if t.State == StateDone {
 		as, err := w.sc.Store.Artifacts(ctx, t.ID)
@@ -232,9 +236,15 @@ func (r readTool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	case KindFile:
 		d["path"] = x.Path
 	case KindJSON:
-		d["content"] = json.RawMessage(x.Content)
+		// Redaction keeps a JSON document valid unless a secret spans its
+		// syntax; then the model gets the redacted text as a string.
+		if c := redact.Secrets(x.Content); json.Valid([]byte(c)) {
+			d["content"] = json.RawMessage(c)
+		} else {
+			d["content"] = c
+		}
 	default:
-		d["content"] = x.Content
+		d["content"] = redact.Secrets(x.Content)
 	}
 	return d, nil
 }

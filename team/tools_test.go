@@ -197,3 +197,42 @@ func TestTaskWaitTimesOut(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestToolsRedactWorkersSecrets has a worker's error, summary and
+// artifacts quote keys: the coordinator's model reads them redacted.
+func TestToolsRedactWorkersSecrets(t *testing.T) {
+	s, _ := newStore(t)
+	ctx := context.Background()
+	r := mustRun(t, s)
+	const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+	a, err := s.Post(ctx, r.ID, Post{Role: "search", Description: "d", MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mustPost(t, s, r.ID, "search")
+	mustClaim(t, s, "search", "h")
+	if _, err := s.Fail(ctx, a.ID, "h", "POST /v1 with Authorization: Bearer "+key+": 401"); err != nil {
+		t.Fatal(err)
+	}
+	mustClaim(t, s, "search", "h")
+	if err := s.Complete(ctx, b.ID, "h", Result{Summary: "used " + key, Artifacts: []Artifact{
+		{Name: "t", Kind: KindText, Content: "key=" + key},
+		{Name: "j", Kind: KindJSON, Content: `{"api_key":"` + key + `"}`}}}); err != nil {
+		t.Fatal(err)
+	}
+	if stored := mustState(t, s, a.ID, StateFailed); strings.Contains(stored.Error, key) {
+		t.Fatalf("stored error %q", stored.Error)
+	}
+	co := newCoordinator(t, Scope{Store: s, Run: r.ID})
+	outs := []map[string]any{
+		co.ok("task_wait", `{"ids":[`+itoa(a.ID)+`,`+itoa(b.ID)+`]}`),
+		co.ok("artifact_read", `{"task":`+itoa(b.ID)+`,"name":"t"}`),
+		co.ok("artifact_read", `{"task":`+itoa(b.ID)+`,"name":"j"}`),
+	}
+	for _, o := range outs {
+		j, _ := json.Marshal(o)
+		if strings.Contains(string(j), key) || !strings.Contains(string(j), "REDACTED") {
+			t.Errorf("the model would read %s", j)
+		}
+	}
+}
