@@ -4,6 +4,15 @@
 // Everything lives in state.db, so several processes share one queue, a
 // crashed worker's task is claimed again once its lease runs out, and a
 // run resumes after a crash without redoing the tasks already done.
+//
+// A task moves waiting → ready → claimed → done | failed | cancelled. It
+// is ready once every input is done. A claim is a lease: a worker renews
+// it while it works, and a claim whose lease ran out goes back to ready
+// (counting the attempt) at the next Claim of any worker. A failed
+// attempt goes back to ready until the task's attempts are used up; then
+// the task fails, and so does every task waiting on it, directly or not,
+// since it can never get its inputs. Cancelling or finishing a run
+// cancels the tasks of it not finished yet.
 package team
 
 import (
