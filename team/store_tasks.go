@@ -1,0 +1,123 @@
+package team
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// State is where a task is. A task is posted waiting (or ready when it
+// has no inputs, or they are all done), becomes ready when its last input
+// is done, is claimed by a worker of its role and ends done, failed or
+// cancelled. A failed claim goes back to ready until its attempts are
+// used up.
+type State string
+
+// The states of a task.
+const (
+	StateWaiting   State = "waiting"
+	StateReady     State = "ready"
+	StateClaimed   State = "claimed"
+	StateDone      State = "done"
+	StateFailed    State = "failed"
+	StateCancelled State = "cancelled"
+)
+
+// Finished reports whether the task will not change state again.
+func (s State) Finished() bool {
+	return s == StateDone || s == StateFailed || s == StateCancelled
+}
+
+// Task is one piece of a run's work, for one role.
+type Task struct {
+	ID          int64
+	Run         int64
+	Role        string
+	Description string
+	// Inputs are the ids of the earlier tasks of the run whose artifacts
+	// this one takes.
+	Inputs      []int64
+	State       State
+	Attempts    int
+	MaxAttempts int
+	// Holder and LeaseUntil name the claim that holds a claimed task.
+	Holder     string
+	LeaseUntil time.Time
+	// Summary is what the worker said the task came to; Error why the
+	// last attempt, or the task, failed.
+	Summary    string
+	Error      string
+	CreatedAt  time.Time
+	ReadyAt    time.Time
+	ClaimedAt  time.Time
+	FinishedAt time.Time
+}
+
+const taskColumns = `id, run, role, description, inputs, state, attempts, max_attempts, holder, lease_until, summary, error, created_at, ready_at, claimed_at, finished_at`
+
+// scanner is a *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+func scanTask(r scanner) (Task, error) {
+	var (
+		t                                   Task
+		inputs, state                       string
+		lease, created, ready, claimed, fin int64
+	)
+	if err := r.Scan(&t.ID, &t.Run, &t.Role, &t.Description, &inputs, &state, &t.Attempts, &t.MaxAttempts,
+		&t.Holder, &lease, &t.Summary, &t.Error, &created, &ready, &claimed, &fin); err != nil {
+		return Task{}, err
+	}
+	if err := json.Unmarshal([]byte(inputs), &t.Inputs); err != nil {
+		return Task{}, fmt.Errorf("task %d: stored inputs: %w", t.ID, err)
+	}
+	t.State = State(state)
+	t.LeaseUntil, t.CreatedAt, t.ReadyAt = fromMicros(lease), fromMicros(created), fromMicros(ready)
+	t.ClaimedAt, t.FinishedAt = fromMicros(claimed), fromMicros(fin)
+	return t, nil
+}
+
+// queryRow is what getTask needs of a *sql.DB or *sql.Tx.
+type queryRow interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func getTask(ctx context.Context, q queryRow, id int64) (Task, error) {
+	t, err := scanTask(q.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM team_tasks WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Task{}, fmt.Errorf("team: task %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Task{}, fmt.Errorf("team: get task %d: %w", id, err)
+	}
+	return t, nil
+}
+
+// Task returns task id, or an error wrapping ErrNotFound.
+func (s *Store) Task(ctx context.Context, id int64) (Task, error) {
+	return getTask(ctx, s.read, id)
+}
+
+// Tasks returns every task of run, oldest first.
+func (s *Store) Tasks(ctx context.Context, run int64) ([]Task, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+taskColumns+` FROM team_tasks WHERE run = ? ORDER BY id`, run)
+	if err != nil {
+		return nil, fmt.Errorf("team: tasks of run %d: %w", run, err)
+	}
+	defer rows.Close()
+	var out []Task
+	for rows.Next() {
+		t, err := scanTask(rows)
+		if err != nil {
+			return nil, fmt.Errorf("team: tasks of run %d: %w", run, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("team: tasks of run %d: %w", run, err)
+	}
+	return out, nil
+}
