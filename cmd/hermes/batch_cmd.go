@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/hermes-go/hermes/batch"
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/lazy"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
 )
@@ -29,7 +29,7 @@ func newBatchCmd(a *cli) *cobra.Command {
 }
 
 // runName is what --run accepts: it names a directory.
-var runName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+var runName = lazy.Regexp{Expr: `^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`}
 
 func newBatchRunCmd(a *cli) *cobra.Command {
 	var f turnFlags
@@ -56,7 +56,7 @@ dangerous commands are decided by approvals.cron_mode (deny unless set
 to allow).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !runName.MatchString(run) {
+			if !runName.Get().MatchString(run) {
 				return fmt.Errorf("--run %q: want a name of letters, digits, '.', '_' and '-', such as eval-2026-12", run)
 			}
 			if workers < 1 || workers > 256 {
