@@ -94,6 +94,8 @@ type Config struct {
 	Gateway Gateway `yaml:"gateway"`
 	// API configures the OpenAI-compatible HTTP server of hermes serve.
 	API API `yaml:"api"`
+	// Agents are the role agents turns can run as, by name (see RoleAgent).
+	Agents map[string]RoleAgent `yaml:"agents"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
@@ -123,6 +125,8 @@ type Schedule struct {
 	Skills   []string `yaml:"skills"`
 	Toolsets []string `yaml:"toolsets"`
 	Model    string   `yaml:"model"`
+	// Agent is the role agent (agents:) the job runs as.
+	Agent string `yaml:"agent"`
 	// Deliver is a target or an ordered fallback chain (wecom:KEY,
 	// feishu:URL, dingtalk:URL, slack:URL, telegram:CHAT_ID,
 	// email:ADDRESS, webhook:URL, local).
