@@ -124,3 +124,39 @@ func TestAgentSoulOutsideHome(t *testing.T) {
 		t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
 	}
 }
+
+// TestJobAgent runs a job whose agent: is the analyst: the run gets the
+// analyst's soul, tools and model, and its session records the agent.
+func TestJobAgent(t *testing.T) {
+	srv := llmtest.New(t)
+	h := agentsHome(t, srv)
+	cfg, err := os.ReadFile(filepath.Join(h.dir, "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.write("config.yaml", string(cfg)+`schedules:
+  numbers:
+    cron: "@daily"
+    agent: analyst
+    prompt: look at the numbers
+    deliver: local
+`)
+	srv.Enqueue(llmtest.Reply{Text: "numbers read"})
+	if r := h.hermes("cron", "run", "numbers"); r.code != 0 {
+		t.Fatalf("cron run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	req := srv.Requests()[0]
+	var names []string
+	for _, tl := range req.Tools {
+		names = append(names, tl.Name)
+	}
+	slices.Sort(names)
+	if !strings.Contains(req.Messages[0].Text(), "You are the analyst.") || req.Model != "analyst-model" ||
+		!slices.Equal(names, []string{"memory", "todo"}) {
+		t.Errorf("the job did not run as the analyst: model %q, tools %v, prompt:\n%s", req.Model, names, req.Messages[0].Text())
+	}
+	r := h.hermes("sessions", "list", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"agent": "analyst"`) && !strings.Contains(r.stdout, `"agent":"analyst"`) {
+		t.Errorf("sessions list does not show the agent: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
