@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
@@ -159,4 +160,32 @@ func TestJobAgent(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, `"agent": "analyst"`) && !strings.Contains(r.stdout, `"agent":"analyst"`) {
 		t.Errorf("sessions list does not show the agent: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// TestGatewayAgentBinding binds a Telegram chat to the analyst with
+// /agent: the next message starts a session as the analyst; an unknown
+// name is refused with the list; /agent default goes back.
+func TestGatewayAgentBinding(t *testing.T) {
+	h := newHome(t)
+	tg := telegramtest.New(telegramtest.Options{})
+	t.Cleanup(tg.Close)
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		who := "hermes"
+		if strings.Contains(r.Messages[0].Text(), "You are the analyst.") {
+			who = "analyst"
+		}
+		return llmtest.Reply{Text: "I am " + who + " on " + r.Model}
+	})
+	gatewayServe(t, h, tg, srv, "agents:\n  analyst:\n    system_prompt: You are the analyst.\n    model: analyst-model\n")
+	tg.UserMessage(telegramtest.Incoming{Text: "who are you?"})
+	waitText(t, tg, 42, "I am hermes on test-model")
+	tg.UserMessage(telegramtest.Incoming{Text: "/agent nobody"})
+	waitText(t, tg, 42, `"nobody" is not an agent. The agents are analyst.`)
+	tg.UserMessage(telegramtest.Incoming{Text: "/agent analyst"})
+	waitText(t, tg, 42, "This chat now talks to the agent analyst")
+	tg.UserMessage(telegramtest.Incoming{Text: "and now?"})
+	waitText(t, tg, 42, "I am analyst on analyst-model")
+	tg.UserMessage(telegramtest.Incoming{Text: "/agent default"})
+	waitText(t, tg, 42, "This chat talks to hermes itself again")
 }
