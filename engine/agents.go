@@ -137,3 +137,17 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 	e.mu.Unlock()
 	return box, nil
 }
+
+// sharesFacts reports whether session id's lasting facts belong in the
+// shared long-term memory. A role agent's do not: the facts store has
+// one space, and what a session as one agent learned would otherwise be
+// recalled in every other agent's sessions and in hermes's own. Its turns
+// do not recall shared facts either (see recall); its MEMORY.md is its
+// own.
+func (e *Engine) sharesFacts(ctx context.Context, id string) bool {
+	if len(e.opt.Agents) == 0 {
+		return true
+	}
+	s, err := e.opt.Store.Get(ctx, id)
+	return err == nil && s.Agent == ""
+}

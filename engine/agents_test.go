@@ -12,7 +12,9 @@ import (
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/memory"
+	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/tool"
 )
 
 // agentRig is an engine with two agents, each with its own memory
@@ -135,5 +137,51 @@ func TestAgentRefused(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "runs as no agent, not writer") {
 		t.Fatalf("a session without agent taken over: %v", err)
+	}
+}
+
+// TestAgentKeepsOutOfSharedFacts: a session as a role agent is not given
+// the shared long-term facts, and what it says is not extracted into
+// them, so nothing crosses from one agent to another through them.
+func TestAgentKeepsOutOfSharedFacts(t *testing.T) {
+	srv := llmtest.New(t)
+	st, db := openStore(t)
+	fs := facts.New(db, facts.Options{})
+	ctx := context.Background()
+	if _, err := fs.Add(ctx, []facts.Fact{{Kind: facts.KindPreference, Subject: "deploy day", Content: "The user deploys on Fridays.", SourceSession: "old"}}); err != nil {
+		t.Fatal(err)
+	}
+	m := namedModels{srv}
+	main, _ := m.Model("")
+	e := engine.New(engine.Options{
+		Store:    st,
+		Models:   m,
+		Tools:    engine.Tools{Registry: tool.NewRegistry()},
+		LongTerm: &engine.LongTerm{Store: fs, Model: main},
+		Agents:   map[string]*engine.Agent{"analyst": {Name: "analyst", Soul: "You are the analyst."}},
+	})
+	t.Cleanup(e.Close)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Text: `[{"kind": "preference", "subject": "report day", "content": "The analyst reports on Mondays.", "confidence": 0.9}]`}
+	})
+	res, err := e.Turn(ctx, "", engine.Input{Text: "which day do I deploy?", Agent: "analyst"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests()[0].LastUserText(); got != "which day do I deploy?" {
+		t.Errorf("the analyst's first message = %q; shared facts were recalled", got)
+	}
+	if err := e.EndSession(ctx, res.SessionID, "exit"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d model calls, want the turn only: the analyst's session was extracted", n)
+	}
+	list, err := fs.List(ctx, 10)
+	if err != nil || len(list) != 1 {
+		t.Errorf("shared facts = %+v, %v; want the one there was", list, err)
 	}
 }

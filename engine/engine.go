@@ -323,7 +323,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if in.Text != "" || len(attached) > 0 {
 		text := in.Text
 		if text != "" {
-			text = e.recall(ctx, history, text)
+			text = e.recall(ctx, ag, history, text)
 		}
 		input = userMessage(text, attached)
 		if t := title(cmp.Or(in.Text, llm.Message{Content: attached}.Text())); s.Title == "" && t != "" {
