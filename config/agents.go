@@ -39,6 +39,10 @@ type RoleAgent struct {
 // typed after --agent.
 var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 
+// modelName is what an agent's model may be called: a provider's model
+// id ("gpt-4o-mini", "anthropic/claude-sonnet-4", "qwen2.5:7b").
+var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$`)
+
 // AgentNames returns the configured agents' names, sorted.
 func (c *Config) AgentNames() []string { return slices.Sorted(maps.Keys(c.Agents)) }
 
@@ -94,6 +98,10 @@ func validateAgents(c *Config, where func(key string) string) []error {
 			errs = append(errs, badValue(where(key+".memory"), key+".memory", a.Memory,
 				"is not accepted: it leaves HERMES_HOME; use a folder inside it, or an absolute path"))
 		}
+		if a.Model != "" && !modelName.MatchString(a.Model) {
+			errs = append(errs, badValue(where(key+".model"), key+".model", a.Model,
+				"is not accepted as a model name; give a provider's model id, like gpt-4o-mini or anthropic/claude-sonnet-4"))
+		}
 		for i, s := range a.Skills {
 			if strings.TrimSpace(s) == "" {
 				k := fmt.Sprintf("%s.skills[%d]", key, i)
@@ -101,5 +109,19 @@ func validateAgents(c *Config, where func(key string) string) []error {
 			}
 		}
 	}
+	for _, job := range slices.Sorted(maps.Keys(c.Schedules)) {
+		name, key := c.Schedules[job].Agent, "schedules."+job+".agent"
+		if _, ok := c.Agents[name]; name != "" && !ok {
+			errs = append(errs, badValue(where(key), key, name, "is not accepted; "+agentList(c)))
+		}
+	}
 	return errs
+}
+
+// agentList says which agents there are to choose from.
+func agentList(c *Config) string {
+	if len(c.Agents) == 0 {
+		return "no agents are configured; define it under agents:"
+	}
+	return "use one of " + strings.Join(c.AgentNames(), ", ")
 }

@@ -74,6 +74,9 @@ func TestAgentsRejected(t *testing.T) {
 		{"agents:\n  a:\n    memory: agents/../../b\n", `agents.a.memory: "agents/../../b" is not accepted`},
 		{"agents:\n  a:\n    soul: s.md\n    system_prompt: hi\n", `agents.a.soul: "s.md" is not accepted beside system_prompt`},
 		{"agents:\n  a:\n    skills: [\"\"]\n", `agents.a.skills[0]: "" is not accepted; name a skill`},
+		{"agents:\n  a:\n    model: \"gpt 4; rm\"\n", `agents.a.model: "gpt 4; rm" is not accepted as a model name`},
+		{"agents:\n  a: {}\nschedules:\n  j:\n    cron: \"@daily\"\n    prompt: x\n    agent: b\n", `schedules.j.agent: "b" is not accepted; use one of a`},
+		{"schedules:\n  j:\n    cron: \"@daily\"\n    prompt: x\n    agent: b\n", `schedules.j.agent: "b" is not accepted; no agents are configured`},
 	} {
 		_, _, err := loadYAML(t, tc.yaml)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
