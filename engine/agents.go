@@ -105,6 +105,9 @@ func agentInput(in Input, a *Agent) Input {
 // memory tool writing to a's memory. It is cached per agent.
 func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 	box, err := e.Toolbox(toolsets)
+	if err != nil && a != nil {
+		return nil, fmt.Errorf("agent %s (agents.%s.toolsets in config.yaml): %w", a.Name, a.Name, err)
+	}
 	if err != nil || a == nil || a.Memory == nil || !box.Offers("memory") {
 		return box, err
 	}
@@ -115,27 +118,11 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 	if ok {
 		return cached, nil
 	}
-	var tools []tool.Tool
-	for _, info := range box.Registry.Infos() {
-		if !info.Selected || info.Name == "memory" {
-			continue
-		}
-		if t, ok := box.Registry.Get(info.Name); ok {
-			tools = append(tools, t)
-		}
-	}
 	reg := tool.NewRegistry()
-	if err := reg.Swap(nil, append(tools, memory.NewTool(a.Memory))); err != nil {
+	if err := reg.Swap(nil, append(box.selected("memory"), memory.NewTool(a.Memory))); err != nil {
 		return nil, fmt.Errorf("agent %s's tools: %w", a.Name, err)
 	}
-	box = e.toolbox(reg)
-	e.mu.Lock()
-	if len(e.boxes) >= maxBoxes {
-		clear(e.boxes)
-	}
-	e.boxes[key] = box
-	e.mu.Unlock()
-	return box, nil
+	return e.keepBox(key, e.toolbox(reg)), nil
 }
 
 // sharesFacts reports whether session id's lasting facts belong in the
