@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // RoleAgent is one entry of agents: a named identity a turn can run as,
@@ -37,11 +38,11 @@ type RoleAgent struct {
 
 // agentName is what an agent may be called: it names a folder and is
 // typed after --agent.
-var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+var agentName = lazy.Regexp{Expr: `^[a-z0-9][a-z0-9_-]{0,63}$`}
 
 // modelName is what an agent's model may be called: a provider's model
 // id ("gpt-4o-mini", "anthropic/claude-sonnet-4", "qwen2.5:7b").
-var modelName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$`)
+var modelName = lazy.Regexp{Expr: `^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$`}
 
 // AgentNames returns the configured agents' names, sorted.
 func (c *Config) AgentNames() []string { return slices.Sorted(maps.Keys(c.Agents)) }
@@ -81,7 +82,7 @@ func validateAgents(c *Config, where func(key string) string) []error {
 	var errs []error
 	for _, name := range c.AgentNames() {
 		a, key := c.Agents[name], "agents."+name
-		if !agentName.MatchString(name) {
+		if !agentName.Get().MatchString(name) {
 			errs = append(errs, badValue(where("agents"), "agents", name,
 				"is not accepted as an agent name; use up to 64 lowercase letters, digits, \"-\" and \"_\", starting with a letter or digit"))
 			continue
@@ -98,7 +99,7 @@ func validateAgents(c *Config, where func(key string) string) []error {
 			errs = append(errs, badValue(where(key+".memory"), key+".memory", a.Memory,
 				"is not accepted: it leaves HERMES_HOME; use a folder inside it, or an absolute path"))
 		}
-		if a.Model != "" && !modelName.MatchString(a.Model) {
+		if a.Model != "" && !modelName.Get().MatchString(a.Model) {
 			errs = append(errs, badValue(where(key+".model"), key+".model", a.Model,
 				"is not accepted as a model name; give a provider's model id, like gpt-4o-mini or anthropic/claude-sonnet-4"))
 		}
