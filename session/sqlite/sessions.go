@@ -179,10 +179,10 @@ func (s *Store) List(ctx context.Context, opt session.ListOptions) ([]session.Se
 // scanSession reads one row selected with sessionCols.
 func scanSession(row interface{ Scan(...any) error }) (*session.Session, error) {
 	var (
-		sess                                 session.Session
+		sess                                        session.Session
 		title, model, parent, endReason, cwd, agent sql.NullString
-		started                              int64
-		ended                                sql.NullInt64
+		started                                     int64
+		ended                                       sql.NullInt64
 	)
 	err := row.Scan(&sess.ID, &sess.Source, &title, &model, &parent, &started, &ended,
 		&endReason, &cwd, &sess.MessageCount, &sess.ToolCallCount, &sess.InputTokens,
