@@ -68,6 +68,9 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 			return engine.Options{}, err
 		}
 	}
+	if opts.Agents, err = a.roleAgents(); err != nil {
+		return engine.Options{}, err
+	}
 	if c.Memory.LongTerm.Or(true) {
 		m, err := a.Models.aux("auxiliary.memory", c.Auxiliary.Memory)
 		if err != nil {

@@ -131,8 +131,10 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			}
 			return m
 		},
-		Inbox:  gatewayInbox{a.Gateway},
-		Logger: a.Log,
+		Agent:     a.chatAgent,
+		ChatAgent: a.chatAgentOf,
+		Inbox:     gatewayInbox{a.Gateway},
+		Logger:    a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {
 		opt.Workdir = wd

@@ -96,6 +96,8 @@ type Config struct {
 	API API `yaml:"api"`
 	// Delegation limits the child agents delegate_task starts.
 	Delegation Delegation `yaml:"delegation"`
+	// Agents are the role agents turns can run as, by name (see RoleAgent).
+	Agents map[string]RoleAgent `yaml:"agents"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
@@ -125,6 +127,8 @@ type Schedule struct {
 	Skills   []string `yaml:"skills"`
 	Toolsets []string `yaml:"toolsets"`
 	Model    string   `yaml:"model"`
+	// Agent is the role agent (agents:) the job runs as.
+	Agent string `yaml:"agent"`
 	// Deliver is a target or an ordered fallback chain (wecom:KEY,
 	// feishu:URL, dingtalk:URL, slack:URL, telegram:CHAT_ID,
 	// email:ADDRESS, webhook:URL, local).

@@ -48,6 +48,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateGateway(&c.Gateway, where)...)
 	errs = append(errs, validateAPI(&c.API, where)...)
 	errs = append(errs, validateDelegation(c, where)...)
+	errs = append(errs, validateAgents(c, where)...)
 	return errs
 }
 

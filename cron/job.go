@@ -45,10 +45,12 @@ type Spec struct {
 	Skills      []string `json:"skills,omitempty" yaml:"skills,omitempty"`
 	Toolsets    []string `json:"toolsets,omitempty" yaml:"toolsets,omitempty"`
 	Model       string   `json:"model,omitempty" yaml:"model,omitempty"`
-	Deliver     []string `json:"deliver,omitempty" yaml:"deliver,omitempty"`
-	Script      string   `json:"script,omitempty" yaml:"script,omitempty"`
-	NoAgent     bool     `json:"no_agent,omitempty" yaml:"no_agent,omitempty"`
-	CatchUp     string   `json:"catch_up,omitempty" yaml:"catch_up,omitempty"`
+	// Agent is the role agent the job's turns run as (config's agents:).
+	Agent   string   `json:"agent,omitempty" yaml:"agent,omitempty"`
+	Deliver []string `json:"deliver,omitempty" yaml:"deliver,omitempty"`
+	Script  string   `json:"script,omitempty" yaml:"script,omitempty"`
+	NoAgent bool     `json:"no_agent,omitempty" yaml:"no_agent,omitempty"`
+	CatchUp string   `json:"catch_up,omitempty" yaml:"catch_up,omitempty"`
 }
 
 // Job is a stored job: its spec plus the scheduler's bookkeeping.

@@ -66,6 +66,8 @@ type Options struct {
 	Jobs Jobs
 	// Delegation configures the children delegate_task starts.
 	Delegation Delegation
+	// Agents are the role agents turns can run as, by name.
+	Agents map[string]*Agent
 	// Clock times turns, idle sessions and job runs; nil is the wall
 	// clock.
 	Clock clock.Clock
@@ -212,6 +214,11 @@ type Input struct {
 	// Model, when set, is the model this turn calls instead of the main
 	// one (a job's own model), on the configured provider.
 	Model string
+	// Agent, when set, names the role agent (Options.Agents) a new
+	// session runs as; a continued session keeps the agent it recorded.
+	// The agent's toolsets and model apply where Toolsets and Model are
+	// empty.
+	Agent string
 	// MaxTurns, when positive, replaces the engine's iteration budget.
 	MaxTurns int
 	// Approval says who can be asked about this turn's dangerous
@@ -269,9 +276,14 @@ type TurnResult struct {
 // no model, store unavailable, session busy); a failed model call is
 // reported in the result's Stopped and Err.
 func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agent.Sink) (*TurnResult, error) {
-	box, err := in.box, error(nil)
+	ag, known, err := e.turnAgent(ctx, sessionID, in)
+	if err != nil {
+		return nil, err
+	}
+	in = agentInput(in, ag)
+	box := in.box
 	if box == nil {
-		if box, err = e.Toolbox(in.Toolsets); err != nil {
+		if box, err = e.agentToolbox(in.Toolsets, ag); err != nil {
 			return nil, fmt.Errorf("toolsets: %w", err)
 		}
 	}
@@ -287,7 +299,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if err != nil {
 		return nil, err
 	}
-	s, err := e.session(ctx, sessionID, in, model.Name)
+	s, err := e.session(ctx, sessionID, known, in, model.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +337,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if in.Text != "" || len(attached) > 0 {
 		text := in.Text
 		if text != "" {
-			text = e.recall(ctx, history, text)
+			text = e.recall(ctx, ag, history, text)
 		}
 		input = userMessage(text, attached)
 		if t := title(cmp.Or(in.Text, llm.Message{Content: attached}.Text())); s.Title == "" && t != "" {
@@ -396,8 +408,12 @@ func (e *Engine) cachedPrompt(id, fallback string) string {
 	return fallback
 }
 
-// session returns the session to run in, creating it when id is empty.
-func (e *Engine) session(ctx context.Context, id string, in Input, model string) (*session.Session, error) {
+// session returns the session to run in: known when it was read already,
+// else session id, or a new one when id is empty.
+func (e *Engine) session(ctx context.Context, id string, known *session.Session, in Input, model string) (*session.Session, error) {
+	if known != nil {
+		return known, nil
+	}
 	if id != "" {
 		s, err := e.opt.Store.Get(ctx, id)
 		if errors.Is(err, session.ErrNotFound) {
@@ -408,7 +424,7 @@ func (e *Engine) session(ctx context.Context, id string, in Input, model string)
 	// The title comes with the row: a stateless request or a job makes a
 	// session every time, and a write of its own would cost one more
 	// transaction before the model is called.
-	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text), ParentID: in.parentID}
+	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text), ParentID: in.parentID, Agent: in.Agent}
 	if s.Source == "" {
 		s.Source = "cli"
 	}

@@ -45,9 +45,9 @@ type extractions struct {
 // recall prepends the facts relevant to text to the first message of a
 // session, as a marked block. It goes into the user message, not the
 // system prompt, so the prompt's cached prefix holds.
-func (e *Engine) recall(ctx context.Context, history []llm.Message, text string) string {
+func (e *Engine) recall(ctx context.Context, ag *Agent, history []llm.Message, text string) string {
 	lt := e.opt.LongTerm
-	if lt == nil || len(history) > 0 {
+	if lt == nil || len(history) > 0 || ag != nil {
 		return text
 	}
 	found, err := facts.Recall(ctx, lt.Store, text, recallLimit)
@@ -133,6 +133,9 @@ func (e *Engine) extractLater(sessionID string) {
 // them.
 func (e *Engine) extract(ctx context.Context, sessionID string) {
 	lt := e.opt.LongTerm
+	if !e.sharesFacts(ctx, sessionID) {
+		return
+	}
 	msgs, err := e.history(ctx, sessionID)
 	if err != nil || len(msgs) < 2 {
 		return

@@ -156,7 +156,7 @@ func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cro
 	}
 	wctx, dog := newWatchdog(ctx, e.opt.Clock, e.opt.Jobs.Inactivity)
 	defer dog.Stop()
-	in := Input{Text: text, Source: "cron", Toolsets: job.Toolsets, Model: job.Model, Approval: e.opt.Jobs.Approval}
+	in := Input{Text: text, Source: "cron", Toolsets: job.Toolsets, Model: job.Model, Agent: job.Agent, Approval: e.opt.Jobs.Approval}
 	// A job run from inside a turn (the cronjob tool's "run") asks whoever
 	// that turn asks: approvals.cron_mode is for nobody's turns, and a
 	// model must not get past its own turn's approvals by scheduling the

@@ -39,6 +39,12 @@ type PromptSources struct {
 // once per session and records it, so it stays byte-identical for the
 // session; hermes prompt show prints it.
 func (e *Engine) SystemPrompt(workdir string, box *Toolbox) prompt.Prompt {
+	return e.agentPrompt(workdir, box, nil)
+}
+
+// agentPrompt is SystemPrompt for a session of agent a: a's identity in
+// place of SOUL.md, a's memory and a's skills; nil is no agent.
+func (e *Engine) agentPrompt(workdir string, box *Toolbox, a *Agent) prompt.Prompt {
 	src := e.opt.Prompt
 	now := e.opt.Clock.Now()
 	if src.Location != nil {
@@ -53,11 +59,21 @@ func (e *Engine) SystemPrompt(workdir string, box *Toolbox) prompt.Prompt {
 		Logger:     e.opt.Logger,
 		MemoryTool: box.Offers("memory"),
 	}
-	if src.Skills != nil && box.Offers("skill_view") {
-		o.SkillsIndex = src.Skills.Index(Availability(box), src.IndexFullLimit)
+	mem, avail := src.Memory, Availability(box)
+	if a != nil {
+		if a.Soul != "" {
+			o.Identity, o.HermesHome = a.Soul, ""
+		}
+		if a.Memory != nil {
+			mem = a.Memory
+		}
+		avail.Only = a.Skills
 	}
-	if src.Memory != nil {
-		if snap, err := src.Memory.Snapshot(); err != nil {
+	if src.Skills != nil && box.Offers("skill_view") {
+		o.SkillsIndex = src.Skills.Index(avail, src.IndexFullLimit)
+	}
+	if mem != nil {
+		if snap, err := mem.Snapshot(); err != nil {
 			e.opt.Logger.Warn("memory not read; the session starts without it", "error", err)
 		} else {
 			o.Memory = snap.Render()
@@ -102,7 +118,7 @@ func (e *Engine) systemPrompt(ctx context.Context, s *session.Session, history [
 		e.opt.Logger.Warn("reading the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
 	}
 	if p == "" {
-		p = e.SystemPrompt(s.Cwd, box).Text()
+		p = e.agentPrompt(s.Cwd, box, e.opt.Agents[s.Agent]).Text()
 		if err := e.opt.Store.SetSystemPrompt(ctx, s.ID, p); err != nil {
 			e.opt.Logger.Warn("recording the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
 		}

@@ -67,14 +67,18 @@ func (e *Engine) Toolbox(toolsets []string) (*Toolbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	box = e.toolbox(sel)
+	return e.keepBox(key, e.toolbox(sel)), nil
+}
+
+// keepBox caches box under key and returns it.
+func (e *Engine) keepBox(key string, box *Toolbox) *Toolbox {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	if len(e.boxes) >= maxBoxes {
 		clear(e.boxes)
 	}
 	e.boxes[key] = box
-	e.mu.Unlock()
-	return box, nil
+	return box
 }
 
 // withTools returns box's offered selection and every tool of extra
@@ -82,21 +86,26 @@ func (e *Engine) Toolbox(toolsets []string) (*Toolbox, error) {
 // turn's alone, so they join a registry made for it instead of the
 // engine's. A name both hold is an error naming it.
 func (e *Engine) withTools(box *Toolbox, extra *tool.Registry) (*Toolbox, error) {
-	var tools []tool.Tool
-	for _, info := range box.Registry.Infos() {
-		if !info.Selected {
-			continue
-		}
-		if t, ok := box.Registry.Get(info.Name); ok {
-			tools = append(tools, t)
-		}
-	}
-	tools = append(tools, extra.All()...)
+	tools := append(box.selected(""), extra.All()...)
 	reg := tool.NewRegistry()
 	if err := reg.Swap(nil, tools); err != nil {
 		return nil, fmt.Errorf("the session's own tools clash with hermes's: %w; rename the MCP server that offers them", err)
 	}
 	return e.toolbox(reg), nil
+}
+
+// selected returns the tools b offers, but for the one named except.
+func (b *Toolbox) selected(except string) []tool.Tool {
+	var tools []tool.Tool
+	for _, info := range b.Registry.Infos() {
+		if !info.Selected || info.Name == except {
+			continue
+		}
+		if t, ok := b.Registry.Get(info.Name); ok {
+			tools = append(tools, t)
+		}
+	}
+	return tools
 }
 
 // AllTools is every registered tool, whatever the selection, behind a

@@ -63,6 +63,13 @@ func (r *Runner) command(ctx context.Context, p Platform, ev Event, key string) 
 			return true
 		}
 		r.reply(ctx, p, ev, "", r.opt.Model(ctx, key, args))
+	case "agent":
+		if r.opt.Agent == nil {
+			r.reply(ctx, p, ev, "", "/agent is not available here.")
+			return true
+		}
+		// A switch starts a new session: it waits for the running turn.
+		r.chats.submit(key, false, func(ctx context.Context) { r.reply(ctx, p, ev, "", r.opt.Agent(ctx, key, args)) })
 	case "whoami":
 		ok, why, _ := r.authorize(ctx, p, ev.User)
 		r.reply(ctx, p, ev, "", fmt.Sprintf("You are %s (id %s) on %s; allowed: %v (%s).", ev.User.Name, ev.User.ID, p.Name(), ok, why))

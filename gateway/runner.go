@@ -80,6 +80,12 @@ type Options struct {
 	// configured one.
 	Model     func(ctx context.Context, key, name string) string
 	ChatModel func(ctx context.Context, key string) string
+	// Agent answers /agent [name] for chat key like Model does for
+	// models: with a name it binds the chat to that role agent and
+	// starts a new session ("default" unbinds it). ChatAgent is the
+	// agent a chat's new sessions run as, "" for none.
+	Agent     func(ctx context.Context, key, name string) string
+	ChatAgent func(ctx context.Context, key string) string
 	// Inbox keeps messages until their turns are over, so a restart
 	// does not lose them; nil keeps them in memory only.
 	Inbox  Inbox
@@ -255,7 +261,7 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 	stopTyping := r.typing(ctx, p, ev.Chat)
 	media, sink := r.media(p, ev, stream)
 	res, err := r.opt.Engine.Turn(ctx, sessionID, engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
-		Model: r.chatModel(ctx, key), Approval: safety.Asker{Prompter: prompter}, Attach: media.attach()}, sink)
+		Model: r.chatModel(ctx, key), Agent: r.chatAgent(ctx, key), Approval: safety.Asker{Prompter: prompter}, Attach: media.attach()}, sink)
 	stopTyping()
 	if err != nil {
 		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())
@@ -310,6 +316,15 @@ func (r *Runner) chatModel(ctx context.Context, key string) string {
 		return ""
 	}
 	return r.opt.ChatModel(ctx, key)
+}
+
+// chatAgent is the role agent chat key's new sessions run as, "" for
+// none.
+func (r *Runner) chatAgent(ctx context.Context, key string) string {
+	if r.opt.ChatAgent == nil {
+		return ""
+	}
+	return r.opt.ChatAgent(ctx, key)
 }
 
 func (r *Runner) resolve(ctx context.Context, key string) (string, bool, error) {

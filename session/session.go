@@ -29,6 +29,8 @@ type Session struct {
 	EndedAt   time.Time `json:"ended_at,omitzero"`
 	EndReason string    `json:"end_reason,omitempty"`
 	Cwd       string    `json:"cwd,omitempty"`
+	// Agent is the role agent the session runs as; empty for none.
+	Agent string `json:"agent,omitempty"`
 
 	MessageCount  int `json:"message_count"`
 	ToolCallCount int `json:"tool_call_count"`

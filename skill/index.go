@@ -18,6 +18,9 @@ const indexDescriptionChars = 160
 type Availability struct {
 	Toolsets []string
 	Tools    []string
+	// Only, when set, limits the index to the skills of these names: a
+	// role agent's own subset.
+	Only []string
 }
 
 // Guidance tells the model how to use and maintain skills (Hermes's
@@ -42,6 +45,9 @@ func (l *Library) visible(avail Availability) []*Skill {
 
 // shown applies a skill's metadata.hermes conditions.
 func shown(sk *Skill, avail Availability) bool {
+	if len(avail.Only) > 0 && !contains(avail.Only, sk.Name) {
+		return false
+	}
 	for _, ts := range sk.RequiresToolsets {
 		if !contains(avail.Toolsets, ts) {
 			return false

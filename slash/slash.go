@@ -54,6 +54,7 @@ func builtins() []Command {
 		{Name: "new", Aliases: []string{"reset"}, Description: "start a new session", Where: Both},
 		{Name: "stop", Description: "stop the running turn", Where: Chat},
 		{Name: "model", Args: "[name]", Description: "show the model, or switch this chat to another", Where: Chat},
+		{Name: "agent", Args: "[name|default]", Description: "show the role agent, or bind this chat to another (a new session)", Where: Chat},
 		{Name: "usage", Description: "this session's tokens and estimated cost", Where: Both},
 		{Name: "compress", Args: "[focus]", Description: "compress the conversation now", Where: Both},
 		{Name: "approve", Args: "[session|always]", Description: "allow the command waiting for approval", Where: Chat},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -23,6 +24,7 @@ type chatFlags struct {
 	json   bool
 	resume string
 	cont   bool
+	agent  string
 }
 
 func newChatCmd(a *cli) *cobra.Command {
@@ -57,6 +59,7 @@ truncated, interrupted or error.`,
   hermes chat -q "Summarize README.md" --json
   hermes chat -c -q "And the largest directory?"
   hermes chat --resume 20261202_110737_a1b2c3
+  hermes chat --agent analyst -q "What changed in the sales figures?"
   hermes chat --toolsets terminal --max-turns 20 --yolo -q "Clean the build dir"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -78,6 +81,7 @@ truncated, interrupted or error.`,
 	fl.BoolVar(&f.json, "json", false, "with -q, print the result as one JSON object")
 	fl.StringVar(&f.resume, "resume", "", "continue the session `ID`")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent terminal session")
+	fl.StringVar(&f.agent, "agent", "", "talk to the role agent `NAME` (agents: in config.yaml; hermes agents list)")
 	return cmd
 }
 
@@ -89,6 +93,9 @@ func openChat(cmd *cobra.Command, a *cli, f *chatFlags) (*app.App, string, error
 		return nil, "", err
 	}
 	id, err := startSession(cmd, h, f)
+	if err == nil && f.agent != "" && !slices.Contains(h.Engine.Agents(), f.agent) {
+		err = fmt.Errorf("--agent: %q is not configured; %s", f.agent, agentChoices(h.Engine.Agents()))
+	}
 	if err != nil {
 		h.Close()
 		return nil, "", err
@@ -140,7 +147,7 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		sink.info = io.Discard
 	}
 	cwd, _ := os.Getwd()
-	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Approval: safety.Asker{Yolo: f.yolo},
+	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Agent: f.agent, Approval: safety.Asker{Yolo: f.yolo},
 		Waiting: waitingNotice(cmd.ErrOrStderr(), id)}
 	res, err := h.Engine.Turn(cmd.Context(), id, in, sink)
 	var busy *engine.BusyError

@@ -165,7 +165,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			err error
 		}
 		finished := make(chan done, 1)
-		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Approval: safety.Asker{Prompter: prompter, Yolo: f.yolo}, Reviewed: reviewed,
+		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Agent: f.agent, Approval: safety.Asker{Prompter: prompter, Yolo: f.yolo}, Reviewed: reviewed,
 			Waiting: waitingNotice(errOut, id)}
 		go func() {
 			res, err := h.Engine.Turn(ctx, id, in, &printer{text: out, info: out})

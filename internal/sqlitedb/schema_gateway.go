@@ -103,4 +103,13 @@ CREATE TABLE gateway_cursors (
 	PRIMARY KEY (platform, name)
 );
 `,
+	// 5: the role agent each chat is bound to with /agent, kept like
+	// its model by the chat's session key.
+	`
+CREATE TABLE gateway_chat_agents (
+	key    TEXT PRIMARY KEY,
+	agent  TEXT NOT NULL,
+	set_at INTEGER NOT NULL
+);
+`,
 }

@@ -207,6 +207,9 @@ WHEN old.id <= ` + indexedUpto + ` BEGIN
 	WHERE ` + cjkNew + `;
 END;
 `,
+	// 7: the role agent (config's agents:) a session runs as, so a
+	// continued session keeps its identity, tools, model and memory.
+	`ALTER TABLE sessions ADD COLUMN agent TEXT;`,
 }
 
 // indexedUpto is, in SQL, the id of the last message in the full-text
