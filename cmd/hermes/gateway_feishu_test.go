@@ -178,7 +178,7 @@ func TestGatewayFeishuApprovalCard(t *testing.T) {
 		t.Fatalf("the card has no Deny button: %+v", ask)
 	}
 	mallory := feishutest.User{OpenID: "ou_mallory", Name: "Mallory"}
-	res, err := fs.Press(ask.ID, mallory, strings.Replace(deny, ":d", ":o", 1))
+	res, err := fs.Press(ask.ID, mallory, strings.TrimSuffix(deny, ":d")+":o")
 	if err != nil || res.Status != 200 || res.ToastType != "error" || !strings.Contains(res.Toast, "not allowed") {
 		t.Errorf("Mallory's press was answered %+v, %v", res, err)
 	}
