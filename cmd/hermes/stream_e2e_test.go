@@ -61,11 +61,15 @@ func TestChatEndlessStreamIsCut(t *testing.T) {
 	if took > 15*time.Second {
 		t.Errorf("the chat took %s to give up on the stream", took)
 	}
-	// ru_maxrss is the process's peak resident set (VmHWM), in KiB.
+	// ru_maxrss is the process's peak resident set (VmHWM), in KiB. On
+	// a quiet machine it peaks at 53–68 MiB; with the whole suite running
+	// beside it, the collector falls behind the 8 MiB reply and the peak
+	// has reached 107 MiB. Reading the stream without the cap grew to
+	// gigabytes: the bound tells the two apart, not the load.
 	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
 	t.Logf("cut after %s, peak RSS %d MiB", took.Round(time.Millisecond), peak>>20)
-	if peak > 100<<20 {
-		t.Errorf("hermes grew to %d MiB reading the stream, want under 100", peak>>20)
+	if peak > 160<<20 {
+		t.Errorf("hermes grew to %d MiB reading the stream, want under 160", peak>>20)
 	}
 	var list []struct {
 		MessageCount int `json:"message_count"`
