@@ -162,12 +162,14 @@ func TestJobsRefuseWhatOnlyTheOperatorSets(t *testing.T) {
 	if code, body := rig.call(t, "PATCH", "/v1/jobs/mine", `{"name":"renamed"}`); code != http.StatusBadRequest || !strings.Contains(body, `"param":"name"`) {
 		t.Errorf("renaming: %d %s", code, body)
 	}
-	// A job the operator gave a script or tools of its own is not given
-	// a new prompt through a key: that prompt would run with them.
+	// A job the operator gave a script, tools or a role agent of its own
+	// is not given a new prompt through a key: that prompt would run with
+	// them.
 	for _, spec := range []cron.Spec{
 		{Schedule: "@daily", Prompt: "check disks", Script: "df -h"},
 		{Schedule: "@daily", Prompt: "tidy up", Toolsets: []string{"terminal"}},
 		{Schedule: "@daily", Script: "uptime", NoAgent: true},
+		{Schedule: "@daily", Prompt: "report weekly", Agent: "analyst"},
 	} {
 		name := "ops-" + strings.Fields(spec.Prompt + " x")[0]
 		if _, err := rig.jobs.Create(ctx, cron.Job{Name: name, Spec: spec}); err != nil {
