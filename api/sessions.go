@@ -165,22 +165,10 @@ func (h *sessionAPI) search(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for i := range hits {
-		hits[i].Snippet = h.redactSnippet(hits[i].Snippet)
+		hits[i].Snippet = h.a.Redact(hits[i].Snippet)
 		hits[i].SessionTitle = h.a.Redact(hits[i].SessionTitle)
 	}
 	writeList(w, hits)
-}
-
-// redactSnippet redacts a search snippet. The marks (>>> <<<) around the
-// words that matched can split a secret (a search for "sk-live" marks its
-// pieces), so the snippet is redacted without them as well: when that
-// finds a secret, the snippet goes without marks.
-func (h *sessionAPI) redactSnippet(snippet string) string {
-	plain := strings.ReplaceAll(strings.ReplaceAll(snippet, ">>>", ""), "<<<", "")
-	if clean := h.a.Redact(plain); clean != plain {
-		return clean
-	}
-	return h.a.Redact(snippet)
 }
 
 // fail answers an error of the store or the runtime: an *Error as it
