@@ -37,26 +37,53 @@ type Post struct {
 // posted on a failed input is failed at once, on a cancelled one
 // cancelled, so nothing waits for ever on work that will not come.
 func (s *Store) Post(ctx context.Context, run int64, p Post) (Task, error) {
+	t, _, err := s.post(ctx, run, p, false)
+	return t, err
+}
+
+// PostOnce is Post unless the run already has the task: one of the same
+// role, description and inputs that has not failed or been cancelled.
+// Then that task is returned, and true. A coordinator resumed after a
+// crash posts its plan again; the work done before is not done twice.
+func (s *Store) PostOnce(ctx context.Context, run int64, p Post) (Task, bool, error) {
+	return s.post(ctx, run, p, true)
+}
+
+func (s *Store) post(ctx context.Context, run int64, p Post, once bool) (Task, bool, error) {
 	if strings.TrimSpace(p.Role) == "" {
-		return Task{}, errors.New("team: post task: role is empty; name the role whose workers should do it")
+		return Task{}, false, errors.New("team: post task: role is empty; name the role whose workers should do it")
 	}
 	if strings.TrimSpace(p.Description) == "" {
-		return Task{}, errors.New("team: post task: description is empty; say what the task is")
+		return Task{}, false, errors.New("team: post task: description is empty; say what the task is")
 	}
 	if p.MaxAttempts == 0 {
 		p.MaxAttempts = DefaultMaxAttempts
 	}
 	if p.MaxAttempts < 1 || p.MaxAttempts > maxAttemptsLimit {
-		return Task{}, fmt.Errorf("team: post task: max_attempts %d is not accepted; use 1 to %d", p.MaxAttempts, maxAttemptsLimit)
+		return Task{}, false, fmt.Errorf("team: post task: max_attempts %d is not accepted; use 1 to %d", p.MaxAttempts, maxAttemptsLimit)
 	}
 	inputs := slices.Clone(p.Inputs)
 	slices.Sort(inputs)
 	inputs = slices.Compact(inputs)
 	enc, _ := json.Marshal(append([]int64{}, inputs...))
 	var t Task
+	var found bool
 	err := s.db.WriteTx(ctx, "post team task", func(tx *sql.Tx) error {
 		if err := activeRun(ctx, tx, run); err != nil {
 			return err
+		}
+		if once {
+			var id int64
+			err := tx.QueryRowContext(ctx, `SELECT id FROM team_tasks WHERE run = ? AND role = ? AND description = ? AND inputs = ?
+AND state NOT IN ('failed', 'cancelled') ORDER BY id LIMIT 1`, run, p.Role, p.Description, string(enc)).Scan(&id)
+			if err == nil {
+				found = true
+				t, err = getTask(ctx, tx, id)
+				return err
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
 		}
 		state, why, err := inputState(ctx, tx, run, inputs)
 		if err != nil {
@@ -88,12 +115,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, run, p.Role, p.Description, string(enc),
 		return err
 	})
 	if err != nil {
-		return Task{}, fmt.Errorf("team: post task: %w", err)
+		return Task{}, false, fmt.Errorf("team: post task: %w", err)
 	}
-	if t.State == StateReady {
+	if t.State == StateReady && !found {
 		s.signal()
 	}
-	return t, nil
+	return t, found, nil
 }
 
 // activeRun checks that run exists and is active.
@@ -157,6 +184,13 @@ func inputState(ctx context.Context, tx *sql.Tx, run int64, inputs []int64) (Sta
 // write transaction, so two claimers, in this process or another, never
 // get the same task.
 func (s *Store) Claim(ctx context.Context, role, holder string, lease time.Duration) (Task, bool, error) {
+	return s.ClaimIn(ctx, 0, role, holder, lease)
+}
+
+// ClaimIn is Claim limited to the tasks of run; run 0 takes any active
+// run's. A team runner's workers serve their own run, so a second run of
+// the same roles elsewhere keeps its tasks to its own process.
+func (s *Store) ClaimIn(ctx context.Context, run int64, role, holder string, lease time.Duration) (Task, bool, error) {
 	if role == "" || holder == "" {
 		return Task{}, false, fmt.Errorf("team: claim: role %q and holder %q must both be set", role, holder)
 	}
@@ -174,7 +208,7 @@ func (s *Store) Claim(ctx context.Context, role, holder string, lease time.Durat
 		}
 		var id int64
 		err = tx.QueryRowContext(ctx, `SELECT id FROM team_tasks WHERE state = 'ready' AND role = ?
-AND run IN (SELECT id FROM team_runs WHERE state = 'active') ORDER BY ready_at, id LIMIT 1`, role).Scan(&id)
+AND run IN (SELECT id FROM team_runs WHERE state = 'active' AND (? = 0 OR id = ?)) ORDER BY ready_at, id LIMIT 1`, role, run, run).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}

@@ -16,6 +16,10 @@ type Result struct {
 	// Artifacts are what the task produced, for the coordinator and for
 	// the tasks that take this one as an input.
 	Artifacts []Artifact
+	// SessionID is the session of the turn that did the task, and
+	// Tokens what it used, kept with the task for team status.
+	SessionID string
+	Tokens    int
 }
 
 // held checks, inside tx, that task id is claimed by holder.
@@ -73,8 +77,8 @@ func (s *Store) Complete(ctx context.Context, id int64, holder string, r Result)
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE team_tasks SET state = 'done', holder = '', lease_until = 0, summary = ?, error = '', finished_at = ? WHERE id = ?`,
-			r.Summary, now, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE team_tasks SET state = 'done', holder = '', lease_until = 0, summary = ?, error = '', session_id = ?, tokens = ?, finished_at = ?
+WHERE id = ?`, r.Summary, r.SessionID, r.Tokens, now, id); err != nil {
 			return err
 		}
 		return readyDependants(ctx, tx, id, now)

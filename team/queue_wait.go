@@ -32,12 +32,12 @@ func (s *Store) Wait(ctx context.Context, run int64, ids []int64) ([]Task, error
 	}
 }
 
-// ClaimWait claims a task for role as Claim does, waiting while there is
-// none until one is posted or freed, or ctx ends.
-func (s *Store) ClaimWait(ctx context.Context, role, holder string, lease time.Duration) (Task, error) {
+// ClaimWait claims a task for role of run (0: any run) as ClaimIn does,
+// waiting while there is none until one is posted or freed, or ctx ends.
+func (s *Store) ClaimWait(ctx context.Context, run int64, role, holder string, lease time.Duration) (Task, error) {
 	for {
 		ch := s.changes()
-		t, ok, err := s.Claim(ctx, role, holder, lease)
+		t, ok, err := s.ClaimIn(ctx, run, role, holder, lease)
 		if err != nil || ok {
 			return t, err
 		}

@@ -16,10 +16,8 @@
 package team
 
 import (
-	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -93,105 +91,4 @@ func fromMicros(us int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMicro(us).UTC()
-}
-
-// RunState is where a run is.
-type RunState string
-
-// The states of a run.
-const (
-	RunActive    RunState = "active"
-	RunDone      RunState = "done"
-	RunFailed    RunState = "failed"
-	RunCancelled RunState = "cancelled"
-)
-
-// Run is one team's work toward a goal.
-type Run struct {
-	ID         int64
-	Team       string
-	Goal       string
-	State      RunState
-	CreatedAt  time.Time
-	FinishedAt time.Time
-}
-
-// CreateRun starts a run of team toward goal.
-func (s *Store) CreateRun(ctx context.Context, team, goal string) (Run, error) {
-	if team == "" {
-		return Run{}, errors.New("team: create run: team is empty; name the team the run belongs to")
-	}
-	r := Run{Team: team, Goal: goal, State: RunActive, CreatedAt: fromMicros(s.now())}
-	err := s.db.WriteTx(ctx, "create team run", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO team_runs (team, goal, state, created_at) VALUES (?, ?, ?, ?)`,
-			team, goal, string(RunActive), r.CreatedAt.UnixMicro())
-		if err != nil {
-			return err
-		}
-		r.ID, err = res.LastInsertId()
-		return err
-	})
-	if err != nil {
-		return Run{}, fmt.Errorf("team: create run: %w", err)
-	}
-	return r, nil
-}
-
-// GetRun returns run id, or an error wrapping ErrNotFound.
-func (s *Store) GetRun(ctx context.Context, id int64) (Run, error) {
-	var r Run
-	var state string
-	var created, finished int64
-	err := s.read.QueryRowContext(ctx, `SELECT id, team, goal, state, created_at, finished_at FROM team_runs WHERE id = ?`, id).
-		Scan(&r.ID, &r.Team, &r.Goal, &state, &created, &finished)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Run{}, fmt.Errorf("team: run %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return Run{}, fmt.Errorf("team: get run %d: %w", id, err)
-	}
-	r.State, r.CreatedAt, r.FinishedAt = RunState(state), fromMicros(created), fromMicros(finished)
-	return r, nil
-}
-
-// FinishRun ends an active run as done or failed: the coordinator has
-// its answer, or gave up. Tasks of it not finished yet are cancelled, as
-// by CancelRun, since nothing will read what they would produce; finished
-// ones stay as they are, to be inspected.
-func (s *Store) FinishRun(ctx context.Context, id int64, state RunState) error {
-	if state != RunDone && state != RunFailed {
-		return fmt.Errorf("team: finish run %d: state %q is not accepted; use done or failed (CancelRun cancels)", id, state)
-	}
-	return s.endRun(ctx, id, state, "the run finished without it")
-}
-
-// CancelRun cancels an active run and every task of it not finished yet:
-// waiting and ready tasks are never claimed, and a worker holding a
-// claimed one loses its lease at its next renewal.
-func (s *Store) CancelRun(ctx context.Context, id int64) error {
-	return s.endRun(ctx, id, RunCancelled, "the run was cancelled")
-}
-
-// endRun moves an active run to state and cancels its unfinished tasks
-// with why.
-func (s *Store) endRun(ctx context.Context, id int64, state RunState, why string) error {
-	err := s.db.WriteTx(ctx, "end team run", func(tx *sql.Tx) error {
-		now := s.now()
-		res, err := tx.ExecContext(ctx, `UPDATE team_runs SET state = ?, finished_at = ? WHERE id = ? AND state = ?`,
-			string(state), now, id, string(RunActive))
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("no active run %d: %w", id, ErrNotFound)
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE team_tasks SET state = ?, error = ?, holder = '', lease_until = 0, finished_at = ?
-WHERE run = ? AND state IN ('waiting', 'ready', 'claimed')`, string(StateCancelled), why, now, id)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("team: end run %d as %s: %w", id, state, err)
-	}
-	s.signal()
-	return nil
 }

@@ -48,15 +48,19 @@ type Task struct {
 	LeaseUntil time.Time
 	// Summary is what the worker said the task came to; Error why the
 	// last attempt, or the task, failed.
-	Summary    string
-	Error      string
+	Summary string
+	Error   string
+	// SessionID is the session of the turn that did the task, and
+	// Tokens what that turn used; empty and zero until it is done.
+	SessionID  string
+	Tokens     int
 	CreatedAt  time.Time
 	ReadyAt    time.Time
 	ClaimedAt  time.Time
 	FinishedAt time.Time
 }
 
-const taskColumns = `id, run, role, description, inputs, state, attempts, max_attempts, holder, lease_until, summary, error, created_at, ready_at, claimed_at, finished_at`
+const taskColumns = `id, run, role, description, inputs, state, attempts, max_attempts, holder, lease_until, summary, error, session_id, tokens, created_at, ready_at, claimed_at, finished_at`
 
 // scanner is a *sql.Row or *sql.Rows.
 type scanner interface{ Scan(dest ...any) error }
@@ -68,7 +72,7 @@ func scanTask(r scanner) (Task, error) {
 		lease, created, ready, claimed, fin int64
 	)
 	if err := r.Scan(&t.ID, &t.Run, &t.Role, &t.Description, &inputs, &state, &t.Attempts, &t.MaxAttempts,
-		&t.Holder, &lease, &t.Summary, &t.Error, &created, &ready, &claimed, &fin); err != nil {
+		&t.Holder, &lease, &t.Summary, &t.Error, &t.SessionID, &t.Tokens, &created, &ready, &claimed, &fin); err != nil {
 		return Task{}, err
 	}
 	if err := json.Unmarshal([]byte(inputs), &t.Inputs); err != nil {

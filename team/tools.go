@@ -82,7 +82,8 @@ type postTool struct{ sc Scope }
 func (p postTool) Spec() tool.Spec {
 	return tool.Spec{Name: "task_post", Toolset: "team", Timeout: 30 * time.Second,
 		Description: "Post a task for one of the team's roles. A worker of that role does it with the description as its prompt and the artifacts of the input tasks beside it. " +
-			"inputs name earlier tasks of this run whose outputs the task needs; it starts when all of them are done, and fails if one fails. Returns the task's id, for task_wait and artifact_read.",
+			"inputs name earlier tasks of this run whose outputs the task needs; it starts when all of them are done, and fails if one fails. Returns the task's id, for task_wait and artifact_read. "+
+			"Posting a task the run already has (same role, description and inputs, not failed) returns the existing one.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{
 "role":{"type":"string","description":"The role whose workers do the task."},
 "description":{"type":"string","description":"What to do, complete enough to act on without this conversation."},
@@ -104,11 +105,15 @@ func (p postTool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if len(p.sc.Roles) > 0 && !slices.Contains(p.sc.Roles, a.Role) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "role %q is not one of this team's; use one of %s", a.Role, strings.Join(p.sc.Roles, ", "))
 	}
-	t, err := p.sc.Store.Post(ctx, p.sc.Run, Post{Role: a.Role, Description: a.Description, Inputs: a.Inputs, MaxAttempts: a.MaxAttempts})
+	t, had, err := p.sc.Store.PostOnce(ctx, p.sc.Run, Post{Role: a.Role, Description: a.Description, Inputs: a.Inputs, MaxAttempts: a.MaxAttempts})
 	if err != nil {
 		return nil, classify(err)
 	}
-	return map[string]any{"task": t.ID, "role": t.Role, "state": t.State, "inputs": t.Inputs}, nil
+	out := map[string]any{"task": t.ID, "role": t.Role, "state": t.State, "inputs": t.Inputs}
+	if had {
+		out["note"] = "this run already has this task; its id is returned and it is not done again"
+	}
+	return out, nil
 }
 
 type waitTool struct{ sc Scope }

@@ -21,6 +21,8 @@ const DefaultLease = 30 * time.Second
 type Worker struct {
 	Store *Store
 	Role  string
+	// RunID, when set, limits the worker to the tasks of that run.
+	RunID int64
 	// Run does a task given the artifacts of its inputs. Its ctx ends
 	// when the worker stops or loses the claim (the lease could not be
 	// renewed in time and another worker may have the task): then its
@@ -44,7 +46,7 @@ func (w *Worker) Serve(ctx context.Context) error {
 	}
 	for {
 		holder := w.holder()
-		t, err := w.Store.ClaimWait(ctx, w.Role, holder, w.lease())
+		t, err := w.Store.ClaimWait(ctx, w.RunID, w.Role, holder, w.lease())
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

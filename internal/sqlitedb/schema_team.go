@@ -62,4 +62,22 @@ CREATE TABLE team_artifacts (
 	PRIMARY KEY (task, name)
 );
 `,
+	// 2: what a team runner keeps beside the queue: the run's team
+	// definition as it started (spec, JSON), the process holding it, the
+	// coordinator's session, its answer or error, the tokens it used and
+	// when the answer was delivered; and per task the session of the
+	// turn that did it and the tokens that turn used.
+	`
+ALTER TABLE team_runs ADD COLUMN spec TEXT NOT NULL DEFAULT '';
+ALTER TABLE team_runs ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+ALTER TABLE team_runs ADD COLUMN session_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE team_runs ADD COLUMN answer TEXT NOT NULL DEFAULT '';
+ALTER TABLE team_runs ADD COLUMN error TEXT NOT NULL DEFAULT '';
+ALTER TABLE team_runs ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE team_runs ADD COLUMN delivered_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE team_runs ADD COLUMN delivery TEXT NOT NULL DEFAULT '';
+CREATE INDEX team_runs_created ON team_runs(created_at, id);
+ALTER TABLE team_tasks ADD COLUMN session_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE team_tasks ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;
+`,
 }

@@ -1,0 +1,230 @@
+package team
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// RunState is where a run is.
+type RunState string
+
+// The states of a run.
+const (
+	RunActive    RunState = "active"
+	RunDone      RunState = "done"
+	RunFailed    RunState = "failed"
+	RunCancelled RunState = "cancelled"
+)
+
+// Run is one team's work toward a goal.
+type Run struct {
+	ID    int64
+	Team  string
+	Goal  string
+	State RunState
+	// Spec is the team's definition as the run started (JSON, as the
+	// runner wrote it), so a run resumes as it began even when the
+	// configuration changed since.
+	Spec string
+	// Holder names the process that runs the run; a resume takes it
+	// over only once that process is gone.
+	Holder string
+	// SessionID is the coordinator's session.
+	SessionID string
+	// Answer is the coordinator's final reply; Error why the run failed.
+	Answer string
+	Error  string
+	// Tokens are the coordinator's; each task counts its own.
+	Tokens int
+	// DeliveredAt is when the answer was delivered, and Delivery to
+	// which target; zero while it was not.
+	DeliveredAt time.Time
+	Delivery    string
+	CreatedAt   time.Time
+	FinishedAt  time.Time
+}
+
+// Start is a run to begin.
+type Start struct {
+	Team, Goal string
+	// Spec and Holder are kept as Run's.
+	Spec, Holder string
+}
+
+// Outcome is how a run ended.
+type Outcome struct {
+	// State is RunDone or RunFailed.
+	State  RunState
+	Answer string
+	Error  string
+	Tokens int
+}
+
+const runColumns = `id, team, goal, state, spec, holder, session_id, answer, error, tokens, delivered_at, delivery, created_at, finished_at`
+
+func scanRun(r scanner) (Run, error) {
+	var run Run
+	var state string
+	var delivered, created, finished int64
+	err := r.Scan(&run.ID, &run.Team, &run.Goal, &state, &run.Spec, &run.Holder, &run.SessionID, &run.Answer, &run.Error,
+		&run.Tokens, &delivered, &run.Delivery, &created, &finished)
+	run.State, run.DeliveredAt = RunState(state), fromMicros(delivered)
+	run.CreatedAt, run.FinishedAt = fromMicros(created), fromMicros(finished)
+	return run, err
+}
+
+// CreateRun starts a run of team toward goal.
+func (s *Store) CreateRun(ctx context.Context, team, goal string) (Run, error) {
+	return s.StartRun(ctx, Start{Team: team, Goal: goal})
+}
+
+// StartRun starts a run as st describes.
+func (s *Store) StartRun(ctx context.Context, st Start) (Run, error) {
+	if st.Team == "" {
+		return Run{}, errors.New("team: create run: team is empty; name the team the run belongs to")
+	}
+	r := Run{Team: st.Team, Goal: st.Goal, Spec: st.Spec, Holder: st.Holder, State: RunActive, CreatedAt: fromMicros(s.now())}
+	err := s.db.WriteTx(ctx, "create team run", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO team_runs (team, goal, state, spec, holder, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			r.Team, r.Goal, string(RunActive), r.Spec, r.Holder, r.CreatedAt.UnixMicro())
+		if err != nil {
+			return err
+		}
+		r.ID, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return Run{}, fmt.Errorf("team: create run: %w", err)
+	}
+	return r, nil
+}
+
+// GetRun returns run id, or an error wrapping ErrNotFound.
+func (s *Store) GetRun(ctx context.Context, id int64) (Run, error) {
+	r, err := scanRun(s.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM team_runs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("team: run %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Run{}, fmt.Errorf("team: get run %d: %w", id, err)
+	}
+	return r, nil
+}
+
+// Runs returns the newest runs first, at most limit of them.
+func (s *Store) Runs(ctx context.Context, limit int) ([]Run, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+runColumns+` FROM team_runs ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("team: list runs: %w", err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("team: list runs: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("team: list runs: %w", err)
+	}
+	return out, nil
+}
+
+// HoldRun makes holder the process that runs run id, if the run's holder
+// is still was: two processes resuming the same run cannot both take it.
+// It fails wrapping ErrLeaseLost when another process took it first.
+func (s *Store) HoldRun(ctx context.Context, id int64, was, holder string) error {
+	return s.updateRun(ctx, id, "hold team run", `UPDATE team_runs SET holder = ? WHERE id = ? AND holder = ?`,
+		func(n int64) error {
+			if n == 0 {
+				return fmt.Errorf("run %d is no longer held by %q: %w", id, was, ErrLeaseLost)
+			}
+			return nil
+		}, holder, id, was)
+}
+
+// SetRunSession records the coordinator's session of run id.
+func (s *Store) SetRunSession(ctx context.Context, id int64, sessionID string) error {
+	return s.updateRun(ctx, id, "set team run session", `UPDATE team_runs SET session_id = ? WHERE id = ?`, nil, sessionID, id)
+}
+
+// MarkDelivered records that run id's answer went to target.
+func (s *Store) MarkDelivered(ctx context.Context, id int64, target string) error {
+	return s.updateRun(ctx, id, "mark team run delivered", `UPDATE team_runs SET delivered_at = ?, delivery = ? WHERE id = ?`, nil, s.now(), target, id)
+}
+
+// updateRun runs one UPDATE of a run; check, when set, judges the rows it
+// changed.
+func (s *Store) updateRun(ctx context.Context, id int64, what, query string, check func(int64) error, args ...any) error {
+	err := s.db.WriteTx(ctx, what, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		if check != nil {
+			return check(n)
+		}
+		if n == 0 {
+			return fmt.Errorf("run %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("team: %s: %w", what, err)
+	}
+	return nil
+}
+
+// FinishRun ends an active run as done or failed: the coordinator has
+// its answer, or gave up. Tasks of it not finished yet are cancelled, as
+// by CancelRun, since nothing will read what they would produce; finished
+// ones stay as they are, to be inspected.
+func (s *Store) FinishRun(ctx context.Context, id int64, state RunState) error {
+	return s.EndRun(ctx, id, Outcome{State: state})
+}
+
+// EndRun is FinishRun that also keeps the coordinator's answer or error
+// and tokens, in the same transaction.
+func (s *Store) EndRun(ctx context.Context, id int64, o Outcome) error {
+	if o.State != RunDone && o.State != RunFailed {
+		return fmt.Errorf("team: finish run %d: state %q is not accepted; use done or failed (CancelRun cancels)", id, o.State)
+	}
+	return s.endRun(ctx, id, o, "the run finished without it")
+}
+
+// CancelRun cancels an active run and every task of it not finished yet:
+// waiting and ready tasks are never claimed, and a worker holding a
+// claimed one loses its lease at its next renewal.
+func (s *Store) CancelRun(ctx context.Context, id int64) error {
+	return s.endRun(ctx, id, Outcome{State: RunCancelled}, "the run was cancelled")
+}
+
+// endRun moves an active run to o's state and cancels its unfinished
+// tasks with why.
+func (s *Store) endRun(ctx context.Context, id int64, o Outcome, why string) error {
+	err := s.db.WriteTx(ctx, "end team run", func(tx *sql.Tx) error {
+		now := s.now()
+		res, err := tx.ExecContext(ctx, `UPDATE team_runs SET state = ?, finished_at = ?, answer = ?, error = ?, tokens = tokens + ? WHERE id = ? AND state = ?`,
+			string(o.State), now, o.Answer, o.Error, o.Tokens, id, string(RunActive))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("no active run %d: %w", id, ErrNotFound)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE team_tasks SET state = ?, error = ?, holder = '', lease_until = 0, finished_at = ?
+WHERE run = ? AND state IN ('waiting', 'ready', 'claimed')`, string(StateCancelled), why, now, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("team: end run %d as %s: %w", id, o.State, err)
+	}
+	s.signal()
+	return nil
+}
