@@ -20,6 +20,9 @@ import (
 type Agent struct {
 	// Name is the agent's name in config.yaml.
 	Name string
+	// Description says in one line what the agent is for; a team's
+	// coordinator reads it to choose who does what.
+	Description string
 	// Soul is the agent's identity, in place of SOUL.md; empty keeps
 	// SOUL.md.
 	Soul string

@@ -68,6 +68,8 @@ type Options struct {
 	Delegation Delegation
 	// Agents are the role agents turns can run as, by name.
 	Agents map[string]*Agent
+	// Teams is what team runs need: the queue and the configured teams.
+	Teams Teams
 	// Clock times turns, idle sessions and job runs; nil is the wall
 	// clock.
 	Clock clock.Clock

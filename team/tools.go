@@ -29,6 +29,9 @@ type Scope struct {
 	Run   int64
 	// Roles are the roles task_post accepts; empty accepts any.
 	Roles []string
+	// MaxAttempts is a task's tries when task_post names none; zero
+	// means DefaultMaxAttempts.
+	MaxAttempts int
 }
 
 // Tools returns the coordinator's tools over sc: task_post, task_wait and
@@ -104,6 +107,9 @@ func (p postTool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	if len(p.sc.Roles) > 0 && !slices.Contains(p.sc.Roles, a.Role) {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "role %q is not one of this team's; use one of %s", a.Role, strings.Join(p.sc.Roles, ", "))
+	}
+	if a.MaxAttempts == 0 {
+		a.MaxAttempts = p.sc.MaxAttempts
 	}
 	t, had, err := p.sc.Store.PostOnce(ctx, p.sc.Run, Post{Role: a.Role, Description: a.Description, Inputs: a.Inputs, MaxAttempts: a.MaxAttempts})
 	if err != nil {
