@@ -38,10 +38,10 @@ func (f *specFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&s.Team, "team", "", "the team (teams: in config.yaml) the job runs; --prompt is the run's goal (default: the team's goal)")
 }
 
-// checkTeam checks a job that runs a team against config.yaml's teams,
+// checkJobTeam checks a job that runs a team against config.yaml's teams,
 // as a schedule's are checked when config.yaml loads: the team exists and
 // the run has a goal.
-func checkTeam(cmd *cobra.Command, a *cli, name string, spec cron.Spec) error {
+func checkJobTeam(cmd *cobra.Command, a *cli, name string, spec cron.Spec) error {
 	if spec.Team == "" {
 		return nil
 	}
@@ -76,7 +76,7 @@ func newCronCreateCmd(a *cli) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
-				if err := checkTeam(cmd, a, args[0], f.spec); err != nil {
+				if err := checkJobTeam(cmd, a, args[0], f.spec); err != nil {
 					return err
 				}
 				job, err := store.Create(ctx, cron.Job{Name: args[0], Source: cron.SourceTool, Spec: f.spec})
@@ -115,7 +115,7 @@ edited in config.yaml.`,
 				if err != nil {
 					return err
 				}
-				if err := checkTeam(cmd, a, job.Name, spec); err != nil {
+				if err := checkJobTeam(cmd, a, job.Name, spec); err != nil {
 					return err
 				}
 				job, err = store.Update(ctx, job.Name, spec)
@@ -177,7 +177,7 @@ func printJob(w io.Writer, j cron.Job) {
 		{"schedule", j.Schedule}, {"time zone", j.Timezone},
 		{"next fire", when(j.NextRunAt)}, {"last run", when(j.LastRunAt)},
 		{"session", j.SessionType + sessionNote(j)}, {"catch up", j.CatchUp},
-		{"agent", j.Agent}, {"team", teamNote(j)},
+		{"agent", j.Agent}, {"team", jobTeamNote(j)},
 		{"model", j.Model}, {"toolsets", strings.Join(j.Toolsets, ", ")}, {"skills", strings.Join(j.Skills, ", ")},
 		{"script", j.Script}, {"deliver", chain(j.Deliver)},
 	}
@@ -195,9 +195,9 @@ func printJob(w io.Writer, j cron.Job) {
 	}
 }
 
-// teamNote shows the team a job runs and where its run's goal comes
+// jobTeamNote shows the team a job runs and where its run's goal comes
 // from; "" for a job without a team.
-func teamNote(j cron.Job) string {
+func jobTeamNote(j cron.Job) string {
 	switch {
 	case j.Team == "":
 		return ""

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// teamConfig has two teams of the seed's role agents: research has a
+// cronTeamConfig has two teams of the seed's role agents: research has a
 // goal of its own, adhoc needs one from its job.
-const teamConfig = `agents:
+const cronTeamConfig = `agents:
   collector: {}
   analyst: {}
   writer: {}
@@ -29,7 +29,7 @@ schedules:
 // field, the value and what is accepted, and nothing is stored.
 func TestCronTeamJobs(t *testing.T) {
 	h := newHome(t)
-	h.write("config.yaml", teamConfig)
+	h.write("config.yaml", cronTeamConfig)
 	if r := h.hermes("cron", "create", "weekly", "--schedule", "@weekly", "--team", "research"); r.code != 0 {
 		t.Fatalf("create: exit %d %s", r.code, r.stderr)
 	}
@@ -79,13 +79,13 @@ func TestCronTeamJobs(t *testing.T) {
 	}
 }
 
-// TestConfigTeams: config.yaml's teams are checked when it loads, so a
+// TestConfigTeamKeys: config.yaml's teams are checked when it loads, so a
 // command fails naming the key, the value and what is accepted; config
 // set reaches a team's keys and refuses a value out of range, leaving
 // the file alone.
-func TestConfigTeams(t *testing.T) {
+func TestConfigTeamKeys(t *testing.T) {
 	h := newHome(t)
-	h.write("config.yaml", teamConfig)
+	h.write("config.yaml", cronTeamConfig)
 	if r := h.hermes("config", "set", "teams.research.workers", "4"); r.code != 0 {
 		t.Fatalf("config set: exit %d %s", r.code, r.stderr)
 	}
@@ -101,10 +101,10 @@ func TestConfigTeams(t *testing.T) {
 		t.Errorf("a refused set changed the file:\n%s", after)
 	}
 	for _, tc := range []struct{ yaml, want string }{
-		{strings.Replace(teamConfig, "roles: [analyst]", "roles: [analyst, ghost]", 1), `teams.adhoc.roles[1]: "ghost" is not accepted; a role is an agent of agents:; use one of analyst, collector, writer`},
-		{strings.Replace(teamConfig, "team: research}", "team: research, agent: analyst}", 1), `schedules.declared.agent: "analyst" is not accepted beside team`},
-		{strings.Replace(teamConfig, "team: research}", "team: adhoc}", 1), `schedules.declared.prompt: "" is not accepted: a job that runs team adhoc needs a goal`},
-		{strings.Replace(teamConfig, "team: research}", "team: nope}", 1), `schedules.declared.team: "nope" is not accepted; use one of adhoc, research`},
+		{strings.Replace(cronTeamConfig, "roles: [analyst]", "roles: [analyst, ghost]", 1), `teams.adhoc.roles[1]: "ghost" is not accepted; a role is an agent of agents:; use one of analyst, collector, writer`},
+		{strings.Replace(cronTeamConfig, "team: research}", "team: research, agent: analyst}", 1), `schedules.declared.agent: "analyst" is not accepted beside team`},
+		{strings.Replace(cronTeamConfig, "team: research}", "team: adhoc}", 1), `schedules.declared.prompt: "" is not accepted: a job that runs team adhoc needs a goal`},
+		{strings.Replace(cronTeamConfig, "team: research}", "team: nope}", 1), `schedules.declared.team: "nope" is not accepted; use one of adhoc, research`},
 	} {
 		h.write("config.yaml", tc.yaml)
 		if r := h.hermes("cron", "list"); r.code == 0 || !strings.Contains(r.stderr, "config.yaml:") || !strings.Contains(r.stderr, tc.want) {

@@ -202,14 +202,14 @@ func printJobs(ctx context.Context, w io.Writer, store *cron.Store, zone string)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tSCHEDULE\tNEXT FIRE\tRUNS\tDELIVER")
 	for _, j := range jobs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Name, j.Schedule, nextFire(j, zone), runs(j), chain(j.Deliver))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Name, j.Schedule, nextFire(j, zone), jobKind(j), chain(j.Deliver))
 	}
 	return tw.Flush()
 }
 
-// runs says what a job runs: a team, a role agent's turn, a script alone,
+// jobKind says what a job runs: a team, a role agent's turn, a script alone,
 // or a turn of hermes's own.
-func runs(j cron.Job) string {
+func jobKind(j cron.Job) string {
 	switch {
 	case j.Team != "":
 		return "team " + j.Team
