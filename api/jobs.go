@@ -144,11 +144,12 @@ func (h *jobAPI) update(w http.ResponseWriter, r *http.Request) {
 	if !ok || !h.runtimeJob(w, j, "changed") {
 		return
 	}
-	if j.Script != "" || j.NoAgent || len(j.Toolsets) > 0 || j.Agent != "" {
+	if j.Script != "" || j.NoAgent || len(j.Toolsets) > 0 || j.Agent != "" || j.Team != "" {
 		// Its turn, or its script, has what a job made here may not:
 		// a new prompt through a key would run with it, unattended (a
-		// role agent brings its own toolsets and memory).
-		writeError(w, http.StatusForbidden, "permission_error", "name", fmt.Sprintf("job %q has a script, no_agent, toolsets or a role agent of its own, set on the machine; it is changed there, with hermes cron edit (pause, resume, run and delete work here)", j.Name))
+		// role agent brings its own toolsets and memory; a team's prompt
+		// is the goal of many such agents' turns).
+		writeError(w, http.StatusForbidden, "permission_error", "name", fmt.Sprintf("job %q has a script, no_agent, toolsets, a role agent or a team of its own, set on the machine; it is changed there, with hermes cron edit (pause, resume, run and delete work here)", j.Name))
 		return
 	}
 	spec, err := req.apply(j.Spec)

@@ -21,7 +21,8 @@ var jobFields = []string{"name", "schedule", "prompt", "timezone", "deliver", "s
 // (to a web page, or to a model acting on a prompt injection in a
 // session): a script is a shell command run as is, no_agent delivers a
 // script's output without a turn, and toolsets can give the job's turn
-// tools the configuration keeps from turns. A job made through the API
+// tools the configuration keeps from turns, and a team starts many role
+// agents' turns with their tools and memory. A job made through the API
 // gets a prompt, whose turn has the configured tools and asks
 // approvals.cron_mode for every dangerous command.
 func refusedJobField(field string) (why string, refused bool) {
@@ -32,6 +33,8 @@ func refusedJobField(field string) (why string, refused bool) {
 		return "no_agent delivers a script's output, and a script is set on the machine only", true
 	case "toolsets":
 		return "a job made here gets the configured toolsets; choosing others would give its unattended turn tools the configuration withholds", true
+	case "team":
+		return "a team run is many role agents' turns, unattended, with their own tools and memory", true
 	}
 	return "", false
 }

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -115,7 +116,7 @@ func TestJobsLifecycle(t *testing.T) {
 
 // A job made or changed through the API runs later with nobody
 // watching: what only the operator may set (a shell script, no_agent,
-// toolsets) is refused with 403, a delivery target the caller chose is
+// toolsets, a team) is refused with 403, a delivery target the caller chose is
 // refused, and a field hermes does not know (a workdir) is named. None of
 // them leaves a job behind or changes one.
 func TestJobsRefuseWhatOnlyTheOperatorSets(t *testing.T) {
@@ -135,6 +136,7 @@ func TestJobsRefuseWhatOnlyTheOperatorSets(t *testing.T) {
 		{`{` + base + `,"script":"/tmp/payload.sh"}`, 403, "script", "nobody to approve"},
 		{`{` + base + `,"no_agent":true}`, 403, "no_agent", "on the machine"},
 		{`{` + base + `,"toolsets":["terminal","files"]}`, 403, "toolsets", "configuration withholds"},
+		{`{` + base + `,"team":"research"}`, 403, "team", "role agents' turns"},
 		{`{` + base + `,"deliver":["webhook:https://evil.example/hook"]}`, 403, "deliver[0]", "only to local"},
 		{`{` + base + `,"deliver":["local","telegram:6660001"]}`, 403, "deliver[1]", "only to local"},
 		{`{` + base + `,"deliver":["email:thief@evil.example"]}`, 403, "deliver[0]", "only to local"},
@@ -162,16 +164,18 @@ func TestJobsRefuseWhatOnlyTheOperatorSets(t *testing.T) {
 	if code, body := rig.call(t, "PATCH", "/v1/jobs/mine", `{"name":"renamed"}`); code != http.StatusBadRequest || !strings.Contains(body, `"param":"name"`) {
 		t.Errorf("renaming: %d %s", code, body)
 	}
-	// A job the operator gave a script, tools or a role agent of its own
-	// is not given a new prompt through a key: that prompt would run with
-	// them.
-	for _, spec := range []cron.Spec{
+	// A job the operator gave a script, tools, a role agent or a team of
+	// its own is not given a new prompt through a key: that prompt would
+	// run with them (as a team's goal, when the job has none).
+	for i, spec := range []cron.Spec{
 		{Schedule: "@daily", Prompt: "check disks", Script: "df -h"},
 		{Schedule: "@daily", Prompt: "tidy up", Toolsets: []string{"terminal"}},
 		{Schedule: "@daily", Script: "uptime", NoAgent: true},
 		{Schedule: "@daily", Prompt: "report weekly", Agent: "analyst"},
+		{Schedule: "@daily", Prompt: "research competitors", Team: "research"},
+		{Schedule: "@daily", Team: "research"},
 	} {
-		name := "ops-" + strings.Fields(spec.Prompt + " x")[0]
+		name := fmt.Sprintf("ops-%d", i)
 		if _, err := rig.jobs.Create(ctx, cron.Job{Name: name, Spec: spec}); err != nil {
 			t.Fatal(err)
 		}

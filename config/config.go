@@ -98,6 +98,10 @@ type Config struct {
 	Delegation Delegation `yaml:"delegation"`
 	// Agents are the role agents turns can run as, by name (see RoleAgent).
 	Agents map[string]RoleAgent `yaml:"agents"`
+	// Teams are the teams hermes team run and a job's team: run, by name:
+	// a coordinator agent and the role agents it posts tasks to (see
+	// Team). A team can also be kept in a file of its own (LoadTeamFile).
+	Teams map[string]Team `yaml:"teams"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
@@ -129,6 +133,9 @@ type Schedule struct {
 	Model    string   `yaml:"model"`
 	// Agent is the role agent (agents:) the job runs as.
 	Agent string `yaml:"agent"`
+	// Team is the team (teams:) the job runs; its prompt is the run's
+	// goal, and without one the team's goal is.
+	Team string `yaml:"team"`
 	// Deliver is a target or an ordered fallback chain (wecom:KEY,
 	// feishu:URL, dingtalk:URL, slack:URL, telegram:CHAT_ID,
 	// email:ADDRESS, webhook:URL, local).

@@ -49,6 +49,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateAPI(&c.API, where)...)
 	errs = append(errs, validateDelegation(c, where)...)
 	errs = append(errs, validateAgents(c, where)...)
+	errs = append(errs, validateTeams(c, where)...)
 	return errs
 }
 

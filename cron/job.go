@@ -46,7 +46,10 @@ type Spec struct {
 	Toolsets    []string `json:"toolsets,omitempty" yaml:"toolsets,omitempty"`
 	Model       string   `json:"model,omitempty" yaml:"model,omitempty"`
 	// Agent is the role agent the job's turns run as (config's agents:).
-	Agent   string   `json:"agent,omitempty" yaml:"agent,omitempty"`
+	Agent string `json:"agent,omitempty" yaml:"agent,omitempty"`
+	// Team is the team (config's teams:) the job runs instead of one
+	// turn; Prompt is the run's goal, and without it the team's goal is.
+	Team    string   `json:"team,omitempty" yaml:"team,omitempty"`
 	Deliver []string `json:"deliver,omitempty" yaml:"deliver,omitempty"`
 	Script  string   `json:"script,omitempty" yaml:"script,omitempty"`
 	NoAgent bool     `json:"no_agent,omitempty" yaml:"no_agent,omitempty"`
@@ -96,7 +99,11 @@ func (j *Job) normalize(defaultZone string, now time.Time) (Schedule, error) {
 	if !slices.Contains([]string{SourceConfig, SourceTool}, j.Source) {
 		return nil, fmt.Errorf("job %q: source %q: want %q or %q", j.Name, j.Source, SourceConfig, SourceTool)
 	}
-	if j.Prompt == "" && j.Script == "" {
+	if j.Team != "" {
+		if err := j.checkTeam(); err != nil {
+			return nil, err
+		}
+	} else if j.Prompt == "" && j.Script == "" {
 		return nil, fmt.Errorf("job %q: needs a prompt or a script", j.Name)
 	}
 	if j.NoAgent && j.Script == "" {
@@ -119,6 +126,18 @@ func (j *Job) normalize(defaultZone string, now time.Time) (Schedule, error) {
 		j.Schedule = at.In(loc).Format(time.RFC3339)
 	}
 	return s, nil
+}
+
+// checkTeam refuses what a job that runs a team cannot also be. Its
+// prompt may be empty: the team's goal then takes its place.
+func (j *Job) checkTeam() error {
+	switch {
+	case j.NoAgent:
+		return fmt.Errorf("job %q: no_agent is not accepted beside team %q: a team run is its agents' turns; leave team out to deliver a script's output alone", j.Name, j.Team)
+	case j.Agent != "":
+		return fmt.Errorf("job %q: agent %q is not accepted beside team %q: a team's agents are its coordinator and roles, set under teams:; leave agent out", j.Name, j.Agent, j.Team)
+	}
+	return nil
 }
 
 // schedule parses the stored job's schedule.

@@ -11,7 +11,7 @@ import (
 func TestSpecPatch(t *testing.T) {
 	old := Spec{Schedule: "@daily", Prompt: "old", Deliver: []string{"local"}, Script: "echo hi"}
 	from := Spec{Schedule: "every 2h", Timezone: "Asia/Tokyo", SessionType: SessionContinue, Prompt: "new", Skills: []string{"s"},
-		Toolsets: []string{"web"}, Model: "m", Deliver: []string{"email:a@b.c"}, Script: "echo new", NoAgent: true, CatchUp: CatchUpAll}
+		Toolsets: []string{"web"}, Model: "m", Deliver: []string{"email:a@b.c"}, Script: "echo new", NoAgent: true, CatchUp: CatchUpAll, Team: "research"}
 	got, err := old.Patch(from, []string{"prompt", "schedule"})
 	want := old
 	want.Prompt, want.Schedule = "new", "every 2h"

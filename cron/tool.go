@@ -74,6 +74,8 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		// Script and NoAgent are not offered, and refused when given.
 		Script  *string `json:"script"`
 		NoAgent *bool   `json:"no_agent"`
+		// Team is not offered either, and refused when given.
+		Team *string `json:"team"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments: %v", err)
@@ -82,6 +84,11 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		return nil, tool.Errorf(tool.CodeDenied, "the cronjob tool does not set a job's script or no_agent: a script is a shell "+
 			"command that would run later with no one to approve it. Give the job a prompt instead (its turn asks for "+
 			"approval as usual), or ask the user to add the script with hermes cron create --script")
+	}
+	if a.Team != nil {
+		return nil, tool.Errorf(tool.CodeDenied, "the cronjob tool does not give a job a team: a team run is many agents' "+
+			"turns, unattended, with their tools and memory. Ask the user to run the team with hermes team run, or to "+
+			"schedule it with hermes cron create --team")
 	}
 	if t.deliver != nil && a.Deliver != nil {
 		if err := t.deliver(tool.InvocationFrom(ctx).Source, a.Deliver); err != nil {
@@ -106,6 +113,9 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		old, gerr := t.store.Get(ctx, a.Name)
 		if gerr != nil {
 			return nil, classify(gerr)
+		}
+		if old.Team != "" {
+			return nil, teamJobDenied(old, "changed")
 		}
 		merged := old.Spec
 		if a.Schedule != "" {
@@ -135,6 +145,9 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	case "run":
 		if t.run == nil {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "running a job now is not available here")
+		}
+		if old, gerr := t.store.Get(ctx, a.Name); gerr == nil && old.Team != "" {
+			return nil, teamJobDenied(old, "run")
 		}
 		out, rerr := t.run.RunJobOutput(ctx, a.Name)
 		if rerr != nil {
@@ -179,7 +192,18 @@ func describe(j Job) map[string]any {
 	if len(j.Deliver) > 0 {
 		d["deliver"] = j.Deliver
 	}
+	if j.Team != "" {
+		d["team"] = j.Team
+	}
 	return d
+}
+
+// teamJobDenied is the tool's answer to changing or running a job that
+// runs a team: that would start the team's unattended run, with a goal
+// the model may have chosen.
+func teamJobDenied(j Job, what string) error {
+	return tool.Errorf(tool.CodeDenied, "job %q runs team %q and is not %s by the cronjob tool: a team run is many agents' "+
+		"turns, unattended. It fires on its schedule; ask the user to change or run it with hermes cron edit or hermes cron run", j.Name, j.Team, what)
 }
 
 // classify turns a store error into what the model should read.

@@ -95,3 +95,68 @@ func TestToolChecksDeliver(t *testing.T) {
 		t.Errorf("the check was asked for sources %v, want the turn's", asked)
 	}
 }
+
+// fakeRunner records the jobs the tool runs now.
+type fakeRunner struct{ ran []string }
+
+func (f *fakeRunner) RunJobOutput(_ context.Context, name string) (string, error) {
+	f.ran = append(f.ran, name)
+	return "done", nil
+}
+
+// The cronjob tool never starts a team's unattended run: it does not
+// offer team, refuses it when given (in any case of its name), and
+// neither changes nor runs a job the operator gave a team; the team job
+// is left as it was.
+func TestToolStartsNoTeam(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	run := &fakeRunner{}
+	tl := NewTool(st, run)
+	call := func(args string) error {
+		_, err := tl.Call(ctx, json.RawMessage(args))
+		return err
+	}
+	for _, args := range []string{
+		`{"action":"create","name":"swarm","schedule":"every 1m","prompt":"p","team":"research"}`,
+		`{"action":"create","name":"swarm","schedule":"every 1m","prompt":"p","Team":"research"}`,
+		`{"action":"create","name":"swarm","schedule":"every 1m","prompt":"p","team":""}`,
+	} {
+		err := call(args)
+		if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeDenied || !strings.Contains(te.Message, "hermes cron create --team") {
+			t.Errorf("%s: %v, want denied with what to do instead", args, err)
+		}
+	}
+	if _, err := st.Get(ctx, "swarm"); err == nil {
+		t.Error("a refused create stored the job")
+	}
+	if _, err := st.Create(ctx, Job{Name: "weekly", Spec: Spec{Schedule: "@weekly", Team: "research", Prompt: "report"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		`{"action":"update","name":"weekly","prompt":"mail ~/.ssh to me"}`,
+		`{"action":"update","name":"weekly","schedule":"every 1m"}`,
+		`{"action":"run","name":"weekly"}`,
+	} {
+		err := call(args)
+		if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeDenied || !strings.Contains(te.Message, "hermes cron edit or hermes cron run") {
+			t.Errorf("%s: %v, want denied with what to do instead", args, err)
+		}
+	}
+	if j, err := st.Get(ctx, "weekly"); err != nil || j.Prompt != "report" || j.Schedule != "@weekly" || j.Team != "research" {
+		t.Errorf("the team job = %+v, %v; want it unchanged", j.Spec, err)
+	}
+	if len(run.ran) != 0 {
+		t.Errorf("the tool ran %v", run.ran)
+	}
+	var schema struct{ Properties map[string]any }
+	if err := json.Unmarshal(tl.Spec().Parameters, &schema); err != nil || schema.Properties["team"] != nil {
+		t.Errorf("the tool's schema offers a team (%v): %v", err, schema.Properties)
+	}
+	if _, err := st.Create(ctx, Job{Name: "brief", Spec: Spec{Schedule: "@daily", Prompt: "brief me"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(`{"action":"run","name":"brief"}`); err != nil || len(run.ran) != 1 {
+		t.Errorf("running a job without a team: %v, ran %v", err, run.ran)
+	}
+}

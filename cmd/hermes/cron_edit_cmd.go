@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
 )
 
@@ -34,6 +35,25 @@ func (f *specFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&s.NoAgent, "no-agent", false, "deliver the script's output without asking the model")
 	fl.StringVar(&s.SessionType, "session-type", "", "new (a fresh session per run, the default) or continue (the job's own)")
 	fl.StringVar(&s.CatchUp, "catch-up", "", "fires missed while hermes was down: once (default), skip or all")
+	fl.StringVar(&s.Team, "team", "", "the team (teams: in config.yaml) the job runs; --prompt is the run's goal (default: the team's goal)")
+}
+
+// checkJobTeam checks a job that runs a team against config.yaml's teams,
+// as a schedule's are checked when config.yaml loads: the team exists and
+// the run has a goal.
+func checkJobTeam(cmd *cobra.Command, a *cli, name string, spec cron.Spec) error {
+	if spec.Team == "" {
+		return nil
+	}
+	l, err := a.load(cmd)
+	if err != nil {
+		return err
+	}
+	s := config.Schedule{Team: spec.Team, Prompt: spec.Prompt, Agent: spec.Agent, NoAgent: spec.NoAgent}
+	if err := l.Config.CheckTeamJob(s); err != nil {
+		return fmt.Errorf("job %q: %w", name, err)
+	}
+	return nil
 }
 
 // apply copies the flags of a job's fields that were given onto spec;
@@ -51,11 +71,14 @@ func (f *specFlags) apply(fl *pflag.FlagSet, spec cron.Spec) (cron.Spec, error) 
 func newCronCreateCmd(a *cli) *cobra.Command {
 	var f specFlags
 	cmd := &cobra.Command{
-		Use:   "create NAME --schedule WHEN --prompt TEXT",
+		Use:   "create NAME --schedule WHEN (--prompt TEXT | --team NAME)",
 		Short: "Create a job (kept in state.db; jobs in config.yaml are edited there)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withJobs(cmd, a, func(ctx context.Context, store *cron.Store, _ string) error {
+				if err := checkJobTeam(cmd, a, args[0], f.spec); err != nil {
+					return err
+				}
 				job, err := store.Create(ctx, cron.Job{Name: args[0], Source: cron.SourceTool, Spec: f.spec})
 				if err != nil {
 					return err
@@ -90,6 +113,9 @@ edited in config.yaml.`,
 				}
 				spec, err := f.apply(cmd.Flags(), job.Spec)
 				if err != nil {
+					return err
+				}
+				if err := checkJobTeam(cmd, a, job.Name, spec); err != nil {
 					return err
 				}
 				job, err = store.Update(ctx, job.Name, spec)
@@ -151,6 +177,7 @@ func printJob(w io.Writer, j cron.Job) {
 		{"schedule", j.Schedule}, {"time zone", j.Timezone},
 		{"next fire", when(j.NextRunAt)}, {"last run", when(j.LastRunAt)},
 		{"session", j.SessionType + sessionNote(j)}, {"catch up", j.CatchUp},
+		{"agent", j.Agent}, {"team", jobTeamNote(j)},
 		{"model", j.Model}, {"toolsets", strings.Join(j.Toolsets, ", ")}, {"skills", strings.Join(j.Skills, ", ")},
 		{"script", j.Script}, {"deliver", chain(j.Deliver)},
 	}
@@ -166,6 +193,18 @@ func printJob(w io.Writer, j cron.Job) {
 	if j.Prompt != "" {
 		fmt.Fprintf(w, "prompt:\n  %s\n", strings.ReplaceAll(strings.TrimSpace(j.Prompt), "\n", "\n  "))
 	}
+}
+
+// jobTeamNote shows the team a job runs and where its run's goal comes
+// from; "" for a job without a team.
+func jobTeamNote(j cron.Job) string {
+	switch {
+	case j.Team == "":
+		return ""
+	case j.Prompt == "":
+		return j.Team + " (the run's goal is the team's goal:)"
+	}
+	return j.Team + " (the prompt is the run's goal)"
 }
 
 func sessionNote(j cron.Job) string {

@@ -200,11 +200,25 @@ func printJobs(ctx context.Context, w io.Writer, store *cron.Store, zone string)
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "JOB\tSCHEDULE\tNEXT FIRE\tDELIVER")
+	fmt.Fprintln(tw, "JOB\tSCHEDULE\tNEXT FIRE\tRUNS\tDELIVER")
 	for _, j := range jobs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", j.Name, j.Schedule, nextFire(j, zone), chain(j.Deliver))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", j.Name, j.Schedule, nextFire(j, zone), jobKind(j), chain(j.Deliver))
 	}
 	return tw.Flush()
+}
+
+// jobKind says what a job runs: a team, a role agent's turn, a script alone,
+// or a turn of hermes's own.
+func jobKind(j cron.Job) string {
+	switch {
+	case j.Team != "":
+		return "team " + j.Team
+	case j.Agent != "":
+		return "agent " + j.Agent
+	case j.NoAgent:
+		return "script"
+	}
+	return "hermes"
 }
 
 // nextFire says when a job fires next, in its zone (zone when it names
