@@ -85,7 +85,7 @@ type postTool struct{ sc Scope }
 func (p postTool) Spec() tool.Spec {
 	return tool.Spec{Name: "task_post", Toolset: "team", Timeout: 30 * time.Second,
 		Description: "Post a task for one of the team's roles. A worker of that role does it with the description as its prompt and the artifacts of the input tasks beside it. " +
-			"inputs name earlier tasks of this run whose outputs the task needs; it starts when all of them are done, and fails if one fails. Returns the task's id, for task_wait and artifact_read. "+
+			"inputs name earlier tasks of this run whose outputs the task needs; it starts when all of them are done, and fails if one fails. Returns the task's id, for task_wait and artifact_read. " +
 			"Posting a task the run already has (same role, description and inputs, not failed) returns the existing one.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{
 "role":{"type":"string","description":"The role whose workers do the task."},
