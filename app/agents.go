@@ -21,7 +21,7 @@ func (a *App) roleAgents() (map[string]*engine.Agent, error) {
 	out := make(map[string]*engine.Agent, len(c.Agents))
 	for _, name := range c.AgentNames() {
 		ra, key := c.Agents[name], "agents."+name
-		ag := &engine.Agent{Name: name, Soul: strings.TrimSpace(ra.SystemPrompt), Toolsets: ra.Toolsets,
+		ag := &engine.Agent{Name: name, Description: ra.Description, Soul: strings.TrimSpace(ra.SystemPrompt), Toolsets: ra.Toolsets,
 			Model: ra.Model, Skills: ra.Skills}
 		if ra.Soul != "" {
 			text, err := readSoul(home, ra.Soul)

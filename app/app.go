@@ -28,6 +28,7 @@ import (
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/team"
 )
 
 // Options say what to assemble from what.
@@ -73,6 +74,8 @@ type App struct {
 	// Gateway is the gateway's state: events taken, pairings, the
 	// session of each chat.
 	Gateway *gwstore.Store
+	// Team is the team task queue of state.db: runs, tasks, artifacts.
+	Team *team.Store
 
 	// The rest is set by Open, not by OpenStores.
 
@@ -160,6 +163,7 @@ func (a *App) openStores(ctx context.Context) error {
 		return err
 	}
 	a.Facts = facts.New(db, facts.Options{Logger: a.Log, Clock: a.opts.Clock})
+	a.Team = team.NewStore(db, team.StoreOptions{Clock: a.opts.Clock})
 	nc := NotifyConfig(l, a.Log)
 	nc.Clock = a.opts.Clock
 	a.Notifier = notify.New(nc)

@@ -71,6 +71,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 	if opts.Agents, err = a.roleAgents(); err != nil {
 		return engine.Options{}, err
 	}
+	opts.Teams = engine.Teams{Store: a.Team, Defs: a.teams()}
 	if c.Memory.LongTerm.Or(true) {
 		m, err := a.Models.aux("auxiliary.memory", c.Auxiliary.Memory)
 		if err != nil {

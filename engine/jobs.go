@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/team"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -150,6 +151,9 @@ func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cro
 	if err != nil {
 		return cron.RunResult{Err: err}
 	}
+	if job.Team != "" {
+		return e.runTeamJob(ctx, job, text)
+	}
 	sid := ""
 	if job.SessionType == cron.SessionContinue {
 		sid = job.SessionID
@@ -182,6 +186,25 @@ func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cro
 		res.Err = cause
 	case turn.Err != nil && turn.Final == "":
 		res.Err = turn.Err
+	}
+	return res
+}
+
+// runTeamJob runs the job's team with the job's prompt as the goal (the
+// team's own goal when the job has none) and returns the answer as the
+// run's output, for the job to deliver. The team's timeout bounds it, not
+// the inactivity watchdog: a coordinator waiting on its tasks shows no
+// progress of its own. A run cut off by shutdown stays active, and
+// hermes team resume finishes it.
+func (e *Engine) runTeamJob(ctx context.Context, job cron.Job, goal string) cron.RunResult {
+	spec, ok := e.opt.Teams.Defs[job.Team]
+	if !ok {
+		return cron.RunResult{Err: fmt.Errorf("the job's team %q is not configured under teams: in config.yaml", job.Team)}
+	}
+	run, err := e.RunTeam(ctx, TeamRun{Team: spec, Goal: strings.TrimSpace(goal)})
+	res := cron.RunResult{SessionID: run.SessionID, Output: run.Answer, Err: err}
+	if err == nil && run.State != team.RunDone {
+		res.Err = fmt.Errorf("team run %d %s: %s", run.ID, run.State, run.Error)
 	}
 	return res
 }
