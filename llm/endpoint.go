@@ -101,7 +101,11 @@ func (e Endpoint) do(ctx context.Context, req *http.Request, headers map[string]
 		if rerr != nil && len(data) == 0 {
 			return nil, rerr
 		}
-		return nil, ParseError(e.Name, resp.StatusCode, resp.Header, data)
+		return nil, htmlError(ParseError(e.Name, resp.StatusCode, resp.Header, data), resp.Header, data)
+	}
+	if isHTML(resp.Header) {
+		resp.Body.Close()
+		return nil, notAnAPI(e.Name, req.URL, resp.Header, resp.StatusCode)
 	}
 	resp.Body = &releasing{ReadCloser: resp.Body, ctx: ctx}
 	return resp, nil
