@@ -121,10 +121,12 @@ func (r *ReadFile) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	br := bufio.NewReaderSize(src, 64<<10)
 	head, _ := br.Peek(sniffLen)
-	if isBinary(head) {
+	binary := isBinary(head)
+	eightBit := binary && isEightBit(head)
+	if binary && !eightBit {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "%s is a binary file (%d bytes, %s); read_file shows text only. Inspect it with the terminal tool (file, xxd, or a program that understands the format)", abs, fsize, guessMIME(abs, head))
 	}
-	if r.o.FS == nil {
+	if r.o.FS == nil && !eightBit {
 		if text, ok := readThrough(ctx, abs, fsize); ok {
 			br = bufio.NewReaderSize(strings.NewReader(text), 64<<10)
 		}
@@ -151,6 +153,9 @@ func (r *ReadFile) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 			continue
 		}
 		text := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if eightBit {
+			text = decode8(text)
+		}
 		text = cutLine(text, r.o.MaxLineChars)
 		entry := strconv.Itoa(n) + "|" + text + "\n"
 		cost := jsonLen(entry)
@@ -175,6 +180,9 @@ func (r *ReadFile) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		res.Truncated = true
 		res.NextOffset = last + 1
 		res.Note = fmt.Sprintf("showing lines %d-%d of %d; continue with offset=%d", a.Offset, last, n, last+1)
+	}
+	if eightBit {
+		res.Note = strings.TrimPrefix(res.Note+"; "+eightBitNote, "; ")
 	}
 	return res, nil
 }

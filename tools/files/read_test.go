@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/tool"
 )
@@ -154,11 +155,29 @@ func TestReadFileLongLine(t *testing.T) {
 func TestReadFileBinary(t *testing.T) {
 	f := newFixture(t, Options{})
 	f.write("img.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-	f.write("latin1.txt", "caf\xe9\n")
+	f.write("controls.dat", strings.Repeat("\x01\x02\x03\xff\xfe", 20))
 	_, err := f.call("read_file", m{"path": "img.png"})
 	wantCode(t, err, tool.CodeInvalidArguments, "binary", "16 bytes", "image/png")
-	_, err = f.call("read_file", m{"path": "latin1.txt"})
+	_, err = f.call("read_file", m{"path": "controls.dat"})
 	wantCode(t, err, tool.CodeInvalidArguments, "binary")
+}
+
+// 8-bit text (Latin-1, Windows-1252: old CSV exports and logs) is read,
+// decoded to UTF-8 with a note saying how, instead of refused as binary.
+func TestReadFileEightBitText(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.write("latin1.csv", "name;price\ncaf\xe9 cr\xe8me;\x935 \x80\x94 \xbd off\x94\n\x81\n")
+	r := f.mustCall("read_file", m{"path": "latin1.csv"}).(ReadResult)
+	if want := "1|name;price\n2|café crème;“5 €” ½ off”\n3|\ufffd"; r.Content != want {
+		t.Errorf("content = %q, want %q", r.Content, want)
+	}
+	if !strings.Contains(r.Note, "Windows-1252") || !utf8.ValidString(r.Content) {
+		t.Errorf("note = %q", r.Note)
+	}
+	p := f.mustCall("read_file", m{"path": "latin1.csv", "limit": 1}).(ReadResult)
+	if !strings.Contains(p.Note, "continue with offset=2") || !strings.Contains(p.Note, "Windows-1252") {
+		t.Errorf("a page's note = %q", p.Note)
+	}
 }
 
 func TestIsBinaryCutRune(t *testing.T) {
