@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -57,6 +58,7 @@ truncated, interrupted or error.`,
 		Example: `  hermes chat
   hermes chat -q "How much disk is free?"
   hermes chat -q "Summarize README.md" --json
+  git diff | hermes chat -q -
   hermes chat -c -q "And the largest directory?"
   hermes chat --resume 20261202_110737_a1b2c3
   hermes chat --agent analyst -q "What changed in the sales figures?"
@@ -69,6 +71,13 @@ truncated, interrupted or error.`,
 			if f.resume != "" && f.cont {
 				return errors.New("use either --resume ID or --continue, not both")
 			}
+			if f.query == "-" {
+				text, err := readQuery(cmd.InOrStdin())
+				if err != nil {
+					return err
+				}
+				f.query = text
+			}
 			if f.query != "" {
 				return chatOnce(cmd, a, &f)
 			}
@@ -77,7 +86,7 @@ truncated, interrupted or error.`,
 	}
 	f.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVarP(&f.query, "query", "q", "", "answer one `MESSAGE` and exit")
+	fl.StringVarP(&f.query, "query", "q", "", "answer one `MESSAGE` and exit (- reads it from stdin)")
 	fl.BoolVar(&f.json, "json", false, "with -q, print the result as one JSON object")
 	fl.StringVar(&f.resume, "resume", "", "continue the session `ID`")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent terminal session")
@@ -217,4 +226,25 @@ func endSession(cmd *cobra.Command, h *app.App, id, reason string) {
 	if err := h.Engine.EndSession(context.WithoutCancel(cmd.Context()), id, reason); err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: %v\n", err)
 	}
+}
+
+// maxQuery bounds a message read from stdin (-q -); a larger one belongs
+// in a file the agent reads.
+const maxQuery = 1 << 20
+
+// readQuery reads -q -'s message from r: all of it, without the final
+// newline. An empty or oversized message is refused.
+func readQuery(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxQuery+1))
+	if err != nil {
+		return "", fmt.Errorf("-q -: reading the message from stdin: %w", err)
+	}
+	if len(b) > maxQuery {
+		return "", fmt.Errorf("-q -: the message on stdin is over %d bytes; write it to a file and ask hermes to read the file", maxQuery)
+	}
+	text := strings.TrimRight(string(b), "\r\n")
+	if strings.TrimSpace(text) == "" {
+		return "", errors.New("-q -: stdin held no message; pipe one in (echo \"question\" | hermes chat -q -)")
+	}
+	return text, nil
 }
