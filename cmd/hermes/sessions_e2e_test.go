@@ -70,7 +70,14 @@ func TestSessionsCommands(t *testing.T) {
 		t.Errorf("stats = %+v", stats)
 	}
 
-	if r = h.hermes("sessions", "delete", id); r.code != 0 || !strings.Contains(r.stdout, "4 messages") {
+	// Not a terminal, and no --yes: nobody was asked, so nothing goes.
+	if r = h.hermes("sessions", "delete", id); r.code != 1 || !strings.Contains(r.stderr, "add --yes") {
+		t.Errorf("delete without --yes: exit %d, %s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = h.hermes("sessions", "show", id); r.code != 0 {
+		t.Errorf("a delete nobody confirmed removed the session: %s", r.stderr)
+	}
+	if r = h.hermes("sessions", "delete", id, "--yes"); r.code != 0 || !strings.Contains(r.stdout, "4 messages") {
 		t.Errorf("delete: exit %d, %s%s", r.code, r.stdout, r.stderr)
 	}
 	if r = h.hermes("sessions", "show", id); r.code != 1 || !strings.Contains(r.stderr, "does not exist") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"maps"
 	"slices"
@@ -46,15 +47,27 @@ prints a readable transcript.`,
 }
 
 func newSessionsDeleteCmd(a *cli) *cobra.Command {
-	return &cobra.Command{
+	var yes bool
+	cmd := &cobra.Command{
 		Use:   "delete ID",
-		Short: "Delete one session and its messages",
+		Short: "Delete one session and its messages (asks first; --yes does not)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return withStore(cmd, a, func(st *sqlite.Store) error {
 				s, err := getSession(cmd, st, args[0])
 				if err != nil {
 					return err
+				}
+				if !yes {
+					if !interactiveInput(cmd) {
+						return fmt.Errorf("deleting session %s cannot be undone, and nobody can be asked here; add --yes to delete it", s.ID)
+					}
+					fmt.Fprintf(cmd.ErrOrStderr(), "Delete session %s %q (%d messages)? This cannot be undone. [y/N] ", s.ID, s.Title, s.MessageCount)
+					answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+					if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+						fmt.Fprintln(cmd.ErrOrStderr(), "Kept.")
+						return nil
+					}
 				}
 				if err := st.Delete(cmd.Context(), s.ID); err != nil {
 					return err
@@ -64,6 +77,8 @@ func newSessionsDeleteCmd(a *cli) *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	return cmd
 }
 
 func newSessionsStatsCmd(a *cli) *cobra.Command {
