@@ -129,7 +129,7 @@ to allow).`,
 			return nil
 		},
 	}
-	f.modelFlags.register(cmd, "api-mode")
+	f.modelFlags.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&run, "run", "", "the run's `NAME`: its output directory, and what --resume goes on with (required)")
 	fl.StringVar(&out, "out", "", "write the run's files to `DIR` instead of $HERMES_HOME/batch/NAME")

@@ -128,7 +128,7 @@ func TestBareHermesWithoutProviderSaysWhatToSet(t *testing.T) {
 
 func TestHelpExplains(t *testing.T) {
 	r := newHome(t).hermes("model", "call", "--help")
-	for _, want := range []string{"--api", "--base-url", "--stream", "--tools", "--json", "--retries", "raw_finish_reason"} {
+	for _, want := range []string{"--api-mode", "--base-url", "--stream", "--tools", "--json", "--retries", "raw_finish_reason"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("model call --help does not explain %q", want)
 		}

@@ -30,15 +30,23 @@ type modelFlags struct {
 	api, baseURL, model, apiKey, provider string
 }
 
-// register adds the flags; apiFlag names the wire-protocol flag ("api" for
-// model call, "api-mode" for chat, after the config key).
-func (f *modelFlags) register(cmd *cobra.Command, apiFlag string) {
+// register adds the flags. The wire protocol is --api-mode in every
+// command, after the config key model.api_mode; model call and model
+// list also take the --api they once had, hidden and deprecated, so
+// scripts written for it keep working.
+func (f *modelFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.api, apiFlag, "", "wire protocol: chat_completions, responses or anthropic_messages")
+	fl.StringVar(&f.api, "api-mode", "", "wire protocol: chat_completions, responses or anthropic_messages")
 	fl.StringVar(&f.baseURL, "base-url", "", "API root, e.g. http://localhost:11434/v1")
 	fl.StringVar(&f.model, "model", "", "model name")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (prefer the provider's variable in .env)")
 	fl.StringVar(&f.provider, "provider", "", "a built-in or configured provider name")
+}
+
+// registerOldAPI adds the deprecated --api spelling of --api-mode.
+func (f *modelFlags) registerOldAPI(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.api, "api", "", "wire protocol")
+	_ = cmd.Flags().MarkDeprecated("api", "use --api-mode")
 }
 
 // resolve returns the endpoint the flags and configuration select.
@@ -86,7 +94,7 @@ configuration; nothing was sent).`,
 		Example: `  hermes model call "Say hello"
   hermes model call --stream --model gpt-4o-mini "Count to five"
   hermes model call --base-url http://localhost:11434/v1 --model qwen3:8b "hi"
-  hermes model call --api anthropic_messages --model claude-sonnet-4-5 --json "hi"
+  hermes model call --api-mode anthropic_messages --model claude-sonnet-4-5 --json "hi"
   hermes model call --tools tools.json --json "What is the weather in Oslo?"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -102,7 +110,8 @@ configuration; nothing was sent).`,
 			return err
 		},
 	}
-	f.register(cmd, "api")
+	f.register(cmd)
+	f.registerOldAPI(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&f.stream, "stream", false, "stream the reply (SSE) instead of one JSON response")
 	fl.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
@@ -257,7 +266,8 @@ func newModelListCmd(a *cli) *cobra.Command {
 			return nil
 		},
 	}
-	f.register(cmd, "api")
+	f.register(cmd)
+	f.registerOldAPI(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	return cmd
 }

@@ -22,7 +22,7 @@ func endpointFlags(srv *llmtest.Server, api string) []string {
 	if api == "anthropic_messages" {
 		base = srv.URL()
 	}
-	return []string{"--api", api, "--base-url", base, "--model", "test-model", "--api-key", "sk-test-123456"}
+	return []string{"--api-mode", api, "--base-url", base, "--model", "test-model", "--api-key", "sk-test-123456"}
 }
 
 func TestModelCallJSON(t *testing.T) {
@@ -262,5 +262,24 @@ func TestInterruptStopsTheCall(t *testing.T) {
 	var got struct{ Error struct{ Kind string } }
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil || got.Error.Kind != "canceled" || cmd.ProcessState.ExitCode() != 1 {
 		t.Errorf("after SIGINT: exit %d, stdout %q", cmd.ProcessState.ExitCode(), out.String())
+	}
+}
+
+// The wire protocol is --api-mode everywhere; model call's old --api still
+// works, with a notice naming the new spelling.
+func TestModelCallOldAPIFlag(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "pong"})
+	args := append([]string{"model", "call"}, endpointFlags(srv, "chat_completions")...)
+	args[2] = "--api"
+	r := newHome(t).hermes(append(args, "ping")...)
+	if r.code != 0 || !strings.Contains(r.stdout, "pong") || !strings.Contains(r.stderr, "use --api-mode") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	for _, sub := range [][]string{{"chat"}, {"model", "call"}, {"batch", "run"}, {"team", "run"}} {
+		r := newHome(t).hermes(append(sub, "--help")...)
+		if !strings.Contains(r.stdout, "--api-mode") || strings.Contains(r.stdout, "--api ") {
+			t.Errorf("hermes %s --help does not spell the protocol flag --api-mode:\n%s", strings.Join(sub, " "), r.stdout)
+		}
 	}
 }

@@ -40,7 +40,7 @@ type turnFlags struct {
 }
 
 func (f *turnFlags) register(cmd *cobra.Command) {
-	f.modelFlags.register(cmd, "api-mode")
+	f.modelFlags.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.toolsets, "toolsets", "", "comma-separated toolsets to offer (default: config toolsets, else all)")
 	fl.IntVar(&f.maxTurns, "max-turns", 0, "iteration budget of a turn (default: agent.max_turns)")

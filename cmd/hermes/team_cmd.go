@@ -36,7 +36,7 @@ type teamRunFlags struct {
 }
 
 func (f *teamRunFlags) register(cmd *cobra.Command) {
-	f.modelFlags.register(cmd, "api-mode")
+	f.modelFlags.register(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&f.noDeliver, "no-deliver", false, "do not send the answer along the team's deliver: chain")
 	fl.BoolVar(&f.asJSON, "json", false, "print the finished run as JSON instead of its answer")
