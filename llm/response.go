@@ -1,5 +1,7 @@
 package llm
 
+import "encoding/json"
+
 // FinishReason is why the model stopped, normalized across vendors. The
 // vendor's own value is kept beside it in Response.RawFinishReason.
 type FinishReason string
@@ -26,6 +28,22 @@ type Usage struct {
 	// TotalTokens is the vendor's total when it sends one; some vendors
 	// count hidden thinking only there.
 	TotalTokens int `json:"total_tokens,omitempty"`
+}
+
+// MarshalJSON writes the counts with total_tokens always present: the
+// vendor's total when it sent one, else input plus output. Scripts read
+// total_tokens from every JSON hermes prints (chat --json, the API's runs
+// and responses), whichever vendor answered.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	type counts Usage
+	total := u.TotalTokens
+	if total == 0 {
+		total = u.InputTokens + u.OutputTokens
+	}
+	return json.Marshal(struct {
+		counts
+		TotalTokens int `json:"total_tokens"`
+	}{counts(u), total})
 }
 
 // IsZero reports whether no count was reported.

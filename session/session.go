@@ -6,6 +6,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -41,6 +42,16 @@ type Session struct {
 	CacheWriteTokens int64   `json:"cache_write_tokens"`
 	ReasoningTokens  int64   `json:"reasoning_tokens"`
 	CostUSD          float64 `json:"estimated_cost_usd"`
+}
+
+// MarshalJSON adds total_tokens (input plus output) to the session's
+// fields, as every JSON hermes prints has it.
+func (s Session) MarshalJSON() ([]byte, error) {
+	type fields Session
+	return json.Marshal(struct {
+		fields
+		TotalTokens int64 `json:"total_tokens"`
+	}{fields(s), s.InputTokens + s.OutputTokens})
 }
 
 // Message is a canonical message as stored, with its place and bookkeeping.
@@ -110,6 +121,15 @@ type Stats struct {
 	CostUSD          float64 `json:"estimated_cost_usd"`
 	// BySource counts sessions per source.
 	BySource map[string]int64 `json:"by_source"`
+}
+
+// MarshalJSON adds total_tokens (input plus output) to the totals.
+func (s Stats) MarshalJSON() ([]byte, error) {
+	type fields Stats
+	return json.Marshal(struct {
+		fields
+		TotalTokens int64 `json:"total_tokens"`
+	}{fields(s), s.InputTokens + s.OutputTokens})
 }
 
 // Store keeps sessions and their messages. Implementations must be safe

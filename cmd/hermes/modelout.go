@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,6 +33,7 @@ type callUsage struct {
 	CacheReadTokens  int `json:"cache_read_tokens"`
 	CacheWriteTokens int `json:"cache_write_tokens"`
 	ReasoningTokens  int `json:"reasoning_tokens"`
+	TotalTokens      int `json:"total_tokens"`
 }
 
 // callFailure is the --json shape of a failed call.
@@ -61,6 +63,7 @@ func newCallResult(r *llm.Response) callResult {
 			CacheReadTokens:  r.Usage.CacheReadTokens,
 			CacheWriteTokens: r.Usage.CacheWriteTokens,
 			ReasoningTokens:  r.Usage.ReasoningTokens,
+			TotalTokens:      cmp.Or(r.Usage.TotalTokens, r.Usage.InputTokens+r.Usage.OutputTokens),
 		},
 		Model: r.Model,
 	}
