@@ -142,6 +142,9 @@ func (n *Notifier) deliverTo(ctx context.Context, t Target, msg Message, rep *Re
 			}
 			rep.Attempts = append(rep.Attempts, a)
 			n.logAttempt(log, msg, a)
+			if n.cfg.OnAttempt != nil {
+				n.cfg.OnAttempt(a)
+			}
 			if a.Status == StatusOK {
 				break
 			}

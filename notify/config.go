@@ -60,6 +60,9 @@ type Config struct {
 	Clock clock.Clock
 	// Logger receives one line per try; nil means slog.Default().
 	Logger *slog.Logger
+	// OnAttempt, when set, is told each try as it ends, before the wait
+	// for the next: hermes deliver test shows them as they happen.
+	OnAttempt func(Attempt)
 }
 
 // SMTP describes the mail server. STARTTLS is used whenever the server

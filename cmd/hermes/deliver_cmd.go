@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -34,20 +37,17 @@ TELEGRAM_BOT_TOKEN), email:ADDRESS (delivery.smtp), webhook:URL, local.
 			if err != nil {
 				return err
 			}
-			n := notify.New(app.NotifyConfig(l, a.logger(cmd)))
+			// The tries are shown here as they end, once each; the log
+			// would repeat them.
+			out := cmd.OutOrStdout()
+			cfg := app.NotifyConfig(l, slog.New(slog.DiscardHandler))
+			cfg.OnAttempt = func(at notify.Attempt) { printAttempt(out, at) }
+			n := notify.New(cfg)
 			chain, err := n.ParseChain(args[:len(args)-1])
 			if err != nil {
 				return err
 			}
 			rep := n.Deliver(cmd.Context(), chain, notify.Message{Title: "hermes test message", Text: args[len(args)-1], Job: "test"})
-			out := cmd.OutOrStdout()
-			for _, at := range rep.Attempts {
-				line := fmt.Sprintf("  %s try %d: %s (%s)", at.Target, at.Try, at.Status, at.Duration.Round(1e6))
-				if at.Error != "" {
-					line += ": " + at.Error
-				}
-				fmt.Fprintln(out, line)
-			}
 			if rep.Delivered == "" {
 				return fmt.Errorf("not delivered: %v", rep.Err())
 			}
@@ -60,4 +60,25 @@ TELEGRAM_BOT_TOKEN), email:ADDRESS (delivery.smtp), webhook:URL, local.
 	}
 	cmd.AddCommand(test)
 	return cmd
+}
+
+// printAttempt shows one try; a target given up on says why, since the
+// message then falls through to the next target of the chain.
+func printAttempt(w io.Writer, at notify.Attempt) {
+	line := fmt.Sprintf("  %s try %d: %s (%s)", at.Target, at.Try, at.Status, at.Duration.Round(time.Millisecond))
+	switch at.Status {
+	case notify.StatusRetry:
+		line += ": " + at.Error + "; trying again"
+	case notify.StatusFailed:
+		line += ": " + at.Error + "\n  gave up on " + at.Target + after(at.Try) + "; the message falls through to the next target"
+	}
+	fmt.Fprintln(w, line)
+}
+
+// after says how many tries a target had, when more than one.
+func after(tries int) string {
+	if tries == 1 {
+		return " (a failure that trying again cannot cure)"
+	}
+	return fmt.Sprintf(" after %d tries", tries)
 }

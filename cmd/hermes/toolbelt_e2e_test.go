@@ -306,6 +306,12 @@ func TestDeliverTest(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "delivered to local") {
 		t.Errorf("a failing webhook: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// Each try shows once, and the target given up on says why the
+	// message fell through.
+	if n := strings.Count(r.stdout+r.stderr, "try 1: failed"); n != 1 || strings.Contains(r.stderr, "level=WARN") ||
+		!strings.Contains(r.stdout, "gave up on webhook:") || !strings.Contains(r.stdout, "falls through to the next target") {
+		t.Errorf("the tries of a failing webhook (shown %d times):\n%s%s", n, r.stdout, r.stderr)
+	}
 	data, err := os.ReadFile(filepath.Join(h.dir, "deliveries", "test.md"))
 	if err != nil || !strings.Contains(string(data), "fallback please") {
 		t.Errorf("the local file: %q %v", data, err)
