@@ -54,6 +54,13 @@ func TestChatCompressesLongSession(t *testing.T) {
 	if children < 2 {
 		t.Errorf("sessions %+v: want at least two compressed children", list)
 	}
+	// The listing shows the children under their parent, indented.
+	shown := h.hermes("sessions", "list").stdout
+	for _, s := range list {
+		if s.ParentID != "" && (!strings.Contains(shown, "└ "+s.ID) || strings.Index(shown, s.ParentID) > strings.Index(shown, s.ID)) {
+			t.Errorf("session %s is not shown under its parent %s:\n%s", s.ID, s.ParentID, shown)
+		}
+	}
 	if r := h.hermes("sessions", "search", "host-1"); !strings.Contains(r.stdout, "host-1") {
 		t.Errorf("the first turns are not searchable after compression:\n%s", r.stdout)
 	}

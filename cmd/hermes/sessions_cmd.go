@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -73,9 +74,10 @@ func newSessionsListCmd(a *cli) *cobra.Command {
 					return nil
 				}
 				tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tSTARTED\tSOURCE\tMESSAGES\tTITLE")
-				for _, s := range list {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", s.ID, s.StartedAt.Local().Format("2006-01-02 15:04"), s.Source, s.MessageCount, oneLine(s.Title, 60))
+				fmt.Fprintf(tw, "ID\tSTARTED (%s)\tSOURCE\tMESSAGES\tTITLE\n", time.Now().Format("MST"))
+				for _, r := range sessionTree(list) {
+					fmt.Fprintf(tw, "%s%s\t%s\t%s\t%d\t%s\n", treePrefix(r.depth), r.s.ID,
+						r.s.StartedAt.Local().Format("2006-01-02 15:04"), r.s.Source, r.s.MessageCount, oneLine(r.s.Title, 60))
 				}
 				return tw.Flush()
 			})
@@ -156,4 +158,63 @@ func newSessionsSearchCmd(a *cli) *cobra.Command {
 	cmd.Flags().IntVarP(&limit, "limit", "n", 20, "show at most `N` matches")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	return cmd
+}
+
+// treeRow is a session and how deep it sits under the sessions listed
+// above it.
+type treeRow struct {
+	s     session.Session
+	depth int
+}
+
+// treePrefix indents a session depth levels under the one it follows.
+func treePrefix(depth int) string {
+	if depth == 0 {
+		return ""
+	}
+	return strings.Repeat("  ", depth-1) + "└ "
+}
+
+// sessionTree orders list (most recent first) so that each session whose
+// parent is listed too follows its parent, indented: a conversation that
+// was compressed goes on in a child session, and a delegated or team task
+// runs in one, and they read as one thread that way. Sessions whose parent
+// is not listed keep their place.
+func sessionTree(list []session.Session) []treeRow {
+	listed := make(map[string]bool, len(list))
+	for _, s := range list {
+		listed[s.ID] = true
+	}
+	children := map[string][]session.Session{}
+	var roots []session.Session
+	for _, s := range list {
+		if s.ParentID != "" && listed[s.ParentID] && s.ParentID != s.ID {
+			children[s.ParentID] = append(children[s.ParentID], s)
+			continue
+		}
+		roots = append(roots, s)
+	}
+	out := make([]treeRow, 0, len(list))
+	seen := make(map[string]bool, len(list))
+	var walk func(s session.Session, depth int)
+	walk = func(s session.Session, depth int) {
+		if seen[s.ID] {
+			return // a cycle in stored parents; show each session once
+		}
+		seen[s.ID] = true
+		out = append(out, treeRow{s, depth})
+		kids := children[s.ID]
+		for i := len(kids) - 1; i >= 0; i-- { // oldest child first
+			walk(kids[i], depth+1)
+		}
+	}
+	for _, s := range roots {
+		walk(s, 0)
+	}
+	for _, s := range list { // sessions only reachable through a cycle
+		if !seen[s.ID] {
+			walk(s, 0)
+		}
+	}
+	return out
 }
