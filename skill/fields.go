@@ -41,7 +41,32 @@ func (s *Skill) decode(file string, raw map[string]any) error {
 			return err
 		}
 	}
+	if err := s.topCategory(file); err != nil {
+		return err
+	}
 	return s.validate(file)
+}
+
+// topCategory takes a top-level category: when metadata.hermes has none.
+// Skills written for other agents put it there, and a skill installed
+// from its folder should land in its category either way.
+func (s *Skill) topCategory(file string) error {
+	v, ok := s.Extra["category"]
+	if !ok || v == nil {
+		return nil
+	}
+	c, err := str(file, "category", v)
+	if err != nil {
+		return err
+	}
+	if c = strings.TrimSpace(c); c != "" && !validCategory(c) {
+		return &FieldError{File: file, Field: "category", Value: fmt.Sprintf("%q", c), Accept: "want lowercase letters, digits, '.', '_' and '-', starting with a letter or digit, segments joined by '/'"}
+	}
+	delete(s.Extra, "category")
+	if s.Category == "" {
+		s.Category = c
+	}
+	return nil
 }
 
 // decodeMetadata reads metadata.hermes; other metadata stays in Extra.

@@ -167,3 +167,28 @@ func TestIsGitURL(t *testing.T) {
 		}
 	}
 }
+
+// A skill installed from its own folder lands in the category its front
+// matter names: metadata.hermes.category, else a top-level category:
+// (as skills written for other agents have it); a bad one is refused.
+func TestInstallTakesTopLevelCategory(t *testing.T) {
+	dir, src := t.TempDir(), t.TempDir()
+	lib := open(dir)
+	top := writeSkill(t, src, "", "backup", doc("backup", "Back up.", "category: storage"))
+	both := writeSkill(t, src, "", "deploy", doc("deploy", "Ship.", "category: other\nmetadata: {hermes: {category: ops}}"))
+	for skill, want := range map[string]string{top: "storage/backup", both: "ops/deploy"} {
+		if _, err := lib.Install(t.Context(), skill); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(want), "SKILL.md")); err != nil {
+			t.Errorf("%s is not at %s: %v", filepath.Base(skill), want, err)
+		}
+	}
+	if sk, ok := lib.Get("backup"); !ok || sk.Category != "storage" || sk.Extra["category"] != nil {
+		t.Errorf("installed skill: %+v", sk)
+	}
+	bad := writeSkill(t, src, "", "bad", doc("bad", "Bad.", "category: ../../etc"))
+	if _, err := lib.Install(t.Context(), bad); err == nil || !strings.Contains(err.Error(), "category") {
+		t.Errorf("a category climbing out: %v", err)
+	}
+}
