@@ -153,7 +153,7 @@ func printHistory(ctx context.Context, w io.Writer, store *cron.Store, name stri
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SCHEDULED\tSTATUS\tSESSION\tDELIVERED\tOUTPUT")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduledFor.Format("2006-01-02 15:04"), r.Status, r.SessionID, deliveredTo(r), oneLine(r.Output+r.Error, 50))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", localTime(r.ScheduledFor), r.Status, r.SessionID, deliveredTo(r), oneLine(r.Output+r.Error, 50))
 	}
 	return tw.Flush()
 }

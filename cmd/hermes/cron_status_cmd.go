@@ -36,7 +36,7 @@ func printStatus(ctx context.Context, w io.Writer, store *cron.Store, zone strin
 		return err
 	}
 	if ok {
-		fmt.Fprintf(w, "scheduler: running (%s, lease renewed until %s)\n", holder, until.In(loadZone(zone)).Format("15:04:05"))
+		fmt.Fprintf(w, "scheduler: running (%s, lease renewed until %s)\n", holder, until.In(loadZone(zone)).Format("15:04:05 MST"))
 	} else {
 		fmt.Fprintln(w, "scheduler: not running; jobs fire only while hermes serve runs (start it, or hermes service install)")
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -41,13 +40,13 @@ platform's pairing for an hour.`,
 				fmt.Fprintln(w, "No pairing codes, paired people or locks.")
 			}
 			for _, c := range p.Pending {
-				fmt.Fprintf(w, "waiting\t%s\t%s\tuser %s\texpires %s\n", c.Platform, c.Code, c.User, c.Expires.Local().Format(time.DateTime))
+				fmt.Fprintf(w, "waiting\t%s\t%s\tuser %s\texpires %s\n", c.Platform, c.Code, c.User, localTime(c.Expires))
 			}
 			for _, c := range p.Approved {
-				fmt.Fprintf(w, "paired\t%s\tuser %s\tsince %s\n", c.Platform, c.User, c.Approved.Local().Format(time.DateTime))
+				fmt.Fprintf(w, "paired\t%s\tuser %s\tsince %s\n", c.Platform, c.User, localTime(c.Approved))
 			}
 			for _, l := range p.Locked {
-				fmt.Fprintf(w, "locked\t%s\tuntil %s\n", l.Platform, l.Until.Local().Format(time.DateTime))
+				fmt.Fprintf(w, "locked\t%s\tuntil %s\n", l.Platform, localTime(l.Until))
 			}
 			return w.Flush()
 		},

@@ -149,7 +149,7 @@ func newSessionsSearchCmd(a *cli) *cobra.Command {
 					return nil
 				}
 				for _, h := range hits {
-					fmt.Fprintf(cmd.OutOrStdout(), "%s  %s  %s\n    %s\n", h.SessionID, h.CreatedAt.Local().Format(time.DateTime), h.Role, oneLine(h.Snippet, 200))
+					fmt.Fprintf(cmd.OutOrStdout(), "%s  %s  %s\n    %s\n", h.SessionID, localTime(h.CreatedAt), h.Role, oneLine(h.Snippet, 200))
 				}
 				return nil
 			})

@@ -185,9 +185,9 @@ func newTeamListCmd(a *cli) *cobra.Command {
 				fmt.Fprintln(w, "no team runs yet; hermes team run TEAM GOAL starts one")
 				return nil
 			}
-			fmt.Fprintf(w, "%-5s %-16s %-9s %-20s %s\n", "RUN", "TEAM", "STATE", "STARTED", "GOAL")
+			fmt.Fprintf(w, "%-5s %-16s %-9s %-23s %s\n", "RUN", "TEAM", "STATE", "STARTED", "GOAL")
 			for _, r := range runs {
-				fmt.Fprintf(w, "%-5d %-16s %-9s %-20s %s\n", r.ID, r.Team, r.State, r.CreatedAt.Local().Format("2006-01-02 15:04:05"), oneLine(r.Goal, 60))
+				fmt.Fprintf(w, "%-5d %-16s %-9s %-23s %s\n", r.ID, r.Team, r.State, localTime(r.CreatedAt), oneLine(r.Goal, 60))
 			}
 			return nil
 		},

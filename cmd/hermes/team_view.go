@@ -118,7 +118,7 @@ func renderRun(ctx context.Context, w io.Writer, store *team.Store, run team.Run
 		fmt.Fprintf(w, "coordinator: session %s, %d tokens\n", run.SessionID, run.Tokens)
 	}
 	if !run.DeliveredAt.IsZero() {
-		fmt.Fprintf(w, "delivered: %s at %s\n", run.Delivery, run.DeliveredAt.Local().Format(time.DateTime))
+		fmt.Fprintf(w, "delivered: %s at %s\n", run.Delivery, localTime(run.DeliveredAt))
 	}
 	if run.Error != "" {
 		fmt.Fprintf(w, "error: %s\n", run.Error)
