@@ -125,6 +125,19 @@ func (c *Compressor) Past(estimate int, share float64) bool {
 	return ShouldCompress(estimate, c.Window(), c.opts.ReplyBudget, share)
 }
 
+// Kept says what compression leaves as it is: the first messages kept
+// before the first compression, and the tokens of the tail kept verbatim;
+// and past how many tokens it starts by itself. /compress explains with
+// them why a short conversation has nothing to summarize.
+func (c *Compressor) Kept() (firstN, tailTokens, startsAt int) {
+	threshold := c.opts.Threshold
+	if threshold <= 0 || threshold > 1 {
+		threshold = DefaultThreshold
+	}
+	return c.opts.ProtectFirstN, TailBudget(c.Window(), c.opts.Threshold, c.opts.TargetRatio),
+		int(threshold * float64(Usable(c.Window(), c.opts.ReplyBudget)))
+}
+
 // Window is the context window the compressor works to, in tokens.
 func (c *Compressor) Window() int { return int(c.window.Load()) }
 

@@ -135,8 +135,23 @@ type Compressed struct {
 	Fallback      bool
 }
 
-// ErrNothingToCompress says a forced compression found nothing to drop.
+// ErrNothingToCompress says a forced compression found nothing to drop;
+// the error returned wraps it in a *TooShortError saying why.
 var ErrNothingToCompress = errors.New("the conversation is too short to compress")
+
+// TooShortError is a forced compression that found too little between
+// what compression keeps as it is: it says the conversation's size, what
+// is kept and where compression starts by itself.
+type TooShortError struct {
+	Tokens, FirstN, TailTokens, StartsAt int
+}
+
+func (e *TooShortError) Error() string {
+	return fmt.Sprintf("%v: it is ~%d tokens, and compression keeps the first %d messages and the last ~%d tokens as they are (compression.protect_first_n, compression.target_ratio), so there is too little between them to summarize. "+
+		"It starts by itself past ~%d tokens (compression.threshold of the context window)", ErrNothingToCompress, e.Tokens, e.FirstN, e.TailTokens, e.StartsAt)
+}
+
+func (e *TooShortError) Unwrap() error { return ErrNothingToCompress }
 
 // Compress compresses a session now, whatever its size, focusing the
 // summary on focus when it is not empty ("/compress the deploy"), and
@@ -210,7 +225,8 @@ func (e *Engine) compressNow(ctx context.Context, sessionID, focus string, due f
 		return nil, fmt.Errorf("compression failed, the conversation is unchanged: %w", err)
 	}
 	if !gained(res) {
-		return nil, ErrNothingToCompress
+		first, tail, starts := e.opt.Compressor.Kept()
+		return nil, &TooShortError{Tokens: res.Before, FirstN: first, TailTokens: tail, StartsAt: starts}
 	}
 	child, _, err := e.continueIn(ctx, s, res.Messages, s.Model, box, lease)
 	if err != nil {

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"strings"
@@ -219,5 +220,33 @@ func TestOverflowStepsTheWindowDown(t *testing.T) {
 	}
 	if res.SessionID == first.SessionID {
 		t.Error("the forced compression did not continue in a child session")
+	}
+}
+
+// /compress on a conversation too short to gain says why: its size, what
+// compression keeps as it is, and where it starts by itself.
+func TestCompressTooShortSaysWhy(t *testing.T) {
+	rig := newCompressionRig(t, "")
+	ctx := context.Background()
+	s := &session.Session{Source: "cli"}
+	if err := rig.st.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := rig.st.Append(ctx, s.ID, &session.Message{Message: llm.UserMessage("rotate host 1")},
+		&session.Message{Message: llm.AssistantMessage("Rotated that host.")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := rig.e.Compress(ctx, s.ID, "")
+	var short *engine.TooShortError
+	if !errors.As(err, &short) || !errors.Is(err, engine.ErrNothingToCompress) {
+		t.Fatalf("err = %v", err)
+	}
+	if short.Tokens <= 0 || short.TailTokens <= 0 || short.StartsAt <= short.TailTokens {
+		t.Errorf("figures: %+v", short)
+	}
+	for _, want := range []string{"compression.threshold", "compression.target_ratio", "the last ~"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
 	}
 }
