@@ -50,7 +50,7 @@ func (p *printer) Event(e agent.Event) {
 		if r.Status == tool.StatusOK {
 			fmt.Fprintf(p.info, "  ✓ %s (%s)\n", e.Tool.Call.Name, e.Tool.Duration.Round(time.Millisecond))
 		} else {
-			fmt.Fprintf(p.info, "  ✗ %s: %s: %s\n", e.Tool.Call.Name, r.ErrorCode, oneLine(r.Message, 160))
+			fmt.Fprintf(p.info, "  ✗ %s\n", failureLine(e.Tool.Call.Name, string(r.ErrorCode), oneLine(r.Message, 160)))
 		}
 	case agent.EventError:
 		if p.noErrors {
@@ -121,4 +121,18 @@ type chatJSON struct {
 	Usage      any                 `json:"usage"`
 	Stopped    agent.Stop          `json:"stopped_reason"`
 	Error      string              `json:"error,omitempty"`
+}
+
+// failureLine is a failed call as the chat shows it, saying each thing
+// once: "terminal was interrupted: …" rather than "terminal: interrupted:
+// terminal was interrupted: …", when the message already names the tool
+// or the kind of failure.
+func failureLine(name, code, msg string) string {
+	if strings.HasPrefix(msg, name+" ") {
+		return msg
+	}
+	if strings.Contains(strings.ToLower(msg), strings.ReplaceAll(code, "_", " ")) {
+		return name + ": " + msg
+	}
+	return name + ": " + code + ": " + msg
 }
