@@ -21,9 +21,6 @@ type Probe struct {
 	p llm.Provider
 }
 
-// errRedirect is why a probe stops at a redirect.
-var errRedirect = errors.New("the server answered with a redirect, which hermes does not follow with a key; give the final API root as the base URL")
-
 // NewProbe builds the probe for r.
 func NewProbe(r config.Resolved) (*Probe, error) {
 	ep := r.Endpoint()
@@ -32,7 +29,9 @@ func NewProbe(r config.Resolved) (*Probe, error) {
 		t = llm.DefaultTimeouts
 	}
 	client := llm.NewHTTPClient(t)
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return errRedirect }
+	client.CheckRedirect = func(*http.Request, []*http.Request) error {
+		return errors.New("the server answered with a redirect, which hermes does not follow with a key; give the final API root as the base URL")
+	}
 	ep.Client = client
 	p, err := newAdapter(r.APIMode, ep)
 	return &Probe{r: r, p: p}, err
