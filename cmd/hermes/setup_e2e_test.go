@@ -221,3 +221,29 @@ func TestSetupMakesEnvPrivate(t *testing.T) {
 		t.Errorf(".env mode %04o, content %q", fi.Mode().Perm(), h.read(".env"))
 	}
 }
+
+// TestSetupSwitchesProviderCleanly: settings of the old provider that
+// would misdirect the new one (its wire protocol, its key variable, its
+// base URL) are cleared, and a server with no usual key variable gets one
+// of its own that model.api_key_env names.
+func TestSetupSwitchesProviderCleanly(t *testing.T) {
+	srv := keyServer(t, setupKey)
+	h := newHome(t)
+	h.write("config.yaml", "model:\n  provider: anthropic\n  default: claude-x\n  api_mode: anthropic_messages\n  api_key_env: OLD_KEY\n  base_url: http://old.example/v1\n")
+	r := h.run([]string{"setup", "--yes", "--provider", "custom", "--base-url", srv.URL() + "/v1", "--api-key-env", "K", "--model", "m-one"}, "K="+setupKey)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	cfg := h.read("config.yaml")
+	for _, gone := range []string{"anthropic_messages", "OLD_KEY", "old.example"} {
+		if strings.Contains(cfg, gone) {
+			t.Errorf("config.yaml still holds %q:\n%s", gone, cfg)
+		}
+	}
+	if !strings.Contains(cfg, "api_key_env: CUSTOM_API_KEY") || !strings.Contains(h.read(".env"), "CUSTOM_API_KEY="+setupKey) {
+		t.Errorf("the key's variable is not set up:\n%s\n%s", cfg, h.read(".env"))
+	}
+	if r := h.hermes("model", "call", "hi"); r.code != 0 || !strings.Contains(r.stdout, "OK") {
+		t.Errorf("model call after setup: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
