@@ -67,11 +67,17 @@ func (p *tmuxPane) answer(question, line string) {
 	p.t.Helper()
 	p.waitFor(question)
 	if line != "" {
-		if out, err := exec.Command("tmux", "-S", p.sock, "send-keys", "-t", "setup", "-l", line).CombinedOutput(); err != nil {
-			p.t.Fatalf("tmux send-keys: %v\n%s", err, out)
-		}
+		p.keys("-l", line)
 	}
-	if out, err := exec.Command("tmux", "-S", p.sock, "send-keys", "-t", "setup", "Enter").CombinedOutput(); err != nil {
+	p.keys("Enter")
+}
+
+// keys sends keys to the pane: tmux send-keys arguments ("-l", "text" for
+// literal text, or key names such as "Enter" and "C-c").
+func (p *tmuxPane) keys(args ...string) {
+	p.t.Helper()
+	args = append([]string{"-S", p.sock, "send-keys", "-t", "setup"}, args...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		p.t.Fatalf("tmux send-keys: %v\n%s", err, out)
 	}
 }
@@ -148,5 +154,32 @@ func TestSetupInteractiveInTmux(t *testing.T) {
 	}
 	if after := h.read(".env"); after != env {
 		t.Errorf("keeping every value changed .env:\n%s", after)
+	}
+}
+
+// TestSetupInterruptedAtTheKeyPrompt: Ctrl-C while the key is being typed
+// stops setup with nothing written, and the terminal echoes again.
+func TestSetupInterruptedAtTheKeyPrompt(t *testing.T) {
+	h := newHome(t)
+	p := newTmuxPane(t, h.setupCommand("--skip-test"))
+	p.answer("Provider (number or name) [openrouter]:", "openai")
+	p.waitFor("Paste the API key for openai")
+	p.keys("-l", "sk-half-typed")
+	p.keys("C-c")
+	screen := p.waitFor("SETUP-EXIT=")
+	if !strings.Contains(screen, "interrupted; nothing was written") || !strings.Contains(screen, "SETUP-EXIT=1") {
+		t.Errorf("Ctrl-C at the key prompt:\n%s", screen)
+	}
+	noKeyIn(t, "the terminal", screen, "sk-half-typed")
+	if h.read("config.yaml") != "" || h.read(".env") != "" {
+		t.Errorf("an interrupted setup wrote files")
+	}
+	// The pane now runs cat: what is typed shows twice, echoed by the
+	// terminal and printed by cat, only if echo was turned back on.
+	p.keys("-l", "echo-is-back")
+	p.keys("Enter")
+	screen = p.waitFor("echo-is-back")
+	if strings.Count(screen, "echo-is-back") != 2 {
+		t.Errorf("the terminal's echo was not restored:\n%s", screen)
 	}
 }
