@@ -247,3 +247,25 @@ func TestSetupSwitchesProviderCleanly(t *testing.T) {
 		t.Errorf("model call after setup: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestSetupEscapesWhatTheServerSays: model names and error text from the
+// server reach the terminal escaped, so they cannot move the cursor,
+// retitle the window or hide text.
+func TestSetupEscapesWhatTheServerSays(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.AllowViolations()
+	srv.SetModels("fine-model", "evil\x1b]0;pwned\x07\x1b[2Jmodel")
+	srv.Handle(func(llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Status: 401, Error: &llmtest.ErrorReply{Message: "bad key\x1b[2J\x1b[1;1H"}}
+	})
+	h := newHome(t)
+	for _, args := range [][]string{nil, {"--model", "fine-model"}} {
+		r := h.run(append([]string{"setup", "--yes", "--provider", "openai", "--base-url", srv.URL() + "/v1", "--api-key-env", "K"}, args...), "K="+setupKey)
+		if r.code != 1 || strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") {
+			t.Errorf("%v: exit %d, output with raw control characters: %q %q", args, r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout+r.stderr, `\x1b`) {
+			t.Errorf("%v: the server's text is not shown escaped: %q %q", args, r.stdout, r.stderr)
+		}
+	}
+}

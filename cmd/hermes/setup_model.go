@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 )
 
 // keyVar is the variable the provider's key is kept in: the one the
@@ -117,7 +118,7 @@ func (s *setupRun) pickModel(ctx context.Context, ch *setupChoice, cur current) 
 			if llm.KindOf(err) == llm.ErrAuth {
 				return s.refused(ch, err)
 			}
-			fmt.Fprintf(s.out, "  Could not list the models (%v); the model is typed instead.\n", err)
+			fmt.Fprintf(s.out, "  Could not list the models (%s); the model is typed instead.\n", safety.Escape(err.Error()))
 		}
 	}
 	switch {
@@ -144,7 +145,7 @@ func (s *setupRun) pickModel(ctx context.Context, ch *setupChoice, cur current) 
 		if llm.KindOf(err) == llm.ErrAuth {
 			return s.refused(ch, err)
 		}
-		return fmt.Errorf("setup: the test call to %s with model %s failed: %v\nnothing was written; check the model (--model) and the base URL (--base-url), or pass --skip-test to save without calling", ch.baseURL, ch.model, err)
+		return fmt.Errorf("setup: the test call to %s with model %s failed: %s\nnothing was written; check the model (--model) and the base URL (--base-url), or pass --skip-test to save without calling", ch.baseURL, ch.model, safety.Escape(err.Error()))
 	}
 	fmt.Fprintf(s.out, "  ✓ %s answered: %.60q\n", ch.model, strings.TrimSpace(text))
 	return nil
@@ -158,7 +159,7 @@ func (s *setupRun) refused(ch *setupChoice, err error) error {
 	} else if s.ask == nil || s.f.apiKey != "" {
 		fix = "give the right key with --api-key-env " + ch.keyVar
 	}
-	return fmt.Errorf("setup: %s refused the key for %s: %v\nnothing was written; %s and run hermes setup again", ch.baseURL, ch.provider, err, fix)
+	return fmt.Errorf("setup: %s refused the key for %s: %s\nnothing was written; %s and run hermes setup again", ch.baseURL, ch.provider, safety.Escape(err.Error()), fix)
 }
 
 // askModel shows the listed models by number and takes a number or a name.
@@ -167,7 +168,7 @@ func (s *setupRun) askModel(ctx context.Context, models []llm.ModelInfo, def str
 	if len(models) > 0 {
 		fmt.Fprintln(s.out, "Models:")
 		for i, m := range models[:min(len(models), shown)] {
-			fmt.Fprintf(s.out, "  %2d) %s\n", i+1, m.ID)
+			fmt.Fprintf(s.out, "  %2d) %s\n", i+1, safety.Escape(m.ID))
 		}
 		if len(models) > shown {
 			fmt.Fprintf(s.out, "  … and %d more; type any name.\n", len(models)-shown)
@@ -199,7 +200,7 @@ func someModels(models []llm.ModelInfo) string {
 	}
 	var ids []string
 	for _, m := range models[:min(len(models), 8)] {
-		ids = append(ids, m.ID)
+		ids = append(ids, safety.Escape(m.ID))
 	}
 	more := ""
 	if len(models) > 8 {
