@@ -25,6 +25,8 @@ type lineRead struct {
 	err  error
 }
 
+// newAsker asks on out and reads the answers from in, the terminal whose
+// descriptor is fd.
 func newAsker(in io.Reader, fd int, out io.Writer) *asker {
 	a := &asker{out: out, fd: fd, lines: make(chan lineRead)}
 	go func() {

@@ -19,6 +19,8 @@ type setupFlags struct {
 	skipTest, yes                                                    bool
 }
 
+// newSetupCmd is hermes setup, the first-run wizard, whose every question
+// also has a flag so that a script can configure a machine.
 func newSetupCmd(a *cli) *cobra.Command {
 	var f setupFlags
 	cmd := &cobra.Command{
@@ -67,6 +69,8 @@ type setupRun struct {
 	home string
 }
 
+// runSetup reads the current settings, gathers and checks every answer,
+// and only then writes them.
 func runSetup(cmd *cobra.Command, a *cli, f *setupFlags) error {
 	s := &setupRun{a: a, f: f, out: cmd.OutOrStdout()}
 	if !f.yes {

@@ -36,6 +36,8 @@ type current struct {
 	provider, model, baseURL string
 }
 
+// current reads the settings in use, resolved where they resolve, so that
+// "auto" shows as the provider it picks.
 func (s *setupRun) current() current {
 	m := s.l.Config.Model
 	if r, err := s.l.ResolveModel(config.ModelOverride{}); err == nil {
@@ -103,6 +105,8 @@ func (s *setupRun) checkProvider(name string) (string, error) {
 		name, strings.Join(s.providers(), ", "))
 }
 
+// pickProvider takes --provider, or asks with the list of providers and
+// the key each needs, or keeps the current one.
 func (s *setupRun) pickProvider(ctx context.Context, cur string) (string, error) {
 	if s.f.provider != "" {
 		return s.checkProvider(s.f.provider)

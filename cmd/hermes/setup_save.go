@@ -11,6 +11,8 @@ import (
 	"github.com/hermes-go/hermes/config"
 )
 
+// pickApprovals takes --approvals or asks, explaining each mode; empty
+// leaves the mode as it is.
 func (s *setupRun) pickApprovals(ctx context.Context) (string, error) {
 	check := func(v string) (string, error) {
 		var m config.ApprovalMode
@@ -70,6 +72,8 @@ func allOf(s string, lo, hi int, chars string) bool {
 	return true
 }
 
+// pickTelegram takes --telegram-token or offers to add one, read without
+// echo; empty leaves Telegram as it is.
 func (s *setupRun) pickTelegram(ctx context.Context) (string, error) {
 	if s.f.telegram != "" {
 		return s.f.telegram, checkTelegram("--telegram-token", s.f.telegram)
