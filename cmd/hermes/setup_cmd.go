@@ -50,7 +50,7 @@ is written until every answer is checked and the test call has passed.`,
 	fl.StringVar(&f.apiKeyEnv, "api-key-env", "", "read the API key from the environment variable `NAME`")
 	fl.StringVar(&f.model, "model", "", "the model `NAME` (default: the current one)")
 	fl.StringVar(&f.baseURL, "base-url", "", "the API root `URL` (default: the provider's)")
-	fl.StringVar(&f.approvals, "approvals", "", "approval mode for dangerous commands: manual, smart or off")
+	fl.StringVar(&f.approvals, "approvals", "", "approval `MODE` for dangerous commands: manual, smart or off")
 	fl.StringVar(&f.telegram, "telegram-token", "", "a Telegram bot `TOKEN` from @BotFather, for hermes serve")
 	fl.BoolVar(&f.skipTest, "skip-test", false, "call nothing: neither list the models nor test the key")
 	fl.BoolVar(&f.yes, "non-interactive", false, "ask nothing; take the answers from the flags and the current settings")
