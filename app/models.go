@@ -129,8 +129,12 @@ func (m *Models) retries(maxRetries int) llm.RetryPolicy {
 
 // NewProvider builds the adapter for one resolved endpoint.
 func NewProvider(r config.Resolved) (llm.Provider, error) {
-	ep := r.Endpoint()
-	switch r.APIMode {
+	return newAdapter(r.APIMode, r.Endpoint())
+}
+
+// newAdapter builds the adapter speaking mode to ep.
+func newAdapter(mode config.APIMode, ep llm.Endpoint) (llm.Provider, error) {
+	switch mode {
 	case config.ChatCompletions:
 		return openai.NewChat(ep), nil
 	case config.Responses:
@@ -138,7 +142,7 @@ func NewProvider(r config.Resolved) (llm.Provider, error) {
 	case config.AnthropicMessages:
 		return anthropic.New(ep), nil
 	}
-	return nil, fmt.Errorf("api_mode %q is not accepted; use one of chat_completions, responses, anthropic_messages", r.APIMode)
+	return nil, fmt.Errorf("api_mode %q is not accepted; use one of chat_completions, responses, anthropic_messages", mode)
 }
 
 // RetryPolicy is the configured retry policy with maxRetries attempts

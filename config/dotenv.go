@@ -9,6 +9,12 @@ import (
 type dotenvEntry struct {
 	Value string
 	Line  int
+	// End is the last line of the entry: Line, or later for a quoted
+	// value that spans lines.
+	End int
+	// Earlier are the lines of the entries for the same name that this
+	// one overrides, [Line, End] each, so an edit can remove them all.
+	Earlier [][2]int
 }
 
 // parseDotenv reads a .env file: KEY=VALUE lines, an optional "export "
@@ -58,10 +64,12 @@ func parseDotenv(data []byte, file string) (vars map[string]dotenvEntry, warns [
 			errs = append(errs, fmt.Errorf("%s:%d: %s: %v", file, lineNo, name, err))
 			continue
 		}
+		e := dotenvEntry{Value: val, Line: lineNo, End: i + 1}
 		if old, dup := vars[name]; dup {
 			warns = append(warns, fmt.Sprintf("%s:%d: %s is set again (first on line %d); the later value wins", file, lineNo, name, old.Line))
+			e.Earlier = append(old.Earlier, [2]int{old.Line, old.End})
 		}
-		vars[name] = dotenvEntry{Value: val, Line: lineNo}
+		vars[name] = e
 	}
 	return vars, warns, errs
 }

@@ -52,6 +52,35 @@ func Set(home, key, value string) (SetResult, error) {
 	return res, nil
 }
 
+// SetMany writes several keys into home/config.yaml as one change: each
+// is set as Set would, in order, and the file is written once at the end,
+// so a value that is refused leaves the file as it was. pairs holds
+// key, value, key, value, ...
+func SetMany(home string, pairs ...string) ([]SetResult, error) {
+	if len(pairs)%2 != 0 {
+		return nil, fmt.Errorf("config: SetMany takes key, value pairs; got %d strings", len(pairs))
+	}
+	path := filepath.Join(home, "config.yaml")
+	data, err := readOptional(path)
+	if err != nil {
+		return nil, err
+	}
+	var results []SetResult
+	for i := 0; i < len(pairs); i += 2 {
+		var res SetResult
+		if data, res, err = setYAML(data, pairs[i], pairs[i+1]); err != nil {
+			return nil, fmt.Errorf("%w (nothing was written)", err)
+		}
+		res.File = path
+		res.Note = strings.ReplaceAll(res.Note, "$ENVFILE", filepath.Join(home, ".env"))
+		results = append(results, res)
+	}
+	if err := writeFileAtomic(path, data, 0o600); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
 // setYAML returns data with key set to value.
 func setYAML(data []byte, key, value string) ([]byte, SetResult, error) {
 	segs, err := splitKey(key)

@@ -219,3 +219,25 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestSetManyIsOneChange(t *testing.T) {
+	dir := home(t, map[string]string{"config.yaml": handWritten})
+	res, err := SetMany(dir, "model.provider", "openai", "model.default", "gpt-4o-mini", "model.base_url", "", "approvals.mode", "smart")
+	if err != nil || len(res) != 4 {
+		t.Fatalf("SetMany = %+v, %v", res, err)
+	}
+	got := readFile(t, filepath.Join(dir, "config.yaml"))
+	for _, want := range []string{"# hermes configuration", "provider: openai    # the main provider", "gpt-4o-mini", "mode: smart", "max_turns: 90   # per turn"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("config.yaml lacks %q:\n%s", want, got)
+		}
+	}
+	// One refused value leaves the file as it was, the earlier keys too.
+	_, err = SetMany(dir, "model.provider", "anthropic", "approvals.mode", "sometimes")
+	if err == nil || !strings.Contains(err.Error(), "approvals.mode") || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("error %v, want one naming approvals.mode and saying nothing was written", err)
+	}
+	if after := readFile(t, filepath.Join(dir, "config.yaml")); after != got {
+		t.Errorf("a refused SetMany changed config.yaml:\n%s", after)
+	}
+}

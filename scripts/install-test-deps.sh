@@ -2,7 +2,7 @@
 # install-test-deps.sh installs the programs hermes's integration tests
 # run against: Chromium for the browser tools, openssh-server for the remote
 # terminal tests, PostgreSQL for declared sql tools, Dovecot (IMAP) for the
-# email gateway (apt), the MCP servers and client from npm
+# email gateway, tmux for the tests that drive hermes in a terminal (apt), the MCP servers and client from npm
 # (scripts/npm/package.json, pinned by its package-lock.json, into
 # scripts/npm/node_modules), and Mailpit, the SMTP server the email tests
 # send to, built with go install into .tools/bin (not committed). It is
@@ -128,6 +128,12 @@ if have_dovecot; then
 	log "dovecot-imapd already installed"
 else
 	missing+=(dovecot-imapd)
+fi
+
+if command -v tmux >/dev/null 2>&1; then
+	log "tmux already installed"
+else
+	missing+=(tmux)
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -89,7 +89,8 @@ func newRootCmd(a *cli) *cobra.Command {
 and chat groups you already have.
 
 Configuration lives in $HERMES_HOME (default ~/.hermes): config.yaml for
-settings, .env for secrets. Start by pointing it at a model:
+settings, .env for secrets. Start by pointing it at a model: hermes setup
+asks for the provider, key and model and tests them; or by hand:
 
   echo 'OPENROUTER_API_KEY=sk-or-...' >> ~/.hermes/.env
   hermes config set model.default anthropic/claude-sonnet-4.5
@@ -120,7 +121,7 @@ or, for a local Ollama server:
 	root.PersistentFlags().StringVarP(&a.profile, "profile", "p", "", "use the profile `NAME` ($HERMES_HOME/profiles/NAME)")
 	root.PersistentFlags().BoolVar(&a.debug, "debug", false, "log debug detail to stderr")
 	root.SetIn(a.stdin)
-	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a), newChatCmd(a), newSessionsCmd(a), newToolsCmd(a), newMCPCmd(a), newPromptCmd(a), newMemoryCmd(a), newSkillsCmd(a), newServiceCmd(a), newDeliverCmd(a), newServeCmd(a), newCronCmd(a), newSecurityCmd(a), newPairingCmd(a), newGatewayCmd(a), newACPCmd(a), newBatchCmd(a), newAgentsCmd(a), newTeamCmd(a))
+	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a), newChatCmd(a), newSessionsCmd(a), newToolsCmd(a), newMCPCmd(a), newPromptCmd(a), newMemoryCmd(a), newSkillsCmd(a), newServiceCmd(a), newDeliverCmd(a), newServeCmd(a), newCronCmd(a), newSecurityCmd(a), newPairingCmd(a), newGatewayCmd(a), newACPCmd(a), newBatchCmd(a), newAgentsCmd(a), newTeamCmd(a), newSetupCmd(a))
 	return root
 }
 
@@ -134,7 +135,7 @@ func status(cmd *cobra.Command, a *cli) error {
 	}
 	r, err := l.ResolveModel(config.ModelOverride{})
 	if err != nil {
-		fmt.Fprintf(out, "hermes is not connected to a model yet.\n\n%v\n\nConfiguration: %s\nSecrets:       %s\nSee `hermes --help` for examples.\n",
+		fmt.Fprintf(out, "hermes is not connected to a model yet: run `hermes setup` to choose a provider, key and model.\n\n%v\n\nConfiguration: %s\nSecrets:       %s\nSee `hermes --help` for examples.\n",
 			err, l.Paths.ConfigFile, l.Paths.EnvFile)
 		return nil
 	}
