@@ -82,9 +82,11 @@ const maxBuiltModels = 64
 
 // build resolves and wires one model.
 func (m *Models) build(name string) builtModel {
+	// A named model is called on the main model's provider: with the
+	// endpoint the command line gave, when it gave one.
 	over := m.override
 	if name != "" {
-		over = config.ModelOverride{Model: name}
+		over.Model = name
 	}
 	r, err := m.l.ResolveModel(over)
 	if err == nil {

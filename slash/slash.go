@@ -38,7 +38,22 @@ type Command struct {
 	Where Front
 	// Skill is set for a skill's command.
 	Skill bool
+	// Category groups it in /help.
+	Category string
 }
+
+// The categories of /help, in its order.
+const (
+	CatSession   = "Session"
+	CatModel     = "Model and tools"
+	CatApproval  = "Approvals"
+	CatKnowledge = "Memory and skills"
+	CatOther     = "Other"
+	CatSkills    = "Skills"
+)
+
+// categories is /help's order.
+var categories = [...]string{CatSession, CatModel, CatApproval, CatKnowledge, CatOther, CatSkills}
 
 // Usage is the command as help shows it: "/model [name]".
 func (c Command) Usage() string {
@@ -51,19 +66,25 @@ func (c Command) Usage() string {
 // builtins returns the commands hermes itself defines, in help order.
 func builtins() []Command {
 	return []Command{
-		{Name: "new", Aliases: []string{"reset"}, Description: "start a new session", Where: Both},
-		{Name: "stop", Description: "stop the running turn", Where: Chat},
-		{Name: "model", Args: "[name]", Description: "show the model, or switch this chat to another", Where: Chat},
-		{Name: "agent", Args: "[name|default]", Description: "show the role agent, or bind this chat to another (a new session)", Where: Chat},
-		{Name: "usage", Description: "this session's tokens and estimated cost", Where: Both},
-		{Name: "compress", Args: "[focus]", Description: "compress the conversation now", Where: Both},
-		{Name: "approve", Args: "[session|always]", Description: "allow the command waiting for approval", Where: Chat},
-		{Name: "deny", Description: "refuse the command waiting for approval", Where: Chat},
-		{Name: "skills", Description: "list the skills, which run as /<name> [instruction]", Where: Both},
-		{Name: "whoami", Description: "your id on this platform and whether you are allowed", Where: Chat},
-		{Name: "reload-mcp", Description: "reconnect the MCP servers after editing mcp_servers", Where: CLI},
-		{Name: "help", Aliases: []string{"start"}, Description: "list the commands", Where: Both},
-		{Name: "exit", Aliases: []string{"quit"}, Description: "quit", Where: CLI},
+		{Name: "new", Aliases: []string{"reset"}, Description: "start a new session", Where: Both, Category: CatSession},
+		{Name: "resume", Args: "[number|id]", Description: "list recent sessions, or continue one", Where: CLI, Category: CatSession},
+		{Name: "title", Args: "[text]", Description: "show or set this session's title", Where: CLI, Category: CatSession},
+		{Name: "compress", Args: "[focus]", Description: "compress the conversation now", Where: Both, Category: CatSession},
+		{Name: "usage", Description: "this session's tokens and estimated cost", Where: Both, Category: CatSession},
+		{Name: "export", Args: "[file]", Description: "write this session to a Markdown file", Where: CLI, Category: CatSession},
+		{Name: "stop", Description: "stop the running turn", Where: Chat, Category: CatSession},
+		{Name: "model", Args: "[number|name]", Description: "show the models, or switch this session to another", Where: Both, Category: CatModel},
+		{Name: "agent", Args: "[name|default]", Description: "show the role agent, or bind this chat to another (a new session)", Where: Chat, Category: CatModel},
+		{Name: "tools", Description: "the tools this session is offered", Where: CLI, Category: CatModel},
+		{Name: "reload-mcp", Description: "reconnect the MCP servers after editing mcp_servers", Where: CLI, Category: CatModel},
+		{Name: "approve", Args: "[session|always]", Description: "allow the command waiting for approval", Where: Chat, Category: CatApproval},
+		{Name: "deny", Description: "refuse the command waiting for approval", Where: Chat, Category: CatApproval},
+		{Name: "yolo", Description: "run dangerous commands without asking in this chat (again: ask again)", Where: CLI, Category: CatApproval},
+		{Name: "memory", Description: "what hermes remembers: MEMORY.md and USER.md", Where: CLI, Category: CatKnowledge},
+		{Name: "skills", Description: "list the skills, which run as /<name> [instruction]", Where: Both, Category: CatKnowledge},
+		{Name: "whoami", Description: "your id on this platform and whether you are allowed", Where: Chat, Category: CatOther},
+		{Name: "help", Aliases: []string{"start"}, Description: "list the commands", Where: Both, Category: CatOther},
+		{Name: "exit", Aliases: []string{"quit"}, Description: "quit", Where: CLI, Category: CatOther},
 	}
 }
 
@@ -100,7 +121,7 @@ func (r Registry) Commands(front Front) []Command {
 		if taken[name] {
 			continue
 		}
-		s.Name, s.Skill, s.Where = name, true, Both
+		s.Name, s.Skill, s.Where, s.Category = name, true, Both, CatSkills
 		if s.Args == "" {
 			s.Args = "[instruction]"
 		}
@@ -147,11 +168,35 @@ func (r Registry) Lookup(front Front, name string) (Command, error) {
 	return Command{}, fmt.Errorf("/%s is not a command or a skill here; /help lists them", name)
 }
 
-// Help lists the commands front takes, one per line.
+// Help lists the commands front takes, grouped under their categories.
+// In the terminal the descriptions line up in a column; chat platforms
+// draw text in proportional fonts, so there a dash separates them.
 func (r Registry) Help(front Front) string {
+	cmds := r.Commands(front)
+	width := 0
+	for _, c := range cmds {
+		width = max(width, len([]rune(c.Usage())))
+	}
 	var b strings.Builder
-	for _, c := range r.Commands(front) {
-		fmt.Fprintf(&b, "%s — %s\n", c.Usage(), c.Description)
+	for _, cat := range categories {
+		first := true
+		for _, c := range cmds {
+			if c.Category != cat {
+				continue
+			}
+			if first {
+				if b.Len() > 0 {
+					b.WriteString("\n")
+				}
+				b.WriteString(cat + "\n")
+				first = false
+			}
+			if front == CLI {
+				fmt.Fprintf(&b, "  %-*s  %s\n", width, c.Usage(), c.Description)
+			} else {
+				fmt.Fprintf(&b, "%s — %s\n", c.Usage(), c.Description)
+			}
+		}
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

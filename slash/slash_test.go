@@ -77,13 +77,37 @@ func TestHelp(t *testing.T) {
 		return []Command{{Name: "zeta", Description: "last"}, {Name: "alpha", Description: "first skill"}}
 	}}
 	lines := strings.Split(r.Help(Chat), "\n")
-	if lines[0] != "/new — start a new session" {
-		t.Errorf("first line %q", lines[0])
+	if lines[0] != CatSession || lines[1] != "/new — start a new session" {
+		t.Errorf("first lines %q", lines[:2])
 	}
-	if n := len(lines); lines[n-2] != "/alpha [instruction] — first skill" || lines[n-1] != "/zeta [instruction] — last" {
-		t.Errorf("skills at the end, sorted: %q", lines[n-2:])
+	if n := len(lines); lines[n-3] != CatSkills || lines[n-2] != "/alpha [instruction] — first skill" || lines[n-1] != "/zeta [instruction] — last" {
+		t.Errorf("skills at the end, sorted: %q", lines[n-3:])
 	}
-	if help := r.Help(CLI); strings.Contains(help, "/approve") || !strings.Contains(help, "/exit") {
+	help := r.Help(CLI)
+	if strings.Contains(help, "/approve") || !strings.Contains(help, "/exit") || !strings.Contains(help, "/model [number|name]") {
 		t.Errorf("the terminal's help:\n%s", help)
+	}
+	// In the terminal the descriptions start in one column.
+	col := -1
+	for _, l := range strings.Split(help, "\n") {
+		if !strings.HasPrefix(l, "  /") {
+			continue
+		}
+		i := strings.Index(l, "start a new session")
+		if j := strings.Index(l, "quit"); i < 0 && j > 0 && strings.HasPrefix(l, "  /exit") {
+			i = j
+		}
+		if i > 0 {
+			if col >= 0 && i != col {
+				t.Errorf("descriptions do not line up:\n%s", help)
+			}
+			col = i
+		}
+	}
+	// Every command is in a category /help shows.
+	for _, c := range r.Commands(Both) {
+		if !strings.Contains(r.Help(Both), c.Usage()) || c.Category == "" {
+			t.Errorf("/%s is missing from /help", c.Name)
+		}
 	}
 }

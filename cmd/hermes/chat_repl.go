@@ -104,6 +104,8 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		fmt.Fprintf(out, "\n· %s\n", strings.Join(saved, "; "))
 	}
 	commands := h.Slash()
+	st := &replState{cmd: cmd, a: a, h: h, f: f, base: base, out: out, id: id}
+	defer func() { id = st.id }()
 	for {
 		fmt.Fprint(out, "› ")
 		var line string
@@ -126,30 +128,11 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 				fmt.Fprintln(out, err)
 				continue
 			}
-			switch c.Name {
-			case "exit":
+			quit, handled := st.command(c, args)
+			if quit {
 				return nil
-			case "new":
-				endSession(cmd, h, id, "new_session")
-				id = ""
-				fmt.Fprintln(out, "(a new session starts with your next message)")
-				continue
-			case "help":
-				fmt.Fprintln(out, commands.Help(slash.CLI)+"\nAnything else is sent to hermes.")
-				continue
-			case "skills":
-				printSkills(out, commands)
-				continue
-			case "reload-mcp":
-				reloadMCP(cmd, a, h, base)
-				continue
-			case "usage":
-				printUsage(base, out, h, id)
-				continue
-			case "compress":
-				if next := compressNow(base, out, h, id, args); next != "" {
-					id = next
-				}
+			}
+			if handled {
 				continue
 			}
 			invoked, err := slashSkill(h, c.Name, args)
@@ -165,10 +148,10 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			err error
 		}
 		finished := make(chan done, 1)
-		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Agent: f.agent, Approval: safety.Asker{Prompter: prompter, Yolo: f.yolo}, Reviewed: reviewed,
-			Waiting: waitingNotice(errOut, id)}
+		in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Agent: f.agent, Model: st.model, Approval: safety.Asker{Prompter: prompter, Yolo: f.yolo}, Reviewed: reviewed,
+			Waiting: waitingNotice(errOut, st.id)}
 		go func() {
-			res, err := h.Engine.Turn(ctx, id, in, &printer{text: out, info: out})
+			res, err := h.Engine.Turn(ctx, st.id, in, &printer{text: out, info: out})
 			finished <- done{res, err}
 		}()
 		var d done
@@ -203,7 +186,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			fmt.Fprintln(errOut, "hermes:", d.err)
 			continue
 		}
-		id = d.res.SessionID
+		st.id = d.res.SessionID
 		if d.res.Note != "" {
 			// The streamed text already showed the progress; say why the
 			// turn stopped.

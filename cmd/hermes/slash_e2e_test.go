@@ -23,7 +23,7 @@ func TestChatSlashCommands(t *testing.T) {
 	srv.Enqueue(llmtest.Reply{Text: "tidied"}, llmtest.Reply{Text: "the hosts file looks fine"})
 	out := h.chatScript(srv, "", "/help\n/skills\n/TIDY only pdfs\n/etc/hosts has a typo?\n/approve\n/exit\n")
 	for _, want := range []string{
-		"/new — start a new session", "/exit — quit", "/tidy [instruction] — Tidy the downloads folder.",
+		"  /new  ", "start a new session", "  /exit  ", "/tidy [instruction] — Tidy the downloads folder.",
 		"tidied", "the hosts file looks fine", "/approve is not a command or a skill here",
 	} {
 		if !strings.Contains(out, want) {
