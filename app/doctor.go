@@ -51,15 +51,26 @@ func DoctorChecks(l *config.Loaded, loadErr error, o DoctorOptions) []doctor.Che
 }
 
 // DoctorRedactor redacts the values of every secret the home holds (the
-// environment's and .env's, by name), and every secret recognized by its
-// form, from the doctor's report.
+// environment's and .env's, by name, and the providers' keys, which
+// config.yaml may hold inline), and every secret recognized by its form,
+// from the doctor's report.
 func DoctorRedactor(l *config.Loaded) func(string) string {
 	secrets := map[string]string{}
-	if l.Env != nil {
-		for _, name := range l.SecretNames(os.Environ()) {
-			if v, ok := l.Env(name); ok {
-				secrets[name] = v
-			}
+	if l.Env == nil {
+		return redact.New(secrets).Redact
+	}
+	for _, name := range l.SecretNames(os.Environ()) {
+		if v, ok := l.Env(name); ok {
+			secrets[name] = v
+		}
+	}
+	endpoints, _ := l.ResolveFallbacks()
+	if r, err := l.ResolveModel(config.ModelOverride{}); err == nil {
+		endpoints = append(endpoints, r)
+	}
+	for _, r := range endpoints {
+		if r.APIKey != "" {
+			secrets["api_key of "+r.Provider] = string(r.APIKey)
 		}
 	}
 	return redact.New(secrets).Redact

@@ -45,13 +45,13 @@ func providerChecks(l *config.Loaded, o DoctorOptions) []doctor.Check {
 // callProvider asks r's model for a one-word reply, without retries or
 // fallbacks, so that the finding is about this provider alone.
 func callProvider(ctx context.Context, l *config.Loaded, name string, r config.Resolved, offline bool) doctor.Result {
-	what := fmt.Sprintf("%s model %s at %s, key %s", r.Provider, r.Model, r.BaseURL, keyText(r))
+	what := fmt.Sprintf("%s model %s at %s (key %s)", r.Provider, r.Model, r.BaseURL, keyText(r))
 	if offline {
 		return doctor.Okf(name, "%s (not called: --offline)", what)
 	}
 	p, err := NewProvider(r)
 	if err != nil {
-		return doctor.Problem(name, doctor.Fail, "hermes config set model.api_mode chat_completions", "%s: %v", what, err)
+		return doctor.Problem(name, doctor.Fail, "hermes config set model.api_mode chat_completions", "%s cannot be called — %v", what, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, providerCallTimeout)
 	defer cancel()
@@ -59,7 +59,7 @@ func callProvider(ctx context.Context, l *config.Loaded, name string, r config.R
 	_, err = llm.Generate(ctx, p, &llm.Request{Model: r.Model, MaxTokens: 16, NoStream: true,
 		Messages: []llm.Message{llm.UserMessage("Reply with the word OK.")}})
 	if err != nil {
-		return doctor.Problem(name, doctor.Fail, callFix(l, r, err), "%s: %v", what, err)
+		return doctor.Problem(name, doctor.Fail, callFix(l, r, err), "%s did not answer — %v", what, err)
 	}
 	return doctor.Okf(name, "%s answered in %d ms", what, time.Since(start).Milliseconds())
 }

@@ -99,7 +99,7 @@ func mcpCheck(l *config.Loaded, o DoctorOptions) doctor.Check {
 				defer wg.Done()
 				rep, err := m.Test(ctx, name)
 				if err != nil {
-					out[i] = doctor.Problem(check, doctor.Fail, "hermes mcp test "+doctor.ShellQuote(name), "%v", err)
+					out[i] = doctor.Problem(check, doctor.Fail, "hermes config set "+doctor.ShellQuote("mcp_servers."+name+".enabled")+" false (or correct its command or url)", "%v", err)
 					return
 				}
 				out[i] = doctor.Okf(check, "connected in %d ms, %d tools", rep.Connect.Milliseconds(), len(rep.Tools))
