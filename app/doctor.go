@@ -77,17 +77,18 @@ func DoctorRedactor(l *config.Loaded) func(string) string {
 }
 
 // configCheck reports whether config.yaml and .env load, and each warning
-// (unknown keys first among them) with the file and line to edit. The
-// warning about .env's permissions is left to the permissions check.
+// (an unknown key, an unset variable) with the file and line to edit, also
+// beside an error, which an unknown key often explains. The warning about
+// .env's permissions is left to the permissions check.
 func configCheck(l *config.Loaded, loadErr error) doctor.Check {
 	return doctor.Check{Name: "config", Run: func(context.Context) []doctor.Result {
 		const name = "config"
 		p := l.Paths
-		if loadErr != nil {
-			return []doctor.Result{doctor.Problem(name, doctor.Fail, editAt(p, loadErr.Error()),
-				"the configuration does not load: %v", loadErr)}
-		}
 		var out []doctor.Result
+		if loadErr != nil {
+			out = append(out, doctor.Problem(name, doctor.Fail, editAt(p, loadErr.Error()),
+				"the configuration does not load: %v", loadErr))
+		}
 		for _, w := range l.Warnings {
 			if strings.HasPrefix(w, p.EnvFile+" is readable") {
 				continue

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hermes-go/hermes/llm/llmtest"
@@ -118,7 +121,7 @@ func TestDoctorBrokenHome(t *testing.T) {
 		"providers:",
 		"  main: {base_url: http://127.0.0.1:1/v1, api_key_env: MAIN_KEY}",
 		"  spare: {base_url: " + spare.URL() + "/v1, api_key_env: SPARE_KEY}",
-		"fallback_providers: [{provider: spare, model: spare-model}]",
+		"fallback_providers: [{provider: spare, model: spare-model}, {provider: deepseek, model: x}]",
 		"terminal: {backend: ssh, ssh: {host: 127.0.0.1, port: 1, user: nobody}}",
 		"mcp_servers:",
 		"  gone: {command: " + filepath.Join(h.dir, "no-such-server") + "}",
@@ -134,6 +137,10 @@ func TestDoctorBrokenHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.write("tools/broken.yaml", "tools: [unclosed\n")
+	if err := os.MkdirAll(filepath.Join(h.dir, "skills", "bad"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h.write("skills/bad/SKILL.md", "---\nname: Bad Name\ndescription: x\n---\nbody\n")
 
 	status, checks, r := doctorJSON(t, h)
 	if r.code != 1 || status != "fail" {
@@ -149,6 +156,8 @@ func TestDoctorBrokenHome(t *testing.T) {
 		{"tools: tools/broken.yaml", "fail", "tools/broken.yaml:1", "${EDITOR:-vi} +1 " + filepath.Join(h.dir, "tools", "broken.yaml")},
 		{"schedule: report", "fail", "pigeon", "schedules.report"},
 		{"schedule: never", "fail", "61 * * * *", "schedules.never"},
+		{"fallbacks", "fail", "DEEPSEEK_API_KEY", filepath.Join(h.dir, ".env")},
+		{"skills", "fail", filepath.Join(h.dir, "skills", "bad", "SKILL.md"), "${EDITOR:-vi} " + filepath.Join(h.dir, "skills", "bad", "SKILL.md")},
 	}
 	for _, w := range want {
 		found := false
@@ -217,5 +226,78 @@ func TestDoctorConfigThatDoesNotLoad(t *testing.T) {
 	}
 	if len(checks) < 4 {
 		t.Errorf("the file checks did not run: %v", checks)
+	}
+	// An unknown key beside the error is reported too.
+	h.write("config.yaml", "agent:\n  max_turns: lots\n  max_trns: 3\n")
+	_, checks, _ = doctorJSON(t, h, "--offline")
+	if c := checks[1]; c.Name != "config" || c.Status != "warn" || !strings.Contains(c.Finding, "agent.max_trns") || !strings.Contains(c.Fix, "+3 ") {
+		t.Errorf("unknown key beside an error: %+v", c)
+	}
+	// A config.yaml that cannot even be read.
+	os.Remove(filepath.Join(h.dir, "config.yaml"))
+	if err := os.Mkdir(filepath.Join(h.dir, "config.yaml"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	status, checks, r = doctorJSON(t, h, "--offline")
+	if r.code != 1 || status != "fail" || checks[0].Name != "config" || checks[0].Status != "fail" || len(checks) < 4 {
+		t.Errorf("unreadable config.yaml: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestDoctorDeliverTest sends a test message through each job's chain: a
+// chain whose webhook answers is ok, one that falls through to the local
+// file fails, and without --deliver-test nothing is sent.
+func TestDoctorDeliverTest(t *testing.T) {
+	var got atomic.Int32
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Add(1)
+		if r.URL.Path == "/down" {
+			w.WriteHeader(http.StatusBadGateway)
+		}
+	}))
+	defer hook.Close()
+	h := newHome(t)
+	h.write("config.yaml", "delivery: {retry_backoff: [1ms]}\nschedules:\n"+
+		"  up: {cron: \"@daily\", prompt: x, deliver: [webhook:"+hook.URL+"/up]}\n"+
+		"  down: {cron: \"@daily\", prompt: x, deliver: [webhook:"+hook.URL+"/down]}\n")
+	if r := h.hermes("doctor", "--offline"); got.Load() != 0 {
+		t.Fatalf("doctor without --deliver-test sent %d messages\n%s", got.Load(), r.stdout)
+	}
+	_, checks, r := doctorJSON(t, h, "--offline", "--deliver-test")
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1", r.code)
+	}
+	for _, c := range checks {
+		switch c.Name {
+		case "schedule: up":
+			if c.Status != "ok" || !strings.Contains(c.Finding, "test message delivered to webhook") {
+				t.Errorf("up: %+v", c)
+			}
+		case "schedule: down":
+			if c.Status != "fail" || !strings.Contains(c.Finding, "fell through to local") || !strings.Contains(c.Fix, "schedules.down") {
+				t.Errorf("down: %+v", c)
+			}
+		}
+	}
+}
+
+// TestDoctorJSONShape pins the JSON report: a status and one object per
+// check with name, status and finding, and a fix only for a problem.
+func TestDoctorJSONShape(t *testing.T) {
+	h := newHome(t)
+	h.write(".env", "K=v\n")
+	os.Chmod(filepath.Join(h.dir, ".env"), 0o640)
+	r := h.hermes("doctor", "--json", "--offline")
+	var rep map[string]any
+	r.decode(t, &rep)
+	if len(rep) != 2 || rep["status"] != "fail" {
+		t.Fatalf("top level: %v", rep)
+	}
+	for _, c := range rep["checks"].([]any) {
+		m := c.(map[string]any)
+		_, hasFix := m["fix"]
+		if m["name"] == "" || m["finding"] == "" || (m["status"] == "ok") == hasFix || len(m) != 3+len(map[bool][]int{true: {0}}[hasFix]) {
+			t.Errorf("check %v", m)
+		}
 	}
 }
