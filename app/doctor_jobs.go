@@ -98,9 +98,15 @@ func checkJob(ctx context.Context, l *config.Loaded, n *notify.Notifier, j cron.
 	if !j.Enabled {
 		when = "paused"
 	}
+	// A target carries its key (a robot key, a webhook's token): it is
+	// shown the way notify masks it.
 	targets := "local"
-	if len(j.Deliver) > 0 {
-		targets = strings.Join(j.Deliver, " → ")
+	if len(chain) > 0 {
+		shown := make([]string, len(chain))
+		for i, t := range chain {
+			shown[i] = t.String()
+		}
+		targets = strings.Join(shown, " → ")
 	}
 	if !send {
 		return doctor.Okf(name, "%s, delivers to %s", when, targets)

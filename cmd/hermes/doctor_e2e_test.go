@@ -18,6 +18,8 @@ import (
 const (
 	doctorKey      = "sk-doctor-main-9f8e7d6c5b4a3f2a"
 	doctorSpareKey = "sk-doctor-spare-1a2b3c4d5e6f7a8b"
+	// doctorRobotKey is a WeCom robot's key, written in a job's deliver:.
+	doctorRobotKey = "0a1b2c3d-4e5f-6789-abcd-ef0123456789"
 )
 
 // doctorCheck is one check of hermes doctor --json.
@@ -63,7 +65,7 @@ func TestDoctorHealthyHome(t *testing.T) {
 		"mcp_servers:",
 		"  self: {command: " + hermesBin + ", args: [mcp, serve]}",
 		"schedules:",
-		"  report: {cron: 0 9 * * MON, prompt: report, deliver: [local]}",
+		"  report: {cron: 0 9 * * MON, prompt: report, deliver: [wecom:" + doctorRobotKey + ", local]}",
 	}, "\n")+"\n")
 	h.write(".env", "MAIN_KEY="+doctorKey+"\nSPARE_KEY="+doctorSpareKey+"\n")
 	// As hermes makes it on first use (the test's directory is 0755).
@@ -92,7 +94,7 @@ func TestDoctorHealthyHome(t *testing.T) {
 	if len(main.Requests()) != 1 || len(spare.Requests()) != 1 {
 		t.Errorf("calls: main %d, spare %d; want one each", len(main.Requests()), len(spare.Requests()))
 	}
-	noSecret(t, r, doctorKey, doctorSpareKey)
+	noSecret(t, r, doctorKey, doctorSpareKey, doctorRobotKey)
 
 	// Offline, nothing is called and the text report says the same.
 	r = h.hermes("doctor", "--offline")
