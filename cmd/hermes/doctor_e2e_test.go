@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +21,8 @@ const (
 	doctorSpareKey = "sk-doctor-spare-1a2b3c4d5e6f7a8b"
 	// doctorRobotKey is a WeCom robot's key, written in a job's deliver:.
 	doctorRobotKey = "0a1b2c3d-4e5f-6789-abcd-ef0123456789"
+	// doctorURLPassword is a password in a provider's base URL.
+	doctorURLPassword = "hunter2-url-password"
 )
 
 // doctorCheck is one check of hermes doctor --json.
@@ -55,9 +58,17 @@ func TestDoctorHealthyHome(t *testing.T) {
 	main, spare := llmtest.New(t), llmtest.New(t)
 	main.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "OK"} })
 	spare.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "OK"} })
+	// The ssh host is only probed for reachability: a listener will do.
+	sshd, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sshd.Close()
+	_, sshPort, _ := net.SplitHostPort(sshd.Addr().String())
 	h := newHome(t)
 	h.write("config.yaml", strings.Join([]string{
 		"model: {provider: main, default: main-model}",
+		"terminal: {backend: ssh, ssh: {host: 127.0.0.1, port: " + sshPort + ", user: me}}",
 		"providers:",
 		"  main: {base_url: " + main.URL() + "/v1, api_key_env: MAIN_KEY}",
 		"  spare: {base_url: " + spare.URL() + "/v1, api_key_env: SPARE_KEY}",
@@ -121,7 +132,7 @@ func TestDoctorBrokenHome(t *testing.T) {
 		"model: {provider: main, default: main-model}",
 		"modle: typo",
 		"providers:",
-		"  main: {base_url: http://127.0.0.1:1/v1, api_key_env: MAIN_KEY}",
+		"  main: {base_url: \"http://admin:" + doctorURLPassword + "@127.0.0.1:1/v1\", api_key_env: MAIN_KEY}",
 		"  spare: {base_url: " + spare.URL() + "/v1, api_key_env: SPARE_KEY}",
 		"fallback_providers: [{provider: spare, model: spare-model}, {provider: deepseek, model: x}]",
 		"terminal: {backend: ssh, ssh: {host: 127.0.0.1, port: 1, user: nobody}}",
@@ -176,7 +187,7 @@ func TestDoctorBrokenHome(t *testing.T) {
 			t.Errorf("no check %q in\n%s", w.name, r.stdout)
 		}
 	}
-	noSecret(t, r, doctorKey, doctorSpareKey)
+	noSecret(t, r, doctorKey, doctorSpareKey, doctorURLPassword)
 	// The text report carries the same problems and fixes.
 	r = h.hermes("doctor")
 	if r.code != 1 || !strings.Contains(r.stdout, "fix: chmod 600 "+filepath.Join(h.dir, ".env")) {
