@@ -90,3 +90,16 @@ func TestDoctorNextFire(t *testing.T) {
 		t.Errorf("the doctor created state.db (%v)", err)
 	}
 }
+
+// A doctor before the first run creates no home: hermes makes it later
+// with mode 0700, which a directory made by the doctor would not have.
+func TestDoctorCreatesNoHome(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "hermes")
+	rep := doctorReport(t, home, DoctorOptions{Offline: true})
+	if _, err := os.Stat(home); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the doctor created %s (%v)", home, err)
+	}
+	if r := findResult(t, rep, "tools"); r.Status != doctor.OK {
+		t.Errorf("tools: %+v", r)
+	}
+}

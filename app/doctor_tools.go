@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"maps"
 	"net"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -115,6 +118,11 @@ func mcpCheck(l *config.Loaded, o DoctorOptions) doctor.Check {
 // edit.
 func toolFilesCheck(l *config.Loaded, o DoctorOptions) doctor.Check {
 	return doctor.Check{Name: "tools", Run: func(context.Context) []doctor.Result {
+		// Loading installs the bundled skills, which would create the
+		// home; before the first run there is nothing to load anyway.
+		if _, err := os.Stat(l.Paths.Home); errors.Is(err, fs.ErrNotExist) {
+			return []doctor.Result{doctor.Okf("tools", "no declared tools or skills yet: %s does not exist", l.Paths.Home)}
+		}
 		tools, err := newTools(l, toolDeps{log: o.Logger, version: o.Version})
 		if err != nil {
 			return []doctor.Result{doctor.Problem("tools", doctor.Fail, "hermes tools list", "the tools cannot be assembled: %v", err)}
