@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,6 +68,18 @@ func sshCheck(l *config.Loaded) doctor.Check {
 				"terminal.ssh host %s is not reachable: %v", addr, err)}
 		}
 		conn.Close()
+		if k := t.SSH.KeyFile; k != "" {
+			path := k
+			if rest, ok := strings.CutPrefix(k, "~/"); ok {
+				if home, err := os.UserHomeDir(); err == nil {
+					path = filepath.Join(home, rest)
+				}
+			}
+			if _, err := os.Stat(path); err != nil {
+				return []doctor.Result{doctor.Problem("ssh", doctor.Fail, "hermes config set terminal.ssh.key_file ~/.ssh/id_ed25519",
+					"terminal.ssh host %s is reachable, but its key_file cannot be read: %v", addr, err)}
+			}
+		}
 		return []doctor.Result{doctor.Okf("ssh", "terminal.ssh host %s is reachable", addr)}
 	}}
 }

@@ -105,6 +105,17 @@ func TestDoctorHealthyHome(t *testing.T) {
 	if len(main.Requests()) != 1 || len(spare.Requests()) != 1 {
 		t.Errorf("calls: main %d, spare %d; want one each", len(main.Requests()), len(spare.Requests()))
 	}
+
+	// A key file that is not there is a problem even when the host answers.
+	cfg, _ := os.ReadFile(filepath.Join(h.dir, "config.yaml"))
+	h.write("config.yaml", strings.Replace(string(cfg), "user: me}", "user: me, key_file: ~/.ssh/missing_key}", 1))
+	_, checks, _ = doctorJSON(t, h, "--offline")
+	for _, c := range checks {
+		if c.Name == "ssh" && (c.Status != "fail" || !strings.Contains(c.Finding, "missing_key") || !strings.Contains(c.Fix, "terminal.ssh.key_file")) {
+			t.Errorf("missing key file: %+v", c)
+		}
+	}
+	h.write("config.yaml", string(cfg))
 	noSecret(t, r, doctorKey, doctorSpareKey, doctorRobotKey)
 
 	// Offline, nothing is called and the text report says the same.
