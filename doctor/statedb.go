@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	// The pure-Go SQLite driver, registered as "sqlite".
 	_ "modernc.org/sqlite"
@@ -18,10 +19,14 @@ import (
 // behind (a reader holding a snapshot for long, or a crashed writer).
 const largeWAL = 256 << 20
 
+// stateDBTimeout bounds the integrity check, which reads every page: a
+// few seconds for a database of gigabytes.
+const stateDBTimeout = 30 * time.Second
+
 // StateDB checks state.db without changing it: it is opened query-only
 // and without migrations, and PRAGMA quick_check reads every page.
 func StateDB(path string) Check {
-	return Check{Name: "state.db", Run: func(ctx context.Context) []Result {
+	return Check{Name: "state.db", Timeout: stateDBTimeout, Run: func(ctx context.Context) []Result {
 		const name = "state.db"
 		fi, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) {
