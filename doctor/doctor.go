@@ -58,7 +58,7 @@ func (r Report) Failed() bool { return r.Status == Fail }
 
 // Run runs the checks in parallel, each under its timeout, and passes
 // every string of every result through redact (nil leaves them as they
-// are). A check that does not return in time is reported as failed;
+// are), then escapes the control characters in them. A check that does not return in time is reported as failed;
 // its goroutine is abandoned to finish on its own.
 func Run(ctx context.Context, checks []Check, redact func(string) string) Report {
 	results := make([][]Result, len(checks))
@@ -77,6 +77,7 @@ func Run(ctx context.Context, checks []Check, redact func(string) string) Report
 			if redact != nil {
 				r.Name, r.Finding, r.Fix = redact(r.Name), redact(r.Finding), redact(r.Fix)
 			}
+			r.Name, r.Finding, r.Fix = clean(r.Name), clean(r.Finding), clean(r.Fix)
 			rep.Status = worse(rep.Status, r.Status)
 			rep.Checks = append(rep.Checks, r)
 		}

@@ -148,3 +148,32 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+// A finding quotes what servers and files said: in the text report it can
+// neither start a line of its own nor send the terminal a command.
+func TestTextReportEscapesWhatItQuotes(t *testing.T) {
+	rep := Run(context.Background(), []Check{{Name: "mcp", Run: func(context.Context) []Result {
+		return []Result{Problem("mcp", Fail, "fix\nok    forged", "server said \x1b[2J\x1b]0;pwned\a\rok    config  fine\u2028ok too\x9b31m \u009b32m")}
+	}}}, nil)
+	var b strings.Builder
+	if err := WriteText(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\x1b\a\r\u2028\u009b") || strings.Contains(out, "\x9b") {
+		t.Errorf("control characters reach the terminal: %q", out)
+	}
+	if lines := strings.Count(out, "\n"); lines != 4 {
+		t.Errorf("%d lines, want 4 (finding, fix, blank, count):\n%s", lines, out)
+	}
+	if !strings.Contains(out, `\x1b[2J`) {
+		t.Errorf("the escape is not shown escaped: %q", out)
+	}
+	var j strings.Builder
+	if err := WriteJSON(&j, rep); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(j.String(), "\u009b\x1b") {
+		t.Errorf("control characters in the JSON report: %q", j.String())
+	}
+}

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 )
 
 // WriteText writes the report for a person: one line per result, the fix
@@ -38,9 +41,39 @@ func WriteJSON(w io.Writer, rep Report) error {
 // oneLine folds a multi-line text (joined errors) into one line, so that
 // a finding never breaks the table or forges a line of its own.
 func oneLine(s string) string {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' })
+	fields := strings.Split(clean(s), "\n")
 	for i, f := range fields {
 		fields[i] = strings.TrimSpace(f)
 	}
-	return strings.Join(fields, "; ")
+	return strings.Join(slices.DeleteFunc(fields, func(f string) bool { return f == "" }), "; ")
+}
+
+// clean shows every control character but the newline as a Go escape (a
+// tab as a space) and replaces bytes that are not UTF-8: a finding may
+// quote what a server answered, and a terminal must not take it as a
+// command, whether it reads the text or the JSON report.
+func clean(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !strings.ContainsFunc(s, needsEscape) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case needsEscape(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// needsEscape reports a control character other than the newline, or a
+// Unicode line or paragraph separator.
+func needsEscape(r rune) bool {
+	return r != '\n' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029')
 }
