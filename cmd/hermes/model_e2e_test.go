@@ -75,7 +75,7 @@ func TestModelCallJSON(t *testing.T) {
 				if got.RawFinishReason != wantRaw {
 					t.Errorf("raw_finish_reason = %q, want %q", got.RawFinishReason, wantRaw)
 				}
-				wantUsage := map[string]int{"input_tokens": 120, "output_tokens": 30, "cache_read_tokens": 100, "cache_write_tokens": 0, "reasoning_tokens": 7}
+				wantUsage := map[string]int{"input_tokens": 120, "output_tokens": 30, "cache_read_tokens": 100, "cache_write_tokens": 0, "reasoning_tokens": 7, "total_tokens": 150}
 				if api == "anthropic_messages" {
 					wantUsage["reasoning_tokens"] = 0 // Anthropic's wire has no reasoning count
 				}
