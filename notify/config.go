@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -60,6 +61,9 @@ type Config struct {
 	Clock clock.Clock
 	// Logger receives one line per try; nil means slog.Default().
 	Logger *slog.Logger
+	// Delivered, when set, hears every delivery once it is over, taken or
+	// not (the on_delivery hooks).
+	Delivered func(ctx context.Context, msg Message, rep Report)
 }
 
 // SMTP describes the mail server. STARTTLS is used whenever the server
