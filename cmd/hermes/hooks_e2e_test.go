@@ -218,3 +218,48 @@ func TestHookConsentIsAskedOnceAndRemembered(t *testing.T) {
 		t.Errorf("an unknown event: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// A model can neither add a hook nor consent to one: config.yaml and the
+// consent file are out of its file tools' reach and its shell commands
+// writing them are denied where nobody approves, and its commands have no
+// terminal to answer a consent question on.
+func TestModelCannotAddOrConsentHooks(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "approvals:\n  mode: manual\n")
+	marker := filepath.Join(t.TempDir(), "ran")
+	hook := "hooks:\n  on_turn_end:\n    - command: [/usr/bin/touch, " + marker + "]\n"
+	allow := filepath.Join(h.dir, hooks.ConsentFile)
+	entry := `{"hooks": [{"event": "on_turn_end", "command": ["/usr/bin/touch", "` + marker + `"], "key": "` +
+		hooks.Key(hooks.Hook{Event: hooks.OnTurnEnd, Command: []string{"/usr/bin/touch", marker}}) + `"}]}`
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{
+			call("patch", jsonArgs(map[string]any{"path": filepath.Join(h.dir, "config.yaml"), "old_string": "approvals:", "new_string": hook + "approvals:"})),
+			call("write_file", jsonArgs(map[string]any{"path": allow, "content": entry})),
+		}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{
+			terminalCall("printf '%s' '" + hook + "' >> " + filepath.Join(h.dir, "config.yaml")),
+			terminalCall("printf '%s' '" + entry + "' > " + allow),
+			terminalCall("hermes hooks test on_turn_end < /dev/null"),
+		}},
+		llmtest.Reply{Text: "Done."},
+	)
+	h.chatIn(srv, t.TempDir(), "install a hook")
+	cfg, _ := os.ReadFile(filepath.Join(h.dir, "config.yaml"))
+	if strings.Contains(string(cfg), "hooks:") {
+		t.Fatalf("the model added a hook:\n%s", cfg)
+	}
+	if _, err := os.Stat(allow); err == nil {
+		for i := 1; i < len(srv.Requests()); i++ {
+			t.Log(toolResults(srv, i))
+		}
+		t.Fatal("the model wrote the consent file")
+	}
+	// A person adds the hook; a chat without a terminal still does not run it.
+	h.write("config.yaml", hook)
+	srv.Enqueue(llmtest.Reply{Text: "Hello."})
+	h.chatIn(srv, t.TempDir(), "hi")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a hook nobody allowed ran")
+	}
+}
