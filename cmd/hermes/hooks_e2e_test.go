@@ -263,3 +263,50 @@ func TestModelCannotAddOrConsentHooks(t *testing.T) {
 		t.Fatal("a hook nobody allowed ran")
 	}
 }
+
+// A job's delivery reaches the on_delivery hooks, with where it went; the
+// job's turn reaches on_turn_end, with no terminal to ask anyone on.
+func TestDeliveryHooks(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	logs := t.TempDir()
+	script := filepath.Join(logs, "events.sh")
+	if err := os.WriteFile(script, []byte(fmt.Sprintf(eventScript, logs)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h.write("config.yaml", modelConfig(srv)+`schedules:
+  news:
+    cron: "@daily"
+    prompt: what's new
+    deliver: local
+hooks:
+  on_delivery:
+    - command: [/bin/sh, `+script+`]
+  on_turn_end:
+    - command: [/bin/sh, `+script+`]
+`)
+	c := hooks.NewConsents(filepath.Join(h.dir, hooks.ConsentFile), nil)
+	for _, e := range []hooks.Event{hooks.OnDelivery, hooks.OnTurnEnd} {
+		if err := c.Grant(hooks.Hook{Event: e, Command: []string{"/bin/sh", script}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv.Enqueue(llmtest.Reply{Text: "nothing new"})
+	if r := h.hermes("cron", "run", "news"); r.code != 0 {
+		t.Fatalf("cron run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(logs, "events.log"))
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var got []hooks.Payload
+	for _, l := range lines {
+		var p hooks.Payload
+		if err := json.Unmarshal([]byte(l), &p); err != nil {
+			t.Fatalf("payload %q: %v", l, err)
+		}
+		got = append(got, p)
+	}
+	if len(got) != 2 || got[0].Event != hooks.OnTurnEnd || got[0].Final != "nothing new" ||
+		got[1].Event != hooks.OnDelivery || got[1].Job != "news" || got[1].Delivered != "local" || !strings.Contains(got[1].Text, "nothing new") {
+		t.Errorf("payloads = %+v", got)
+	}
+}
