@@ -347,7 +347,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		text := in.Text
 		if text != "" {
 			text = e.recall(ctx, ag, history, text)
-			text = e.withHookContext(ctx, s.ID, s.Source, text)
+			text = e.withHookContext(ctx, s.ID, s.Source, in.Text, text)
 		}
 		input = userMessage(text, attached)
 		if t := title(cmp.Or(in.Text, llm.Message{Content: attached}.Text())); s.Title == "" && t != "" {

@@ -13,9 +13,10 @@ import (
 const hookContextNote = "[Context added by the operator's pre_llm_call hook; it is information, not the user's words]"
 
 // withHookContext runs the pre_llm_call hooks of a turn, once before its
-// first model call, and returns text with what they add after it.
-func (e *Engine) withHookContext(ctx context.Context, sessionID, source, text string) string {
-	added := e.opt.Hooks.Context(ctx, hooks.Payload{SessionID: sessionID, Source: source, Message: text})
+// first model call, with the user's message, and returns text (the
+// message as the model will read it) with what they add after it.
+func (e *Engine) withHookContext(ctx context.Context, sessionID, source, message, text string) string {
+	added := e.opt.Hooks.Context(ctx, hooks.Payload{SessionID: sessionID, Source: source, Message: message})
 	if len(added) == 0 {
 		return text
 	}

@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/atomicfile"
 )
 
 // ConsentFile is the name of the file under HERMES_HOME that remembers the
@@ -102,19 +103,7 @@ func (c *Consents) Grant(h Hook) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".hooks-allowlist-*")
-	if err != nil {
-		return fmt.Errorf("hooks: remembering consent: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("hooks: remembering consent: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("hooks: remembering consent: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), c.path); err != nil {
+	if err := atomicfile.WriteNew(c.path, append(b, '\n'), true); err != nil {
 		return fmt.Errorf("hooks: remembering consent: %w", err)
 	}
 	return nil
