@@ -148,7 +148,9 @@ func TestNotDeliveredWithoutHome(t *testing.T) {
 func TestDeliveredHearsEveryDelivery(t *testing.T) {
 	cfg, _ := testConfig(t)
 	var heard []string
-	cfg.Delivered = func(_ context.Context, msg Message, rep Report) { heard = append(heard, msg.Text+" → "+rep.Delivered) }
+	cfg.Delivered = func(_ context.Context, msg Message, rep Report) {
+		heard = append(heard, msg.Text+" → "+rep.Delivered)
+	}
 	n := New(cfg)
 	for _, text := range []string{"first", "second"} {
 		n.Deliver(context.Background(), nil, Message{Title: "t", Text: text, Job: "j"})
