@@ -22,6 +22,7 @@ import (
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/gateway/gwstore"
+	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/memory/facts"
@@ -54,6 +55,10 @@ type Options struct {
 	// Holder names this process in the scheduler's lease; empty means
 	// host/pid.
 	Holder string
+	// HookAsker, when set, asks the person at the terminal whether a
+	// hook not yet consented to may run; without it such hooks are
+	// skipped.
+	HookAsker hooks.Asker
 }
 
 // App is hermes assembled. Its fields are ready to use until Close.
@@ -87,6 +92,8 @@ type App struct {
 	Models *Models
 	// Engine runs every turn of the process.
 	Engine *engine.Engine
+	// Hooks runs config.yaml's hooks.
+	Hooks *hooks.Runner
 
 	opts    Options
 	cleanup []func()
@@ -166,6 +173,7 @@ func (a *App) openStores(ctx context.Context) error {
 	a.Team = team.NewStore(db, team.StoreOptions{Clock: a.opts.Clock})
 	nc := NotifyConfig(l, a.Log)
 	nc.Clock = a.opts.Clock
+	nc.Delivered = a.delivered
 	a.Notifier = notify.New(nc)
 	return nil
 }
@@ -191,6 +199,7 @@ func (a *App) openRuntime(ctx context.Context) error {
 	}
 	a.Tools = tools
 	a.onClose(tools.close)
+	a.Hooks = a.newHooks()
 	opts, err := a.engineOptions(ctx, main, mainErr)
 	if err != nil {
 		return err

@@ -58,6 +58,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 			ScriptEnv: a.Tools.terminal.Environ, Expand: l.Expand},
 		Clock:  a.opts.Clock,
 		Logger: a.Log,
+		Hooks:  a.Hooks,
 	}
 	if opts.Delegation, err = a.delegation(c.Delegation); err != nil {
 		return engine.Options{}, err

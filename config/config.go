@@ -102,6 +102,9 @@ type Config struct {
 	// a coordinator agent and the role agents it posts tasks to (see
 	// Team). A team can also be kept in a file of its own (LoadTeamFile).
 	Teams map[string]Team `yaml:"teams"`
+	// Hooks are the commands run at events of hermes's life, by event
+	// name (see Hook).
+	Hooks map[string][]Hook `yaml:"hooks"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache

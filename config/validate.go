@@ -50,6 +50,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateDelegation(c, where)...)
 	errs = append(errs, validateAgents(c, where)...)
 	errs = append(errs, validateTeams(c, where)...)
+	errs = append(errs, validateHooks(c, where)...)
 	return errs
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/compress"
+	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
@@ -84,6 +85,9 @@ type Options struct {
 	// Logger gets the engine's lines, with session_id, duration_ms and
 	// tokens fields.
 	Logger *slog.Logger
+	// Hooks, when set, are the operator's commands at the events of
+	// sessions, turns and tool calls (config.yaml's hooks:).
+	Hooks *hooks.Runner
 }
 
 // Engine runs turns. It is safe for concurrent use.
@@ -305,6 +309,9 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if err != nil {
 		return nil, err
 	}
+	if sessionID == "" && known == nil {
+		e.sessionStarted(ctx, s.ID, s.Source)
+	}
 	unlock, err := e.lock(ctx, s.ID)
 	if err != nil {
 		return nil, err
@@ -340,6 +347,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		text := in.Text
 		if text != "" {
 			text = e.recall(ctx, ag, history, text)
+			text = e.withHookContext(ctx, s.ID, s.Source, in.Text, text)
 		}
 		input = userMessage(text, attached)
 		if t := title(cmp.Or(in.Text, llm.Message{Content: attached}.Text())); s.Title == "" && t != "" {
@@ -395,6 +403,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	// A compressed conversation goes on in a child session; the caller
 	// continues there.
 	final := rec.sessionID
+	e.turnEnded(ctx, final, s.Source, res)
 	e.afterTurn(turnDone{sessionID: final, system: e.cachedPrompt(final, system), source: s.Source,
 		model: model, box: box, reviewed: in.Reviewed}, res)
 	return &TurnResult{SessionID: final, Result: res}, nil
@@ -491,6 +500,7 @@ func (e *Engine) EndSession(ctx context.Context, id, reason string) error {
 		err = fmt.Errorf("marking session %s ended: %w", id, err)
 	}
 	e.extractLater(id)
+	e.SessionEnded(ctx, id, reason)
 	return err
 }
 

@@ -116,7 +116,11 @@ func (e *Engine) AllTools() *Toolbox { return e.toolbox(e.opt.Tools.Registry) }
 // redaction and logger.
 func (e *Engine) toolbox(reg *tool.Registry) *Toolbox {
 	t := e.opt.Tools
-	return &Toolbox{Registry: reg, Dispatcher: &tool.Dispatcher{Registry: reg, Overrides: t.Overrides, Redact: t.Redact, Logger: e.opt.Logger, Clock: e.opt.Clock}}
+	d := &tool.Dispatcher{Registry: reg, Overrides: t.Overrides, Redact: t.Redact, Logger: e.opt.Logger, Clock: e.opt.Clock}
+	if e.opt.Hooks != nil {
+		d.Hooks = e.opt.Hooks
+	}
+	return &Toolbox{Registry: reg, Dispatcher: d}
 }
 
 // maxBoxes bounds the cached selections; jobs name a handful at most.

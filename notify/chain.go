@@ -89,6 +89,15 @@ func (n *Notifier) ParseChain(specs []string) ([]Target, error) {
 // a result survives a shutdown. Remote targets are skipped once ctx is
 // done.
 func (n *Notifier) Deliver(ctx context.Context, chain []Target, msg Message) Report {
+	rep := n.deliver(ctx, chain, msg)
+	if n.cfg.Delivered != nil {
+		n.cfg.Delivered(context.WithoutCancel(ctx), msg, rep)
+	}
+	return rep
+}
+
+// deliver is Deliver without telling Config.Delivered.
+func (n *Notifier) deliver(ctx context.Context, chain []Target, msg Message) Report {
 	if !hasLocal(chain) {
 		chain = append(chain[:len(chain):len(chain)], newLocal(n.cfg, ""))
 	}

@@ -142,3 +142,20 @@ func TestNotDeliveredWithoutHome(t *testing.T) {
 		t.Errorf("report %+v, err %v", rep, rep.Err())
 	}
 }
+
+// Every delivery is told to Config.Delivered once it is over, with the
+// report of where it went.
+func TestDeliveredHearsEveryDelivery(t *testing.T) {
+	cfg, _ := testConfig(t)
+	var heard []string
+	cfg.Delivered = func(_ context.Context, msg Message, rep Report) {
+		heard = append(heard, msg.Text+" → "+rep.Delivered)
+	}
+	n := New(cfg)
+	for _, text := range []string{"first", "second"} {
+		n.Deliver(context.Background(), nil, Message{Title: "t", Text: text, Job: "j"})
+	}
+	if strings.Join(heard, "; ") != "first → local; second → local" {
+		t.Errorf("heard %q", heard)
+	}
+}

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -63,6 +64,9 @@ type Config struct {
 	// OnAttempt, when set, is told each try as it ends, before the wait
 	// for the next: hermes deliver test shows them as they happen.
 	OnAttempt func(Attempt)
+	// Delivered, when set, hears every delivery once it is over, taken or
+	// not (the on_delivery hooks).
+	Delivered func(ctx context.Context, msg Message, rep Report)
 }
 
 // SMTP describes the mail server. STARTTLS is used whenever the server

@@ -56,6 +56,9 @@ type Dispatcher struct {
 	// error_code; never argument values, which may hold secrets). Nil
 	// means no logging.
 	Logger *slog.Logger
+	// Hooks, when set, run before each call (and may block it or rewrite
+	// its arguments) and after it.
+	Hooks CallHooks
 
 	// calls numbers the calls tools make through the invocation's
 	// Caller, so each has an id of its own in logs.
@@ -118,7 +121,7 @@ func (d *Dispatcher) Run(ctx context.Context, calls []llm.ToolCall, obs Observer
 	inv := InvocationFrom(ctx)
 	jobs := make([]*job, len(calls))
 	for i, c := range calls {
-		jobs[i] = d.prepare(i, c, inv.Workdir)
+		jobs[i] = d.prepare(ctx, i, c, inv.Workdir)
 	}
 	d.schedule(ctx, jobs, outs, o)
 	return outs
@@ -138,9 +141,10 @@ type job struct {
 	deps  []int
 }
 
-// prepare resolves the name and the arguments of a call and classifies it
-// for scheduling.
-func (d *Dispatcher) prepare(i int, c llm.ToolCall, workdir string) *job {
+// prepare resolves the name and the arguments of a call, lets the
+// pre_tool_call hooks block or rewrite it, and classifies it for
+// scheduling by the arguments it will run with.
+func (d *Dispatcher) prepare(ctx context.Context, i int, c llm.ToolCall, workdir string) *job {
 	j := &job{index: i, call: c, name: c.Name}
 	_, canon, ok := d.Registry.Resolve(c.Name)
 	var e *entry
@@ -158,6 +162,19 @@ func (d *Dispatcher) prepare(i int, c llm.ToolCall, workdir string) *job {
 		res := Result{Status: StatusError, ErrorCode: perr.Code, Message: perr.Message, Data: perr.Data}
 		j.early = &res
 		return j
+	}
+	if d.Hooks != nil {
+		rewritten, block := d.Hooks.BeforeCall(ctx, canon, args)
+		if block != "" {
+			res := hookBlocked(canon, block)
+			j.early = &res
+			return j
+		}
+		if args, perr = e.schema.Prepare(string(rewritten)); perr != nil {
+			res := hookRewroteBadly(canon, perr.Message)
+			j.early = &res
+			return j
+		}
 	}
 	j.args = args
 	j.class, j.path = classify(e.spec, args, workdir)
@@ -192,6 +209,9 @@ func (d *Dispatcher) execute(ctx context.Context, j *job, o *lockedObserver) Out
 		out.Content = d.Redact(out.Content)
 	}
 	d.log(ctx, out)
+	if d.Hooks != nil {
+		d.Hooks.AfterCall(ctx, j.name, j.args, out.Content)
+	}
 	o.finished(j.index, out)
 	return out
 }

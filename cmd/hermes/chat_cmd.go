@@ -15,6 +15,7 @@ import (
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 )
@@ -26,6 +27,9 @@ type chatFlags struct {
 	resume string
 	cont   bool
 	agent  string
+	// hookAsker asks about hooks not yet allowed; set only when a person
+	// at a terminal can answer.
+	hookAsker hooks.Asker
 }
 
 func newChatCmd(a *cli) *cobra.Command {
@@ -97,7 +101,9 @@ truncated, interrupted or error.`,
 // openChat assembles hermes for a chat and picks the session it continues
 // ("" for a new one). The caller closes the app.
 func openChat(cmd *cobra.Command, a *cli, f *chatFlags) (*app.App, string, error) {
-	h, err := a.openTurns(cmd, &f.turnFlags, f.options())
+	o := f.options()
+	o.HookAsker = f.hookAsker
+	h, err := a.openTurns(cmd, &f.turnFlags, o)
 	if err != nil {
 		return nil, "", err
 	}
@@ -146,6 +152,9 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	// A turn stopped by Ctrl-C or SIGTERM saves what it can, within
 	// turnGrace.
 	defer exitAfterGrace(cmd.Context(), cmd.ErrOrStderr())()
+	if interactiveInput(cmd) {
+		f.hookAsker = &hookAsker{out: cmd.ErrOrStderr(), lines: newLineSource(cmd.InOrStdin())}
+	}
 	h, id, err := openChat(cmd, a, f)
 	if err != nil {
 		return err
@@ -175,6 +184,7 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	if err := h.Sessions.End(context.WithoutCancel(cmd.Context()), res.SessionID, string(res.Stopped)); err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: marking session %s ended: %v\n", res.SessionID, err)
 	}
+	h.Engine.SessionEnded(cmd.Context(), res.SessionID, string(res.Stopped))
 	out := cmd.OutOrStdout()
 	if f.json {
 		j := chatJSON{SessionID: res.SessionID, Final: res.Final, Iterations: res.Iterations, ToolCalls: res.ToolCalls,

@@ -60,6 +60,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	var prompter safety.Prompter
 	if interactiveInput(cmd) {
 		prompter = &consolePrompter{out: out, lines: lines}
+		f.hookAsker = &hookAsker{out: out, lines: lines}
 	}
 	h, id, err := openChat(cmd, a, f)
 	if err != nil {

@@ -165,6 +165,8 @@ func TestWritesToHermesHomeAndGit(t *testing.T) {
 			{"tar -xf skills.tar -C " + h + "/skills", Dangerous, "write_hermes_config"},
 			{"sqlite3 " + h + "/state.db 'delete from messages'", Dangerous, ""},
 			{"cd " + h + " && echo x > config.yaml", Dangerous, "write_hermes_config"},
+			{"printf '{}' > " + h + "/hooks-allowlist.json", Dangerous, "write_hermes_config"},
+			{"cp /tmp/allow.json " + h + "/hooks-allowlist.json", Dangerous, "write_hermes_config"},
 			{"cat " + h + "/config.yaml", Safe, ""},
 		}
 	}

@@ -99,7 +99,7 @@ func (s *scope) canon(p string) string {
 func hermesEntry(name string) bool {
 	switch name {
 	case "config.yaml", ".env", "soul.md", "memories", "skills", "tools", "cron", "profiles", "deliveries",
-		"cache", "logs", "sessions", "hooks", "plugins", "auth.json", "mcp.json":
+		"cache", "logs", "sessions", "hooks", "hooks-allowlist.json", "plugins", "auth.json", "mcp.json":
 		return true
 	}
 	return strings.HasPrefix(name, "state.db")
