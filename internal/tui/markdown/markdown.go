@@ -1,0 +1,182 @@
+// Package markdown renders a model's reply, written in markdown, as text for
+// a terminal: headings, emphasis, code spans, links with their address,
+// block quotes, nested and task lists, highlighted code blocks, tables fit
+// to the width, and rules, with paragraphs wrapped by display width so that
+// CJK text (two columns a character) wraps as evenly as English.
+//
+// The terminal UI re-renders a reply on every streamed token and on every
+// resize, so Render is a pure function of its input, fast, and stable on
+// prefixes: a block that is closed renders the same whatever follows it,
+// and an unterminated code fence renders as code so far. A reply may carry
+// text from a poisoned page, so no control character in it reaches the
+// terminal raw: escape sequences, bidi overrides and the like are drawn as
+// visible symbols (ESC as ␛), and the only escape sequences in the output
+// are the SGR colors of the Style.
+package markdown
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// minWidth is the narrowest width Render lays text out for; a narrower
+// terminal gets lines of this width.
+const minWidth = 10
+
+// Render returns src rendered for a terminal width columns wide, lines
+// separated by "\n" without a final newline. Each line closes the SGR it
+// opens. Lines fit width except where a table has more columns than the
+// width can hold at one character each.
+func Render(src string, width int, style Style) string {
+	return strings.Join(renderBlocks(src, width, style), "\n\n")
+}
+
+// renderer holds what one Render call shares between its blocks.
+type renderer struct {
+	src   []byte
+	style Style
+	paint painter
+	depth int // nesting of lists, for the bullet shape
+}
+
+// renderBlocks renders each top-level block of src on its own, so that the
+// streaming tests can compare the closed blocks of a prefix with those of
+// the whole reply.
+func renderBlocks(src string, width int, style Style) []string {
+	width = max(width, minWidth)
+	r := &renderer{src: []byte(normalizeNewlines(src)), style: style}
+	r.paint.style = &r.style
+	doc := newParser().Parse(text.NewReader(r.src))
+	var out []string
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if lines := r.block(n, width); len(lines) > 0 {
+			out = append(out, strings.Join(lines, "\n"))
+		}
+	}
+	return out
+}
+
+// newParser returns a CommonMark parser with GitHub's tables, task lists
+// and strikethrough, the extensions models write.
+func newParser() parser.Parser {
+	md := goldmark.New(goldmark.WithExtensions(extension.Table, extension.TaskList, extension.Strikethrough))
+	return md.Parser()
+}
+
+// normalizeNewlines turns CRLF into LF and leaves a lone CR for the cells to
+// draw as ␍: a carriage return moves the cursor back over the line, and
+// CommonMark would otherwise take it for a line ending.
+func normalizeNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "␍")
+}
+
+// block renders one block node as lines at most width columns wide.
+func (r *renderer) block(n ast.Node, width int) []string {
+	width = max(width, 1)
+	switch n := n.(type) {
+	case *ast.Heading:
+		return r.heading(n, width)
+	case *ast.Paragraph, *ast.TextBlock:
+		return r.paint.paintAll(wrap(r.inlines(n, 0).trimLeft(), width))
+	case *ast.ThematicBreak:
+		return []string{r.paint.paint(styled(strings.Repeat("─", width), aRule))}
+	case *ast.FencedCodeBlock:
+		return r.code(n, string(n.Language(r.src)), width)
+	case *ast.CodeBlock:
+		return r.code(n, "", width)
+	case *ast.Blockquote:
+		return r.quote(n, width)
+	case *ast.List:
+		return r.list(n, width)
+	case *ast.HTMLBlock:
+		return r.html(n, width)
+	}
+	if t, ok := tableOf(n); ok {
+		return r.table(t, width)
+	}
+	return r.blocks(n, width)
+}
+
+// blocks renders the block children of a container, a blank line between
+// them except after the text of a tight list item.
+func (r *renderer) blocks(n ast.Node, width int) []string {
+	var out []string
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		lines := r.block(c, width)
+		if len(lines) == 0 {
+			continue
+		}
+		if len(out) > 0 && c.PreviousSibling().Kind() != ast.KindTextBlock {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// heading renders a heading with its # marks, so the level shows without
+// color too.
+func (r *renderer) heading(n *ast.Heading, width int) []string {
+	a := aHeading
+	if n.Level == 1 {
+		a = aHeading1
+	}
+	cs := styled(strings.Repeat("#", n.Level)+" ", a)
+	cs = append(cs, r.inlines(n, a)...)
+	return r.paint.paintAll(wrap(cs, width))
+}
+
+// quote renders a block quote behind a bar.
+func (r *renderer) quote(n *ast.Blockquote, width int) []string {
+	inner := r.blocks(n, width-2)
+	bar := r.paint.paint(styled("│ ", aQuote))
+	barOnly := r.paint.paint(styled("│", aQuote))
+	for i, l := range inner {
+		if l == "" {
+			inner[i] = barOnly
+		} else {
+			inner[i] = bar + l
+		}
+	}
+	return inner
+}
+
+// html renders a raw HTML block as the text it is: the terminal has no use
+// for the markup, and the user should see what the model wrote.
+func (r *renderer) html(n *ast.HTMLBlock, width int) []string {
+	var cs cells
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		cs.add(string(seg.Value(r.src)), 0)
+	}
+	if n.HasClosure() {
+		cs.add(string(n.ClosureLine.Value(r.src)), 0)
+	}
+	return r.paint.paintAll(wrap(cells(cs).trimNewline(), width))
+}
+
+// trimLeft drops leading spaces, such as the one after a task box.
+func (cs cells) trimLeft() cells {
+	for len(cs) > 0 && cs[0].r == ' ' {
+		cs = cs[1:]
+	}
+	return cs
+}
+
+// trimNewline drops one final newline cell.
+func (cs cells) trimNewline() cells {
+	if len(cs) > 0 && cs[len(cs)-1].r == '\n' {
+		return cs[:len(cs)-1]
+	}
+	return cs
+}
