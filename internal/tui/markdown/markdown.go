@@ -31,9 +31,27 @@ const minWidth = 10
 // Render returns src rendered for a terminal width columns wide, lines
 // separated by "\n" without a final newline. Each line closes the SGR it
 // opens. Lines fit width except where a table has more columns than the
-// width can hold at one character each.
+// width can hold at two characters each.
 func Render(src string, width int, style Style) string {
-	return strings.Join(renderBlocks(src, width, style), "\n\n")
+	return New(style).Render(src, width)
+}
+
+// Renderer renders with one style and keeps its markdown parser between
+// calls: the terminal UI holds one and calls Render on every streamed token,
+// saving the parser's setup each time. It is safe for concurrent use.
+type Renderer struct {
+	style  Style
+	parser parser.Parser
+}
+
+// New returns a Renderer drawing with style.
+func New(style Style) *Renderer {
+	return &Renderer{style: style, parser: newParser()}
+}
+
+// Render is the package's Render with the Renderer's style.
+func (rr *Renderer) Render(src string, width int) string {
+	return strings.Join(rr.blocks(src, width), "\n\n")
 }
 
 // renderer holds what one Render call shares between its blocks.
@@ -44,14 +62,14 @@ type renderer struct {
 	depth int // nesting of lists, for the bullet shape
 }
 
-// renderBlocks renders each top-level block of src on its own, so that the
+// blocks renders each top-level block of src on its own, so that the
 // streaming tests can compare the closed blocks of a prefix with those of
 // the whole reply.
-func renderBlocks(src string, width int, style Style) []string {
+func (rr *Renderer) blocks(src string, width int) []string {
 	width = max(width, minWidth)
-	r := &renderer{src: []byte(normalizeNewlines(src)), style: style}
+	r := &renderer{src: []byte(normalizeNewlines(src)), style: rr.style}
 	r.paint.style = &r.style
-	doc := newParser().Parse(text.NewReader(r.src))
+	doc := rr.parser.Parse(text.NewReader(r.src))
 	var out []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if lines := r.block(n, width); len(lines) > 0 {
@@ -88,7 +106,7 @@ func (r *renderer) block(n ast.Node, width int) []string {
 	case *ast.Paragraph, *ast.TextBlock:
 		return r.paint.paintAll(wrap(r.inlines(n, 0).trimLeft(), width))
 	case *ast.ThematicBreak:
-		return []string{r.paint.paint(styled(strings.Repeat("─", width), aRule))}
+		return []string{r.paint.plain(strings.Repeat("─", width), aRule)}
 	case *ast.FencedCodeBlock:
 		return r.code(n, string(n.Language(r.src)), width)
 	case *ast.CodeBlock:
@@ -138,8 +156,8 @@ func (r *renderer) heading(n *ast.Heading, width int) []string {
 // quote renders a block quote behind a bar.
 func (r *renderer) quote(n *ast.Blockquote, width int) []string {
 	inner := r.blocks(n, width-2)
-	bar := r.paint.paint(styled("│ ", aQuote))
-	barOnly := r.paint.paint(styled("│", aQuote))
+	bar := r.paint.plain("│ ", aQuote)
+	barOnly := r.paint.plain("│", aQuote)
 	for i, l := range inner {
 		if l == "" {
 			inner[i] = barOnly

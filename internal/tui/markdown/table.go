@@ -90,7 +90,7 @@ func (r *renderer) border(left, mid, right string, widths []int) string {
 		b.WriteString(strings.Repeat("─", w+2))
 	}
 	b.WriteString(right)
-	return r.paint.paint(styled(b.String(), aBorder))
+	return r.paint.plain(b.String(), aBorder)
 }
 
 // row renders one table row, as many lines as its tallest wrapped cell.
@@ -105,7 +105,7 @@ func (r *renderer) row(row []cells, widths []int, align []east.Alignment) []stri
 		wrapped[i] = wrap(c, widths[i])
 		height = max(height, len(wrapped[i]))
 	}
-	bar := r.paint.paint(styled("│", aBorder))
+	bar := r.paint.plain("│", aBorder)
 	out := make([]string, height)
 	for line := range height {
 		var b strings.Builder

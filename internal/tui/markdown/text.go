@@ -1,6 +1,9 @@
 package markdown
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // cell is one character of rendered text: the rune, the columns it takes
 // and the elements it belongs to. Inline content is laid out as a slice of
@@ -18,6 +21,7 @@ type cells []cell
 // add appends s with attributes a, turning control characters into their
 // visible form (marked aEscape) and tabs into spaces.
 func (cs *cells) add(s string, a attr) {
+	*cs = slices.Grow(*cs, len(s))
 	for i := 0; i < len(s); {
 		r, size := decodeRune(s[i:])
 		i += size
@@ -148,6 +152,7 @@ func (p *painter) sgr(a attr) string {
 // prefixed, padded, cut out or redrawn one at a time.
 func (p *painter) paint(line cells) string {
 	var b strings.Builder
+	b.Grow(len(line)*3 + 16)
 	cur := ""
 	for _, c := range line {
 		if s := p.sgr(c.a); s != cur {
@@ -167,6 +172,16 @@ func (p *painter) paint(line cells) string {
 		b.WriteString("\x1b[0m")
 	}
 	return b.String()
+}
+
+// plain renders s, which the renderer wrote itself (a border, a bar) and
+// so holds no control character, with attributes a.
+func (p *painter) plain(s string, a attr) string {
+	sgr := p.sgr(a)
+	if sgr == "" {
+		return s
+	}
+	return "\x1b[" + sgr + "m" + s + "\x1b[0m"
 }
 
 // paintAll renders each line.
