@@ -16,6 +16,7 @@ package markdown
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -36,12 +37,16 @@ func Render(src string, width int, style Style) string {
 	return New(style).Render(src, width)
 }
 
-// Renderer renders with one style and keeps its markdown parser between
-// calls: the terminal UI holds one and calls Render on every streamed token,
-// saving the parser's setup each time. It is safe for concurrent use.
+// Renderer renders with one style and keeps, between calls, its markdown
+// parser and the blocks of the last reply that are closed: the terminal UI
+// holds one per reply and calls Render on every streamed token, and only
+// the open blocks at the end are parsed and rendered again. It is safe for
+// concurrent use.
 type Renderer struct {
 	style  Style
 	parser parser.Parser
+	mu     sync.Mutex
+	cache  streamCache
 }
 
 // New returns a Renderer drawing with style.
@@ -49,9 +54,40 @@ func New(style Style) *Renderer {
 	return &Renderer{style: style, parser: newParser()}
 }
 
-// Render is the package's Render with the Renderer's style.
+// Render is the package's Render with the Renderer's style. When src
+// extends the source of the last call, the blocks closed then are reused.
 func (rr *Renderer) Render(src string, width int) string {
-	return strings.Join(rr.blocks(src, width), "\n\n")
+	width = max(width, minWidth)
+	src = normalizeNewlines(src)
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	cut, closed := rr.cache.reuse(src, width)
+	tail := []byte(src[cut:])
+	nodes, out := rr.render(tail, width)
+	rr.cache = streamCache{prefix: src[:cut], width: width, closed: closed}
+	for i := len(nodes) - 2; i >= 0; i-- {
+		if k := cutAfter(tail, nodes[i], nodes[i+1]); k > 0 {
+			rr.cache.prefix = src[:cut+k]
+			rr.cache.closed = append(closed[:len(closed):len(closed)], out[:i+1]...)
+			break
+		}
+	}
+	return joinBlocks(append(closed[:len(closed):len(closed)], out...))
+}
+
+// joinBlocks joins rendered blocks with a blank line, skipping empty ones.
+func joinBlocks(blocks []string) string {
+	var b strings.Builder
+	for _, s := range blocks {
+		if s == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // renderer holds what one Render call shares between its blocks.
@@ -66,17 +102,29 @@ type renderer struct {
 // streaming tests can compare the closed blocks of a prefix with those of
 // the whole reply.
 func (rr *Renderer) blocks(src string, width int) []string {
-	width = max(width, minWidth)
-	r := &renderer{src: []byte(normalizeNewlines(src)), style: rr.style}
-	r.paint.style = &r.style
-	doc := rr.parser.Parse(text.NewReader(r.src))
-	var out []string
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if lines := r.block(n, width); len(lines) > 0 {
-			out = append(out, strings.Join(lines, "\n"))
+	_, out := rr.render([]byte(normalizeNewlines(src)), max(width, minWidth))
+	var blocks []string
+	for _, s := range out {
+		if s != "" {
+			blocks = append(blocks, s)
 		}
 	}
-	return out
+	return blocks
+}
+
+// render parses src and renders each top-level block, returning the blocks'
+// nodes and their text ("" for a block that draws nothing).
+func (rr *Renderer) render(src []byte, width int) ([]ast.Node, []string) {
+	r := &renderer{src: src, style: rr.style}
+	r.paint.style = &r.style
+	doc := rr.parser.Parse(text.NewReader(src))
+	var nodes []ast.Node
+	var out []string
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		nodes = append(nodes, n)
+		out = append(out, strings.Join(r.block(n, width), "\n"))
+	}
+	return nodes, out
 }
 
 // newParser returns a CommonMark parser with GitHub's tables, task lists
