@@ -21,6 +21,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
@@ -165,9 +166,8 @@ func (r *renderer) block(n ast.Node, width int) []string {
 		return r.list(n, width)
 	case *ast.HTMLBlock:
 		return r.html(n, width)
-	}
-	if t, ok := tableOf(n); ok {
-		return r.table(t, width)
+	case *east.Table:
+		return r.table(n, width)
 	}
 	return r.blocks(n, width)
 }
@@ -228,7 +228,7 @@ func (r *renderer) html(n *ast.HTMLBlock, width int) []string {
 	if n.HasClosure() {
 		cs.add(string(n.ClosureLine.Value(r.src)), 0)
 	}
-	return r.paint.paintAll(wrap(cells(cs).trimNewline(), width))
+	return r.paint.paintAll(wrap(cs.trimNewline(), width))
 }
 
 // trimLeft drops leading spaces, such as the one after a task box.

@@ -3,15 +3,8 @@ package markdown
 import (
 	"strings"
 
-	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 )
-
-// tableOf returns n as a table when it is one.
-func tableOf(n ast.Node) (*east.Table, bool) {
-	t, ok := n.(*east.Table)
-	return t, ok
-}
 
 // table renders a table in a box, its columns narrowed to fit width (the
 // widest first) and its cells wrapped, so that no row runs off the screen.
