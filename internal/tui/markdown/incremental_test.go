@@ -1,8 +1,10 @@
 package markdown
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,4 +73,35 @@ func FuzzIncremental(f *testing.F) {
 			}
 		}
 	})
+}
+
+// blockPieces are lines that open, continue and close every kind of block,
+// including those whose end is not a blank line (fences, raw HTML, setext
+// underlines, lazy continuations).
+var blockPieces = []string{
+	"para text\n", "\n", "\n", "- item\n", "  continued\n", "1. one\n", "> quote\n",
+	"```\n", "```go\n", "code line\n", "    indented\n", "---\n", "===\n", "# h\n",
+	"| a | b |\n", "|---|---|\n", "<div>\n", "</div>\n", "<pre>\n", "</pre>\n",
+	"<!--\n", "-->\n", "* * *\n", "~~~\n", "- [ ] task\n", "text *em\n", "more* text\n",
+	"\t tabbed\n", "[x]: /url\n", "[x]\n", "  - nested\n", "lazy\n", ">\n",
+}
+
+// TestIncrementalOnMixedBlocks streams many documents made of random runs
+// of blockPieces (from a fixed seed) and compares every prefix's render
+// with a fresh one.
+func TestIncrementalOnMixedBlocks(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(21, 1))
+	for doc := range 400 {
+		var b strings.Builder
+		for range 6 + rnd.IntN(14) {
+			b.WriteString(blockPieces[rnd.IntN(len(blockPieces))])
+		}
+		src := b.String()
+		rr := New(NoColor())
+		for n := 0; n <= len(src); n++ {
+			if got, want := rr.Render(src[:n], 30), Render(src[:n], 30, NoColor()); got != want {
+				t.Fatalf("doc %d prefix %d of %q: streamed\n%s\nwhole\n%s", doc, n, src, got, want)
+			}
+		}
+	}
 }
