@@ -138,23 +138,16 @@ func newTeamStatusCmd(a *cli) *cobra.Command {
 		Short: "Show a run: its state, its tasks (state, agent, tries, time, tokens, session) and its answer",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := runID(args[0])
-			if err != nil {
-				return err
-			}
-			h, err := a.openStores(cmd)
-			if err != nil {
-				return err
-			}
-			defer h.Close()
-			run, err := h.Team.GetRun(cmd.Context(), id)
-			if err != nil {
-				return fmt.Errorf("%w; hermes team list shows the runs there are", err)
-			}
-			if asJSON {
-				return writeRunJSON(cmd, h.Team, run)
-			}
-			return renderRun(cmd.Context(), cmd.OutOrStdout(), h.Team, run, true)
+			return withRun(cmd, a, args[0], func(store *team.Store, id int64) error {
+				run, err := store.GetRun(cmd.Context(), id)
+				if err != nil {
+					return fmt.Errorf("%w; hermes team list shows the runs there are", err)
+				}
+				if asJSON {
+					return writeRunJSON(cmd, store, run)
+				}
+				return renderRun(cmd.Context(), cmd.OutOrStdout(), store, run, true)
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run and its tasks as JSON")
@@ -202,22 +195,30 @@ func newTeamCancelCmd(a *cli) *cobra.Command {
 		Short: "Cancel an active run: its unfinished tasks are never done",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := runID(args[0])
-			if err != nil {
-				return err
-			}
-			h, err := a.openStores(cmd)
-			if err != nil {
-				return err
-			}
-			defer h.Close()
-			if err := h.Team.CancelRun(cmd.Context(), id); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "team run %d cancelled\n", id)
-			return nil
+			return withRun(cmd, a, args[0], func(store *team.Store, id int64) error {
+				if err := store.CancelRun(cmd.Context(), id); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "team run %d cancelled\n", id)
+				return nil
+			})
 		},
 	}
+}
+
+// withRun opens the stores and calls fn with the team queue and the run
+// arg names.
+func withRun(cmd *cobra.Command, a *cli, arg string, fn func(*team.Store, int64) error) error {
+	id, err := runID(arg)
+	if err != nil {
+		return err
+	}
+	h, err := a.openStores(cmd)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	return fn(h.Team, id)
 }
 
 // runID parses a run's id.
