@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/internal/logfile"
+)
+
+func newLogsCmd(a *cli) *cobra.Command {
+	var n int
+	cmd := &cobra.Command{
+		Use:   "logs",
+		Short: "Show the last lines of hermes's log file",
+		Long: `Show the last lines of $HERMES_HOME/logs/hermes.log, where an interactive
+chat writes its log (so it never lands on the prompt; --debug keeps it on
+stderr). The file is rotated at 5 MB; hermes.log.1 to .4 are the older
+ones. Secrets are replaced and control characters escaped.`,
+		Example: `  hermes logs
+  hermes logs -n 100`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			count, err := logLines("-n", strconv.Itoa(n))
+			if err != nil {
+				return err
+			}
+			h, err := a.open(cmd, app.Options{})
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			return printLog(cmd.OutOrStdout(), logfile.Path(h.Config.Paths.Home), count, h.Redactor())
+		},
+	}
+	cmd.Flags().IntVarP(&n, "lines", "n", defaultLogLines, "show the last `N` lines")
+	return cmd
+}
