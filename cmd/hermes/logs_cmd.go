@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strconv"
-
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/app"
@@ -10,7 +8,7 @@ import (
 )
 
 func newLogsCmd(a *cli) *cobra.Command {
-	var n int
+	var n string
 	cmd := &cobra.Command{
 		Use:   "logs",
 		Short: "Show the last lines of hermes's log file",
@@ -22,7 +20,7 @@ ones. Secrets are replaced and control characters escaped.`,
   hermes logs -n 100`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			count, err := logLines("-n", strconv.Itoa(n))
+			count, err := logLines("-n", n)
 			if err != nil {
 				return err
 			}
@@ -34,6 +32,6 @@ ones. Secrets are replaced and control characters escaped.`,
 			return printLog(cmd.OutOrStdout(), logfile.Path(h.Config.Paths.Home), count, h.Redactor())
 		},
 	}
-	cmd.Flags().IntVarP(&n, "lines", "n", defaultLogLines, "show the last `N` lines")
+	cmd.Flags().StringVarP(&n, "lines", "n", "", "show the last `N` lines (default 20)")
 	return cmd
 }
