@@ -9,6 +9,7 @@ import (
 
 func newLogsCmd(a *cli) *cobra.Command {
 	var n string
+	var follow bool
 	cmd := &cobra.Command{
 		Use:   "logs",
 		Short: "Show the last lines of hermes's log file",
@@ -17,7 +18,8 @@ chat writes its log (so it never lands on the prompt; --debug keeps it on
 stderr). The file is rotated at 5 MB; hermes.log.1 to .4 are the older
 ones. Secrets are replaced and control characters escaped.`,
 		Example: `  hermes logs
-  hermes logs -n 100`,
+  hermes logs -n 100
+  hermes logs -f`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			count, err := logLines("-n", n)
@@ -29,9 +31,14 @@ ones. Secrets are replaced and control characters escaped.`,
 				return err
 			}
 			defer h.Close()
-			return printLog(cmd.OutOrStdout(), logfile.Path(h.Config.Paths.Home), count, h.Redactor())
+			path, r := logfile.Path(h.Config.Paths.Home), h.Redactor()
+			if err := printLog(cmd.OutOrStdout(), path, count, r); err != nil || !follow {
+				return err
+			}
+			return followLog(cmd.Context(), cmd.OutOrStdout(), path, r)
 		},
 	}
 	cmd.Flags().StringVarP(&n, "lines", "n", "", "show the last `N` lines (default 20)")
+	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep printing lines as they are written, until Ctrl-C")
 	return cmd
 }
