@@ -56,19 +56,19 @@ func logLines(what, arg string) (int, error) {
 // every secret hermes knows (r) or recognizes by format replaced and
 // control characters escaped, so a log line can neither leak a key nor
 // move the terminal's cursor.
-func printLog(out io.Writer, path string, n int, r interface{ Redact(string) string }) error {
-	lines, err := logfile.Tail(path, n)
+// It returns the offset in the file the lines end at.
+func printLog(out io.Writer, path string, n int, r interface{ Redact(string) string }) (int64, error) {
+	lines, end, err := logfile.Tail(path, n)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err)
+		return 0, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if len(lines) == 0 {
 		fmt.Fprintf(out, "the log is empty (%s)\n", path)
-		return nil
 	}
 	for _, l := range lines {
 		fmt.Fprintln(out, showLogLine(l, r))
 	}
-	return nil
+	return end, nil
 }
 
 // showLogLine is one log line as it may be shown.
@@ -87,7 +87,7 @@ func (s *replState) logs(arg string) {
 		fmt.Fprintln(s.out, err)
 		return
 	}
-	if err := printLog(s.out, logfile.Path(s.h.Config.Paths.Home), n, s.h.Redactor()); err != nil {
+	if _, err := printLog(s.out, logfile.Path(s.h.Config.Paths.Home), n, s.h.Redactor()); err != nil {
 		fmt.Fprintln(s.out, "/logs:", err)
 	}
 }

@@ -32,10 +32,11 @@ ones. Secrets are replaced and control characters escaped.`,
 			}
 			defer h.Close()
 			path, r := logfile.Path(h.Config.Paths.Home), h.Redactor()
-			if err := printLog(cmd.OutOrStdout(), path, count, r); err != nil || !follow {
+			end, err := printLog(cmd.OutOrStdout(), path, count, r)
+			if err != nil || !follow {
 				return err
 			}
-			return followLog(cmd.Context(), cmd.OutOrStdout(), path, r)
+			return followLog(cmd.Context(), cmd.OutOrStdout(), path, end, r)
 		},
 	}
 	cmd.Flags().StringVarP(&n, "lines", "n", "", "show the last `N` lines (default 20)")

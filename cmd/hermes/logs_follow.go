@@ -14,10 +14,10 @@ import (
 // followPoll is how often `hermes logs -f` looks for new lines.
 const followPoll = 250 * time.Millisecond
 
-// followLog prints the lines appended to the log file at path from now
-// on, shown as printLog shows them, until ctx ends. A file rotated or
-// truncated meanwhile is read again from its start.
-func followLog(ctx context.Context, out io.Writer, path string, r interface{ Redact(string) string }) error {
+// followLog prints the lines appended to the log file at path after
+// offset from, shown as printLog shows them, until ctx ends. A file
+// rotated or truncated meanwhile is read again from its start.
+func followLog(ctx context.Context, out io.Writer, path string, from int64, r interface{ Redact(string) string }) error {
 	var f *os.File
 	defer func() {
 		if f != nil {
@@ -45,13 +45,7 @@ func followLog(ctx context.Context, out io.Writer, path string, r interface{ Red
 		f, rd, offset = nf, bufio.NewReader(nf), at
 		return nil
 	}
-	st, err := os.Stat(path)
-	if err == nil {
-		err = open(st.Size())
-	} else if errors.Is(err, fs.ErrNotExist) {
-		err = nil
-	}
-	if err != nil {
+	if err := open(from); err != nil {
 		return fmt.Errorf("following %s: %w", path, err)
 	}
 	tick := time.NewTicker(followPoll)

@@ -40,7 +40,7 @@ func TestRotatesBySizeAndTailsAcrossFiles(t *testing.T) {
 	if st, _ := os.Stat(filepath.Dir(path)); st.Mode().Perm() != 0o700 {
 		t.Errorf("log directory mode %v, want 0700", st.Mode().Perm())
 	}
-	got, err := logfile.Tail(path, 7)
+	got, _, err := logfile.Tail(path, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestRotatesBySizeAndTailsAcrossFiles(t *testing.T) {
 // a log that does not exist has no lines.
 func TestNarrowsAnOldFileAndTailsNothing(t *testing.T) {
 	path := logfile.Path(t.TempDir())
-	if lines, err := logfile.Tail(path, 5); err != nil || len(lines) != 0 {
+	if lines, _, err := logfile.Tail(path, 5); err != nil || len(lines) != 0 {
 		t.Errorf("Tail of no log = %q, %v", lines, err)
 	}
 	os.MkdirAll(filepath.Dir(path), 0o700)

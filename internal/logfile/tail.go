@@ -9,49 +9,47 @@ import (
 )
 
 // Tail returns the last n lines of the log file at path, reaching into
-// the newest rotated file when the current one holds fewer. A log that
-// does not exist yet has no lines.
-func Tail(path string, n int) ([]string, error) {
-	if n <= 0 {
-		return nil, nil
-	}
-	lines, err := lastLines(path, n)
+// the newest rotated file when the current one holds fewer, and the
+// offset in the current file they end at, from where a reader following
+// the file goes on. A log that does not exist yet has no lines.
+func Tail(path string, n int) ([]string, int64, error) {
+	lines, end, err := lastLines(path, n)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(lines) < n {
-		older, err := lastLines(path+".1", n-len(lines))
+		older, _, err := lastLines(path+".1", n-len(lines))
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		lines = append(older, lines...)
 	}
-	return lines, nil
+	return lines, end, nil
 }
 
 // lastLines returns up to n last lines of one file, reading at most
-// MaxSize bytes from its end.
-func lastLines(path string, n int) ([]string, error) {
+// MaxSize bytes from its end, and the file's size as it read it.
+func lastLines(path string, n int) ([]string, int64, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, 0, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	from := max(st.Size()-MaxSize, 0)
 	b, err := io.ReadAll(io.NewSectionReader(f, from, st.Size()-from))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	b = bytes.TrimRight(b, "\n")
-	if len(b) == 0 {
-		return nil, nil
+	if len(b) == 0 || n <= 0 {
+		return nil, st.Size(), nil
 	}
 	all := bytes.Split(b, []byte("\n"))
 	if from > 0 && len(all) > 1 {
@@ -64,5 +62,5 @@ func lastLines(path string, n int) ([]string, error) {
 	for i, l := range all {
 		lines[i] = string(l)
 	}
-	return lines, nil
+	return lines, st.Size(), nil
 }
