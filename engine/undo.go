@@ -31,7 +31,9 @@ type Undone struct {
 // kept of the session (history, wire encoding, prompt and the tools'
 // state it was rebuilt from) so the next turn sends only what is left.
 //
-// The messages a compression carried into a session are not undone: a
+// Undoing the first message clears the session's title, which was made
+// from it. The messages a compression carried into a session are not
+// undone: a
 // summary holds what came before it, so an exchange at or before the
 // summary gives an error that says so; the full history stays in the
 // parent session.
@@ -73,6 +75,13 @@ func (e *Engine) Undo(ctx context.Context, sessionID string) (*Undone, error) {
 	e.forget(sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("undoing the last exchange of session %s: %w", sessionID, err)
+	}
+	if lastUserMessage(msgs[:last]) < 0 {
+		// The title was made from the first message, which is gone: the
+		// next message titles the session again.
+		if err := e.opt.Store.SetTitle(ctx, sessionID, ""); err != nil {
+			return nil, fmt.Errorf("clearing the title of session %s: %w", sessionID, err)
+		}
 	}
 	return &Undone{Removed: removed, Text: msgs[last].Text()}, nil
 }

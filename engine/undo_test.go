@@ -82,6 +82,13 @@ func TestUndoDropsTheLastExchangeFromTheNextRequest(t *testing.T) {
 	if _, err := e.Undo(ctx, id); !errors.Is(err, engine.ErrNothingToUndo) {
 		t.Errorf("Undo of an empty session: %v, want ErrNothingToUndo", err)
 	}
+	if got, _ := st.Get(ctx, id); got.Title != "" {
+		t.Errorf("title after undoing the first message = %q; it was made from that message", got.Title)
+	}
+	turn(id, "fresh start")
+	if got, _ := st.Get(ctx, id); got.Title != "fresh start" {
+		t.Errorf("title after the next message = %q, want it made from that message", got.Title)
+	}
 	if _, err := e.Undo(ctx, "no-such-session"); err == nil {
 		t.Error("Undo of an unknown session succeeded")
 	}
