@@ -178,6 +178,13 @@ type Store interface {
 	Search(ctx context.Context, query string, opt SearchOptions) ([]Hit, error)
 	// Delete removes a session and its messages (and their index rows).
 	Delete(ctx context.Context, sessionID string) error
+	// Rewind removes the session's messages after message afterID (all
+	// of them for 0), with their index rows, and lowers the session's
+	// message and tool-call counts to match, in one transaction; it
+	// returns how many it removed. Token totals and cost stay: those
+	// calls were made and paid for. A session that does not exist is
+	// ErrNotFound. Undoing the last exchange of a chat is what it is for.
+	Rewind(ctx context.Context, sessionID string, afterID int64) (removed int, err error)
 	// Stats summarizes the store.
 	Stats(ctx context.Context) (Stats, error)
 	// Close releases the store.

@@ -72,6 +72,8 @@ func builtins() []Command {
 		{Name: "compress", Args: "[focus]", Description: "compress the conversation now", Where: Both, Category: CatSession},
 		{Name: "usage", Description: "this session's tokens and estimated cost", Where: Both, Category: CatSession},
 		{Name: "export", Args: "[file]", Description: "write this session to a Markdown file", Where: CLI, Category: CatSession},
+		{Name: "undo", Description: "take back the last exchange: your last message and everything after it", Where: CLI, Category: CatSession},
+		{Name: "retry", Description: "take back the last answer and send your last message again", Where: CLI, Category: CatSession},
 		{Name: "stop", Description: "stop the running turn", Where: Chat, Category: CatSession},
 		{Name: "model", Args: "[number|name]", Description: "show the models, or switch this session to another", Where: Both, Category: CatModel},
 		{Name: "agent", Args: "[name|default]", Description: "show the role agent, or bind this chat to another (a new session)", Where: Chat, Category: CatModel},
@@ -83,6 +85,7 @@ func builtins() []Command {
 		{Name: "memory", Description: "what hermes remembers: MEMORY.md and USER.md", Where: CLI, Category: CatKnowledge},
 		{Name: "skills", Description: "list the skills, which run as /<name> [instruction]", Where: Both, Category: CatKnowledge},
 		{Name: "whoami", Description: "your id on this platform and whether you are allowed", Where: Chat, Category: CatOther},
+		{Name: "logs", Args: "[n]", Description: "the last n lines of hermes's log (default 20)", Where: CLI, Category: CatOther},
 		{Name: "help", Aliases: []string{"start"}, Description: "list the commands", Where: Both, Category: CatOther},
 		{Name: "exit", Aliases: []string{"quit"}, Description: "quit", Where: CLI, Category: CatOther},
 	}

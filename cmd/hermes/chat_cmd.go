@@ -160,12 +160,16 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		return err
 	}
 	defer h.Close()
+	text, err := queryText(h, f.query)
+	if err != nil {
+		return err
+	}
 	sink := &printer{info: cmd.ErrOrStderr(), noErrors: true}
 	if f.json {
 		sink.info = io.Discard
 	}
 	cwd, _ := os.Getwd()
-	in := engine.Input{Text: f.query, Source: "cli", Workdir: cwd, Agent: f.agent, Approval: safety.Asker{Yolo: f.yolo},
+	in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Agent: f.agent, Approval: safety.Asker{Yolo: f.yolo},
 		Waiting: waitingNotice(cmd.ErrOrStderr(), id)}
 	res, err := h.Engine.Turn(cmd.Context(), id, in, sink)
 	var busy *engine.BusyError

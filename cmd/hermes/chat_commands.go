@@ -35,11 +35,17 @@ type replState struct {
 	model    string
 	models   []string
 	sessions []string
+	// lastSent is the last message this chat sent, for /retry; pending,
+	// when set, is the message to send next, which a command (/retry)
+	// asks for.
+	lastSent string
+	pending  string
 }
 
 // command runs a slash command other than a skill. It reports whether the
 // chat should end, and whether c was one of hermes's commands (false for a
-// skill, which becomes a message).
+// skill, which becomes a message). A command that leaves s.pending set
+// (/retry) asks for that message to be sent next.
 func (s *replState) command(c slash.Command, args string) (quit, handled bool) {
 	out := s.out
 	switch c.Name {
@@ -80,6 +86,12 @@ func (s *replState) command(c slash.Command, args string) (quit, handled bool) {
 		}
 	case "export":
 		s.export(args)
+	case "undo":
+		s.undo("undo")
+	case "retry":
+		s.retry()
+	case "logs":
+		s.logs(args)
 	default:
 		return false, false
 	}

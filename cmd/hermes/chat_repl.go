@@ -61,6 +61,11 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	if interactiveInput(cmd) {
 		prompter = &consolePrompter{out: out, lines: lines}
 		f.hookAsker = &hookAsker{out: out, lines: lines}
+		closeLog, err := logToFile(cmd, a)
+		if err != nil {
+			return err
+		}
+		defer closeLog()
 	}
 	h, id, err := openChat(cmd, a, f)
 	if err != nil {
@@ -133,16 +138,21 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			if quit {
 				return nil
 			}
-			if handled {
+			switch {
+			case handled && st.pending == "":
 				continue
+			case handled:
+				text, st.pending = st.pending, ""
+			default:
+				invoked, err := slashSkill(h, c.Name, args)
+				if err != nil {
+					fmt.Fprintln(out, err)
+					continue
+				}
+				text = invoked
 			}
-			invoked, err := slashSkill(h, c.Name, args)
-			if err != nil {
-				fmt.Fprintln(out, err)
-				continue
-			}
-			text = invoked
 		}
+		st.lastSent = text
 		ctx, cancel := context.WithCancel(base)
 		type done struct {
 			res *engine.TurnResult

@@ -26,6 +26,25 @@ func slashSkill(h *app.App, name, instruction string) (string, error) {
 	return msg, nil
 }
 
+// queryText is the message -q sends: "/name instruction" runs the skill
+// name, as in the chat; hermes's other commands act on a conversation, so
+// they are refused with where they work. A slash word that is neither
+// (a path, "/tmp is full") is sent as it is.
+func queryText(h *app.App, query string) (string, error) {
+	name, args, ok := slash.Parse(query)
+	if !ok {
+		return query, nil
+	}
+	c, err := h.Slash().Lookup(slash.CLI, name)
+	if err != nil {
+		return query, nil
+	}
+	if !c.Skill {
+		return "", fmt.Errorf("-q: /%s is a command of the conversation; run `hermes chat` and type it there (with -q only skills run as /name, see `hermes skills list`)", c.Name)
+	}
+	return slashSkill(h, c.Name, args)
+}
+
 // printSkills answers /skills: every skill, with what it is for.
 func printSkills(out io.Writer, commands slash.Registry) {
 	n := 0

@@ -74,11 +74,16 @@ func (a *cli) logger(cmd *cobra.Command) *slog.Logger {
 	if a.log != nil {
 		return a.log
 	}
-	level := slog.LevelWarn
+	return slog.New(redact.Handler(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: a.logLevel(slog.LevelWarn)})))
+}
+
+// logLevel is the level logs are kept at: debug with --debug or
+// HERMES_LOG_LEVEL=debug, else def.
+func (a *cli) logLevel(def slog.Level) slog.Level {
 	if v, _ := a.env("HERMES_LOG_LEVEL"); a.debug || strings.EqualFold(v, "debug") {
-		level = slog.LevelDebug
+		return slog.LevelDebug
 	}
-	return slog.New(redact.Handler(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level})))
+	return def
 }
 
 func newRootCmd(a *cli) *cobra.Command {
@@ -121,7 +126,7 @@ or, for a local Ollama server:
 	root.PersistentFlags().StringVarP(&a.profile, "profile", "p", "", "use the profile `NAME` ($HERMES_HOME/profiles/NAME)")
 	root.PersistentFlags().BoolVar(&a.debug, "debug", false, "log debug detail to stderr")
 	root.SetIn(a.stdin)
-	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a), newChatCmd(a), newSessionsCmd(a), newToolsCmd(a), newMCPCmd(a), newPromptCmd(a), newMemoryCmd(a), newSkillsCmd(a), newServiceCmd(a), newDeliverCmd(a), newServeCmd(a), newCronCmd(a), newSecurityCmd(a), newPairingCmd(a), newGatewayCmd(a), newACPCmd(a), newBatchCmd(a), newAgentsCmd(a), newTeamCmd(a), newSetupCmd(a), newDoctorCmd(a), newHooksCmd(a))
+	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a), newChatCmd(a), newSessionsCmd(a), newToolsCmd(a), newMCPCmd(a), newPromptCmd(a), newMemoryCmd(a), newSkillsCmd(a), newServiceCmd(a), newDeliverCmd(a), newServeCmd(a), newCronCmd(a), newSecurityCmd(a), newPairingCmd(a), newGatewayCmd(a), newACPCmd(a), newBatchCmd(a), newAgentsCmd(a), newTeamCmd(a), newSetupCmd(a), newDoctorCmd(a), newHooksCmd(a), newLogsCmd(a))
 	return root
 }
 

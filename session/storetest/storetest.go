@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		{"Around", testAround},
 		{"UsageTitleEnd", testUsageTitleEnd},
 		{"Delete", testDelete},
+		{"Rewind", testRewind},
 		{"Stats", testStats},
 		{"SearchWords", testSearchWords},
 		{"SearchRanking", testSearchRanking},
