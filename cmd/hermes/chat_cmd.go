@@ -27,6 +27,7 @@ type chatFlags struct {
 	resume string
 	cont   bool
 	agent  string
+	plain  bool
 	// hookAsker asks about hooks not yet allowed; set only when a person
 	// at a terminal can answer.
 	hookAsker hooks.Asker
@@ -94,6 +95,7 @@ truncated, interrupted or error.`,
 	fl.BoolVar(&f.json, "json", false, "with -q, print the result as one JSON object")
 	fl.StringVar(&f.resume, "resume", "", "continue the session `ID`")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent terminal session")
+	fl.BoolVar(&f.plain, "plain", false, "on a terminal, chat line by line instead of in the full-screen interface")
 	fl.StringVar(&f.agent, "agent", "", "talk to the role agent `NAME` (agents: in config.yaml; hermes agents list)")
 	return cmd
 }

@@ -55,6 +55,9 @@ func (s *lineSource) read(ctx context.Context) (string, error) {
 
 // chatREPL is the line-mode conversation.
 func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
+	if useTUI(cmd, f) {
+		return chatTUI(cmd, a, f)
+	}
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	lines := newLineSource(cmd.InOrStdin())
 	var prompter safety.Prompter
@@ -123,25 +126,12 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		if text == "" {
 			continue
 		}
-		if name, args, ok := slash.Parse(text); ok {
-			c, err := commands.Lookup(slash.CLI, name)
-			if err != nil {
-				fmt.Fprintln(out, err)
-				continue
-			}
-			quit, handled := st.command(c, args)
-			if quit {
-				return nil
-			}
-			if handled {
-				continue
-			}
-			invoked, err := slashSkill(h, c.Name, args)
-			if err != nil {
-				fmt.Fprintln(out, err)
-				continue
-			}
-			text = invoked
+		text, quit, ok := st.resolve(commands, text)
+		if quit {
+			return nil
+		}
+		if !ok {
+			continue
 		}
 		ctx, cancel := context.WithCancel(base)
 		type done struct {
@@ -194,6 +184,32 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			fmt.Fprintln(out, d.res.Note)
 		}
 	}
+}
+
+// resolve turns a line typed in the chat into the message to send: a
+// slash command runs here (ok is false, quit says whether it ends the
+// chat), a skill's command becomes its message, anything else is sent as
+// typed.
+func (s *replState) resolve(commands slash.Registry, text string) (msg string, quit, ok bool) {
+	name, args, isCmd := slash.Parse(text)
+	if !isCmd {
+		return text, false, true
+	}
+	c, err := commands.Lookup(slash.CLI, name)
+	if err != nil {
+		fmt.Fprintln(s.out, err)
+		return "", false, false
+	}
+	quit, handled := s.command(c, args)
+	if quit || handled {
+		return "", quit, false
+	}
+	invoked, err := slashSkill(s.h, c.Name, args)
+	if err != nil {
+		fmt.Fprintln(s.out, err)
+		return "", false, false
+	}
+	return invoked, false, true
 }
 
 // reloadMCP answers /reload-mcp: it reads mcp_servers from config.yaml
