@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
@@ -108,5 +109,140 @@ func TestTUIApprovalModal(t *testing.T) {
 	}
 	if _, err := os.Stat(other); err == nil {
 		t.Errorf("the approved command did not run")
+	}
+}
+
+// send types a line into the interface and presses Enter.
+func (p *tmuxPane) send(line string) {
+	p.t.Helper()
+	p.keys("-l", line)
+	p.keys("Enter")
+}
+
+// TestTUICtrlCMidTool: Ctrl-C while a command runs stops it, the card
+// says it was interrupted, and the chat takes the next message.
+func TestTUICtrlCMidTool(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("sleep 30")}},
+		llmtest.Reply{Text: "Still here."},
+	)
+	p := newTmuxPane(t, h.tuiCommand(srv, t.TempDir()))
+	p.waitFor("new session")
+	p.send("wait a while")
+	p.waitFor("⚙ terminal  command: sleep 30   …")
+	p.keys("C-c")
+	screen := p.waitFor("✗ interrupted")
+	if strings.Contains(screen, "SETUP-EXIT=") {
+		t.Fatalf("the first Ctrl-C quit:\n%s", screen)
+	}
+	p.waitFor("$0.0000") // the status bar's cost, shown once the turn ended
+	p.send("are you there?")
+	p.waitFor("Still here.")
+	p.keys("C-c")
+	p.waitFor("SETUP-EXIT=0")
+}
+
+// TestTUIModelAndResume: /model switches the next request's model, and
+// /resume ID continues an earlier session with its history.
+func TestTUIModelAndResume(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	srv.SetModels("test-model", "big-model")
+	srv.Enqueue(llmtest.Reply{Text: "Noted the code word."})
+	first, r := h.chatIn(srv, t.TempDir(), "the code word is PELICAN")
+	if r.code != 0 {
+		t.Fatalf("chat -q: %d %s", r.code, r.stderr)
+	}
+	srv.Enqueue(llmtest.Reply{Text: "It was PELICAN."})
+	p := newTmuxPane(t, h.tuiCommand(srv, t.TempDir()))
+	p.waitFor("new session")
+	p.send("/model big-model")
+	p.waitFor("model: big-model for this chat's next turns")
+	p.send("/resume " + first.SessionID)
+	p.waitFor("continuing session " + first.SessionID)
+	p.send("what was the code word?")
+	p.waitFor("It was PELICAN.")
+	last := srv.Requests()[len(srv.Requests())-1]
+	if last.Model != "big-model" {
+		t.Errorf("the request after /model went to %q", last.Model)
+	}
+	var texts []string
+	for _, m := range last.Messages {
+		texts = append(texts, m.Text())
+	}
+	if !strings.Contains(strings.Join(texts, "\n"), "PELICAN") {
+		t.Errorf("the resumed session's history was not sent: %q", texts)
+	}
+	p.waitFor("big-model · ")
+}
+
+// TestTUIResizeReflows: a long paragraph is wrapped to the pane's width
+// and wrapped again when the window narrows.
+func TestTUIResizeReflows(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	words := strings.TrimSpace(strings.Repeat("lorem ipsum dolor sit amet ", 20)) + " THE-END"
+	srv.Enqueue(llmtest.Reply{Text: words})
+	p := newTmuxPane(t, h.tuiCommand(srv, t.TempDir()))
+	p.waitFor("new session")
+	p.send("talk")
+	p.waitFor("THE-END")
+	if _, err := execTmux(p, "resize-window", "-t", "setup", "-x", "50", "-y", "40"); err != nil {
+		t.Fatalf("tmux resize-window: %v", err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		screen, _ := execTmux(p, "capture-pane", "-p", "-t", "setup")
+		if reflowed(screen, 50) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reply did not reflow to 50 columns:\n%s", screen)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// reflowed reports whether screen shows the reply's end and its lines of
+// lorem all fit width with at least several of them.
+func reflowed(screen string, width int) bool {
+	n := 0
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "lorem") {
+			if len([]rune(strings.TrimRight(l, " "))) > width {
+				return false
+			}
+			n++
+		}
+	}
+	return n >= 8 && strings.Contains(screen, "THE-END")
+}
+
+// TestTUIEscapesInReplyAndTool: a reply and a tool result carrying
+// escape sequences (clear the screen, set the title, move the cursor)
+// are shown as text; the screen keeps the banner and the card.
+func TestTUIEscapesInReplyAndTool(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	evil := `\033]0;PWNED\007\033[2J\033[H\033[31mFAKE`
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("printf '" + evil + "'")}},
+		llmtest.Reply{Text: "done \x1b]0;PWNED\x07\x1b[2J\x1b[HREPLY-END"},
+	)
+	p := newTmuxPane(t, h.tuiCommand(srv, t.TempDir()))
+	p.waitFor("new session")
+	p.send("print it")
+	p.waitFor("REPLY-END")
+	p.keys("C-o")
+	screen := p.waitFor(`result: {"status":"ok","data":{"output":"\u001b]0;PWNED\u0007`)
+	for _, want := range []string{"hermes dev", "⚙ terminal  command: printf", "done ␛]0;PWNED␇␛[2J␛[HREPLY-END"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if title, _ := execTmux(p, "display-message", "-p", "-t", "setup", "#{pane_title}"); strings.Contains(title, "PWNED") {
+		t.Errorf("the reply set the terminal's title to %q", title)
 	}
 }

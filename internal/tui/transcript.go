@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -95,7 +97,7 @@ func (e *entry) card(width int) []string {
 	default:
 		mark = sgrFail + "✗" + sgrReset + " " + safety.Escape(strings.Join(strings.Fields(e.status), " "))
 	}
-	head := fmt.Sprintf("⚙ %s  %s", safety.Escape(e.tool), safety.Escape(strings.Join(strings.Fields(e.args), " ")))
+	head := fmt.Sprintf("⚙ %s  %s", safety.Escape(e.tool), safety.Escape(argsLine(e.args)))
 	line := ansi.Truncate(head, max(width-ansi.StringWidth(mark)-3, 10), "…") + "   " + mark
 	lines := []string{ansi.Truncate(line, width, "…")}
 	if !e.expanded {
@@ -141,4 +143,28 @@ func styled(sgr string, lines []string) []string {
 		lines[i] = sgr + l + sgrReset
 	}
 	return lines
+}
+
+// argsLine shows a call's arguments on one line: the values of a JSON
+// object in key order ("command: ls -la"), else the text as it is.
+func argsLine(args string) string {
+	var obj map[string]any
+	if json.Unmarshal([]byte(args), &obj) != nil || len(obj) == 0 {
+		return strings.Join(strings.Fields(args), " ")
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v, ok := obj[k].(string)
+		if !ok {
+			b, _ := json.Marshal(obj[k])
+			v = string(b)
+		}
+		parts = append(parts, k+": "+v)
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, ", ")), " ")
 }
