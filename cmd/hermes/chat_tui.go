@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -94,7 +95,10 @@ func chatTUI(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	var lastInput atomic.Int64
 	var prompter safety.Prompter
 	cwd, _ := os.Getwd()
+	var turns sync.WaitGroup
 	run := func(ctx context.Context, line string, sink agent.Sink, out io.Writer) bool {
+		turns.Add(1)
+		defer turns.Done()
 		st.out = out
 		text, quit, ok := st.resolve(commands, line)
 		if quit || !ok {
@@ -166,8 +170,16 @@ func chatTUI(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	screen.route(nil)
 	screenOut.route(nil)
 	if running {
-		fmt.Fprintln(stderr, "quitting while a turn was still stopping")
-		os.Exit(130)
+		// The interrupted turn saves what it can; one that cannot stop
+		// within the grace takes the chat with it.
+		stopped := make(chan struct{})
+		go func() { turns.Wait(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-time.After(turnGrace):
+			fmt.Fprintf(stderr, "the turn did not stop within %s; quitting\n", turnGrace)
+			os.Exit(130)
+		}
 	}
 	if h.Config.Config.Memory.LongTerm.Or(true) && st.id != "" {
 		fmt.Fprintln(stderr, "(noting what to remember from this session…)")

@@ -64,6 +64,13 @@ func TestTUIStreamsMarkdownAndQuits(t *testing.T) {
 	if !strings.Contains(screen, "SETUP-EXIT=0") {
 		t.Fatalf("chat did not quit cleanly:\n%s", screen)
 	}
+	var list []struct {
+		EndReason string `json:"end_reason"`
+	}
+	h.hermes("sessions", "list", "--json").decode(t, &list)
+	if len(list) != 1 || list[0].EndReason != "exit" {
+		t.Errorf("sessions after quitting: %+v, want one ended by exit", list)
+	}
 }
 
 // TestTUIApprovalModal: a dangerous command is shown whole in the modal,

@@ -52,10 +52,14 @@ func New(cfg Config, in io.Reader, out io.Writer) *Program {
 	return &Program{p: p, m: m}
 }
 
-// Run shows the interface until the person quits. It reports whether a
-// turn was still running then (it was interrupted but had not stopped).
+// Run shows the interface until the person quits (or SIGTERM ends it).
+// It reports whether a turn was still running then; that turn's context
+// is cancelled, and the caller waits for it to stop.
 func (p *Program) Run() (turnRunning bool, err error) {
 	_, err = p.p.Run()
+	if p.m.running {
+		p.m.cancel()
+	}
 	return p.m.running, err
 }
 
