@@ -47,7 +47,9 @@ type Program struct {
 // New prepares the interface on in and out.
 func New(cfg Config, in io.Reader, out io.Writer) *Program {
 	m := newModel(cfg)
-	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out))
+	// 120 frames a second keeps a key's echo within 16 ms while a reply
+	// streams.
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithFPS(120))
 	m.send = p.Send
 	return &Program{p: p, m: m}
 }

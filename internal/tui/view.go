@@ -16,7 +16,7 @@ func (m *model) View() tea.View {
 		bottom = modalLines(m.approval.req, w)
 	} else {
 		for _, c := range m.completions() {
-			bottom = append(bottom, sgrDim+"  /"+c+sgrReset)
+			bottom = append(bottom, sgrDim+ansi.Truncate("  /"+escapeLines(c)[0], w, "…")+sgrReset)
 		}
 		for i, l := range m.in.lines() {
 			p := "  "
