@@ -41,7 +41,12 @@ func newChatCmd(a *cli) *cobra.Command {
 		Long: `Talk to hermes. With -q it answers one message and exits; without, it
 starts a conversation: the reply streams as it arrives, each tool call is
 shown on one line, Ctrl-C interrupts the running turn, and Ctrl-C at the
-prompt (or Ctrl-D, or /exit) quits.
+prompt (or Ctrl-D, or /exit) quits. On a terminal the conversation is
+full-screen: the reply is drawn as markdown as it streams, each tool call
+is a card (Ctrl-O opens the last one), Alt-Enter or Ctrl-J starts a new
+line, PgUp/PgDn scroll, Up/Down and Ctrl-R recall what was typed
+($HERMES_HOME/history; lines holding secrets are not kept), and Tab
+completes /commands. --plain, TERM=dumb or a pipe keep it line by line.
 
 Every message is stored in $HERMES_HOME/state.db as it is produced, so a
 conversation cut off by a crash or Ctrl-C continues with --resume ID (or -c

@@ -97,7 +97,7 @@ func (e *entry) card(width int) []string {
 	default:
 		mark = sgrFail + "✗" + sgrReset + " " + safety.Escape(strings.Join(strings.Fields(e.status), " "))
 	}
-	head := fmt.Sprintf("⚙ %s  %s", safety.Escape(e.tool), safety.Escape(argsLine(e.args)))
+	head := fmt.Sprintf("⚙ %s  %s", safety.Escape(e.tool), safety.Escape(ArgsLine(e.args)))
 	line := ansi.Truncate(head, max(width-ansi.StringWidth(mark)-3, 10), "…") + "   " + mark
 	lines := []string{ansi.Truncate(line, width, "…")}
 	if !e.expanded {
@@ -145,9 +145,10 @@ func styled(sgr string, lines []string) []string {
 	return lines
 }
 
-// argsLine shows a call's arguments on one line: the values of a JSON
-// object in key order ("command: ls -la"), else the text as it is.
-func argsLine(args string) string {
+// ArgsLine shows a call's arguments on one line: the values of a JSON
+// object in key order ("command: ls -la"), else the text as it is. It does
+// not escape them: the caller draws them through safety.Escape.
+func ArgsLine(args string) string {
 	var obj map[string]any
 	if json.Unmarshal([]byte(args), &obj) != nil || len(obj) == 0 {
 		return strings.Join(strings.Fields(args), " ")
