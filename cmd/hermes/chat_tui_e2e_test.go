@@ -253,3 +253,20 @@ func TestTUIEscapesInReplyAndTool(t *testing.T) {
 		t.Errorf("the reply set the terminal's title to %q", title)
 	}
 }
+
+// TestTUIPlainAndDumbKeepLineMode: --plain, and a terminal that cannot
+// draw the interface (TERM=dumb), get the line-by-line chat.
+func TestTUIPlainAndDumbKeepLineMode(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.New(t)
+	for _, c := range []string{h.tuiCommand(srv, t.TempDir(), "--plain"),
+		strings.Replace(h.tuiCommand(srv, t.TempDir()), "TERM=xterm-256color", "TERM=dumb", 1)} {
+		p := newTmuxPane(t, c)
+		screen := p.waitFor("/new starts a new session.")
+		if strings.Contains(screen, "Alt-Enter") {
+			t.Errorf("%s opened the full-screen interface:\n%s", c, screen)
+		}
+		p.keys("C-d")
+		p.waitFor("SETUP-EXIT=0")
+	}
+}

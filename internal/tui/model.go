@@ -30,6 +30,8 @@ type model struct {
 	interrupted bool
 	status      string
 	approval    *approvalMsg
+	// queued is a line sent while a turn ran; it is sent when it ends.
+	queued string
 	// reply is the reply streaming now; tools maps a running turn's call
 	// index to its card.
 	reply     *entry
@@ -87,6 +89,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if msg.quit {
 			return m, tea.Quit
+		}
+		if q := m.queued; q != "" {
+			m.queued = ""
+			m.in.set(q)
+			return m, m.submit()
 		}
 	}
 	return m, nil
@@ -161,6 +168,7 @@ func (m *model) interrupt() tea.Cmd {
 		return tea.Quit
 	}
 	m.interrupted = true
+	m.queued = ""
 	m.cancel()
 	m.add(&entry{kind: entryNote, text: "interrupting; Ctrl-C again quits"})
 	return nil
@@ -169,10 +177,16 @@ func (m *model) interrupt() tea.Cmd {
 // submit runs the typed line.
 func (m *model) submit() tea.Cmd {
 	line := strings.TrimSpace(m.in.String())
-	if line == "" || m.running {
+	if line == "" {
 		return nil
 	}
 	m.in.set("")
+	if m.running {
+		// Typed ahead: it goes when the turn ends, unless Ctrl-C stops
+		// the turn.
+		m.queued = line
+		return nil
+	}
 	m.hist.add(line)
 	m.scroll = 0
 	m.add(&entry{kind: entryUser, text: line})

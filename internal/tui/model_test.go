@@ -220,3 +220,31 @@ func TestInputEditing(t *testing.T) {
 		t.Errorf("Tab made %q", m.in.String())
 	}
 }
+
+// A line sent while a turn runs goes when it ends; Ctrl-C drops it with
+// the turn.
+func TestTypeAhead(t *testing.T) {
+	var got []string
+	m := newModel(Config{Run: func(_ context.Context, line string, _ agent.Sink, _ io.Writer) bool {
+		got = append(got, line)
+		return false
+	}})
+	typeText(m, "first")
+	_, run := m.Update(key("enter"))
+	run()
+	typeText(m, "second")
+	if _, cmd := m.Update(key("enter")); cmd != nil || !strings.Contains(frame(m), "next: second") {
+		t.Fatalf("a line sent during a turn ran at once or is not shown as next:\n%s", frame(m))
+	}
+	_, run = m.Update(doneMsg{})
+	run()
+	if len(got) != 2 || got[1] != "second" {
+		t.Errorf("sent %q", got)
+	}
+	typeText(m, "third")
+	m.Update(key("enter"))
+	m.Update(key("ctrl+c"))
+	if _, cmd := m.Update(doneMsg{}); cmd != nil {
+		t.Error("a line queued before Ctrl-C was sent")
+	}
+}

@@ -64,6 +64,9 @@ func (m *model) statusLine(w int) string {
 	case m.running:
 		s += " · working (Ctrl-C interrupts)"
 	}
+	if m.queued != "" {
+		s += " · next: " + strings.Join(strings.Fields(m.queued), " ")
+	}
 	if m.scroll > 0 {
 		s += " · scrolled (PgDn)"
 	}
