@@ -27,6 +27,7 @@ type chatFlags struct {
 	resume string
 	cont   bool
 	agent  string
+	plain  bool
 	// hookAsker asks about hooks not yet allowed; set only when a person
 	// at a terminal can answer.
 	hookAsker hooks.Asker
@@ -40,7 +41,12 @@ func newChatCmd(a *cli) *cobra.Command {
 		Long: `Talk to hermes. With -q it answers one message and exits; without, it
 starts a conversation: the reply streams as it arrives, each tool call is
 shown on one line, Ctrl-C interrupts the running turn, and Ctrl-C at the
-prompt (or Ctrl-D, or /exit) quits.
+prompt (or Ctrl-D, or /exit) quits. On a terminal the conversation is
+full-screen: the reply is drawn as markdown as it streams, each tool call
+is a card (Ctrl-O opens the last one), Alt-Enter or Ctrl-J starts a new
+line, PgUp/PgDn scroll, Up/Down and Ctrl-R recall what was typed
+($HERMES_HOME/history; lines holding secrets are not kept), and Tab
+completes /commands. --plain, TERM=dumb or a pipe keep it line by line.
 
 Every message is stored in $HERMES_HOME/state.db as it is produced, so a
 conversation cut off by a crash or Ctrl-C continues with --resume ID (or -c
@@ -94,6 +100,7 @@ truncated, interrupted or error.`,
 	fl.BoolVar(&f.json, "json", false, "with -q, print the result as one JSON object")
 	fl.StringVar(&f.resume, "resume", "", "continue the session `ID`")
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent terminal session")
+	fl.BoolVar(&f.plain, "plain", false, "on a terminal, chat line by line instead of in the full-screen interface")
 	fl.StringVar(&f.agent, "agent", "", "talk to the role agent `NAME` (agents: in config.yaml; hermes agents list)")
 	return cmd
 }

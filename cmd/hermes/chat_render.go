@@ -1,15 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/internal/tui"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -80,25 +79,7 @@ func (p *printer) newline() {
 // preview shows a call's arguments in one short line: the values of a
 // small object in key order ("command: ls -la"), else the JSON cut short.
 func preview(args string, max int) string {
-	var obj map[string]any
-	if json.Unmarshal([]byte(args), &obj) != nil || len(obj) == 0 {
-		return oneLine(args, max)
-	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		v, ok := obj[k].(string)
-		if !ok {
-			b, _ := json.Marshal(obj[k])
-			v = string(b)
-		}
-		parts = append(parts, k+": "+v)
-	}
-	return oneLine(strings.Join(parts, ", "), max)
+	return oneLine(tui.ArgsLine(args), max)
 }
 
 // oneLine folds s onto one line and cuts it to max characters. Control

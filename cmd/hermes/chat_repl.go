@@ -55,6 +55,9 @@ func (s *lineSource) read(ctx context.Context) (string, error) {
 
 // chatREPL is the line-mode conversation.
 func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
+	if useTUI(cmd, f) {
+		return chatTUI(cmd, a, f)
+	}
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	lines := newLineSource(cmd.InOrStdin())
 	var prompter safety.Prompter
@@ -128,29 +131,12 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		if text == "" {
 			continue
 		}
-		if name, args, ok := slash.Parse(text); ok {
-			c, err := commands.Lookup(slash.CLI, name)
-			if err != nil {
-				fmt.Fprintln(out, err)
-				continue
-			}
-			quit, handled := st.command(c, args)
-			if quit {
-				return nil
-			}
-			switch {
-			case handled && st.pending == "":
-				continue
-			case handled:
-				text, st.pending = st.pending, ""
-			default:
-				invoked, err := slashSkill(h, c.Name, args)
-				if err != nil {
-					fmt.Fprintln(out, err)
-					continue
-				}
-				text = invoked
-			}
+		text, quit, ok := st.resolve(commands, text)
+		if quit {
+			return nil
+		}
+		if !ok {
+			continue
 		}
 		st.lastSent = text
 		ctx, cancel := context.WithCancel(base)
@@ -204,6 +190,39 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			fmt.Fprintln(out, d.res.Note)
 		}
 	}
+}
+
+// resolve turns a line typed in the chat into the message to send: a
+// slash command runs here (ok is false, quit says whether it ends the
+// chat), a skill's command becomes its message, anything else is sent as
+// typed.
+func (s *replState) resolve(commands slash.Registry, text string) (msg string, quit, ok bool) {
+	name, args, isCmd := slash.Parse(text)
+	if !isCmd {
+		return text, false, true
+	}
+	c, err := commands.Lookup(slash.CLI, name)
+	if err != nil {
+		fmt.Fprintln(s.out, err)
+		return "", false, false
+	}
+	quit, handled := s.command(c, args)
+	switch {
+	case quit:
+		return "", true, false
+	case handled && s.pending != "":
+		// /retry took back the answer and sends the message again.
+		msg, s.pending = s.pending, ""
+		return msg, false, true
+	case handled:
+		return "", false, false
+	}
+	invoked, err := slashSkill(s.h, c.Name, args)
+	if err != nil {
+		fmt.Fprintln(s.out, err)
+		return "", false, false
+	}
+	return invoked, false, true
 }
 
 // reloadMCP answers /reload-mcp: it reads mcp_servers from config.yaml

@@ -13,7 +13,7 @@ import (
 // openPTY opens a pseudo-terminal pair, so that a test can run hermes the
 // way a person at a terminal does; it skips the test when the system has
 // none.
-func openPTY(t *testing.T) (master, slave *os.File) {
+func openPTY(t testing.TB) (master, slave *os.File) {
 	t.Helper()
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {

@@ -183,3 +183,10 @@ func TestSetupInterruptedAtTheKeyPrompt(t *testing.T) {
 		t.Errorf("the terminal's echo was not restored:\n%s", screen)
 	}
 }
+
+// execTmux runs a tmux command on the pane's server and returns its
+// output.
+func execTmux(p *tmuxPane, args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-S", p.sock}, args...)...).Output()
+	return string(out), err
+}
