@@ -32,6 +32,8 @@ type model struct {
 	approval    *approvalMsg
 	// queued is a line sent while a turn ran; it is sent when it ends.
 	queued string
+	// pasted holds the large pastes the input shows as placeholders.
+	pasted pastes
 	// reply is the reply streaming now; tools maps a running turn's call
 	// index to its card.
 	reply     *entry
@@ -66,7 +68,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:
-		if m.approval == nil {
+		switch {
+		case m.approval != nil:
+		case big(msg.Content):
+			m.in.insert(m.pasted.add(msg.Content))
+		default:
 			m.in.insert(msg.Content)
 		}
 	case tea.InterruptMsg:
@@ -193,8 +199,9 @@ func (m *model) submit() tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel, m.interrupted = true, cancel, false
 	run, send := m.cfg.Run, m.send
+	msg := m.pasted.expand(line)
 	return func() tea.Msg {
 		defer cancel()
-		return doneMsg{quit: run(ctx, line, sink{send}, noteWriter{send})}
+		return doneMsg{quit: run(ctx, msg, sink{send}, noteWriter{send})}
 	}
 }

@@ -248,3 +248,42 @@ func TestTypeAhead(t *testing.T) {
 		t.Error("a line queued before Ctrl-C was sent")
 	}
 }
+
+// A large paste shows as a placeholder in the input and the transcript,
+// and the whole text goes with the message, also when the message waits
+// behind a running turn; a small paste is typed in as it is.
+func TestLargePasteIsAnAttachment(t *testing.T) {
+	var got []string
+	m := newModel(Config{Run: func(_ context.Context, line string, _ agent.Sink, _ io.Writer) bool {
+		got = append(got, line)
+		return false
+	}})
+	log := strings.Repeat("2026-12-03 ERROR disk full on /var\n", 30)
+	typeText(m, "why? ")
+	m.Update(tea.PasteMsg{Content: log})
+	if in := m.in.String(); in != "why? [pasted text 1: 30 lines, 1049 bytes]" {
+		t.Fatalf("input = %q", in)
+	}
+	_, run := m.Update(key("enter"))
+	run()
+	if len(got) != 1 || !strings.HasPrefix(got[0], "why?") || strings.Count(got[0], "ERROR disk full") != 30 || strings.Contains(got[0], "[pasted text") {
+		t.Fatalf("sent %q", got)
+	}
+	if f := frame(m); !strings.Contains(f, "[pasted text 1: 30 lines") || strings.Count(f, "ERROR disk full") > 0 {
+		t.Errorf("the transcript shows the paste whole:\n%s", f)
+	}
+	// Behind a running turn, then sent: the text still goes.
+	m.Update(tea.PasteMsg{Content: log})
+	if _, cmd := m.Update(key("enter")); cmd != nil {
+		t.Fatal("a message typed during a turn was sent at once")
+	}
+	_, run = m.Update(doneMsg{})
+	run()
+	m.Update(tea.PasteMsg{Content: "short"})
+	if in := m.in.String(); in != "short" {
+		t.Errorf("a short paste became %q", in)
+	}
+	if len(got) != 2 || strings.Count(got[1], "ERROR disk full") != 30 {
+		t.Errorf("second message: %q", got[1:])
+	}
+}
