@@ -75,6 +75,8 @@ func chatTUI(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	screenOut := &screenWriter{to: stdout, real: stdout}
 	cmd.SetErr(screen)
 	cmd.SetOut(screenOut)
+	hookAsk := &screenHookAsker{}
+	f.hookAsker = hookAsk
 	h, id, err := openChat(cmd, a, f)
 	if err != nil {
 		return err
@@ -171,6 +173,7 @@ func chatTUI(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			version, main.Model, main.Provider, where),
 	}, cmd.InOrStdin(), stdout)
 	prompter = p.Prompter()
+	hookAsk.set(prompter)
 	notes := p.Notes()
 	screen.route(notes)
 	screenOut.route(notes)
