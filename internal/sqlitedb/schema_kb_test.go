@@ -1,0 +1,62 @@
+package sqlitedb
+
+import (
+	"database/sql"
+	"testing"
+)
+
+// TestKBChunkIndexes: a chunk is found by its words in the unicode61
+// index, a CJK chunk also by a trigram of it, and deleting the chunks
+// leaves neither index holding them (FTS5's integrity check agrees).
+func TestKBChunkIndexes(t *testing.T) {
+	db, _ := openTemp(t)
+	ctx := t.Context()
+	err := db.WriteTx(ctx, "kb", func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`INSERT INTO kb_bases (id, name, created_at) VALUES (1, 'docs', 0)`,
+			`INSERT INTO kb_sources (id, kb, uri, kind) VALUES (1, 1, '/a.md', 'markdown')`,
+			`INSERT INTO kb_chunks (source, ordinal, heading, text) VALUES (1, 0, 'Deploy', 'rolling restarts of the gateway')`,
+			`INSERT INTO kb_chunks (source, ordinal, heading, text) VALUES (1, 1, '部署', '数据库迁移脚本在发布前运行')`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(table, match string) int {
+		t.Helper()
+		var n int
+		if err := db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE `+table+` MATCH ?`, match).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count("kb_chunks_fts", `"restarts"`); n != 1 {
+		t.Errorf("word match: %d rows, want 1", n)
+	}
+	if n := count("kb_chunks_fts_trigram", `"迁移脚"`); n != 1 {
+		t.Errorf("trigram match: %d rows, want 1", n)
+	}
+	if n := count("kb_chunks_fts_trigram", `"gateway"`); n != 0 {
+		t.Errorf("a chunk without CJK is in the trigram index: %d rows", n)
+	}
+	err = db.WriteTx(ctx, "kb", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM kb_chunks WHERE source = 1`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count("kb_chunks_fts", `"restarts"`) + count("kb_chunks_fts_trigram", `"迁移脚"`); n != 0 {
+		t.Errorf("deleted chunks still match: %d rows", n)
+	}
+	for _, table := range []string{"kb_chunks_fts", "kb_chunks_fts_trigram"} {
+		if _, err := db.Writer().ExecContext(ctx, `INSERT INTO `+table+`(`+table+`) VALUES ('integrity-check')`); err != nil {
+			t.Errorf("%s integrity-check: %v", table, err)
+		}
+	}
+}
