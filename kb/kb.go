@@ -32,6 +32,9 @@ type Options struct {
 	MaxBytes int64
 	// Chunk sizes the chunks.
 	Chunk ChunkOptions
+	// Rankers are ranked lists Search fuses with its BM25 ones (see
+	// Ranker).
+	Rankers []Ranker
 }
 
 // KB is the knowledge bases stored in state.db. It is safe for
