@@ -5,7 +5,8 @@ import "strings"
 // ChunkMarkdown cuts Markdown at its ATX headings ("#" to "######"), so
 // each chunk carries the path of headings above it, then packs each
 // section. Lines inside fenced code blocks are never headings; text
-// before the first heading has an empty heading path.
+// before the first heading has an empty heading path; a heading with no
+// text under it before the next is no chunk of its own.
 func ChunkMarkdown(text string, o ChunkOptions) []Chunk {
 	lines := splitLines(text)
 	var (
@@ -15,7 +16,10 @@ func ChunkMarkdown(text string, o ChunkOptions) []Chunk {
 		fence string
 	)
 	flush := func(next int) {
-		if hasText(cur.lines) {
+		// A heading with nothing under it but more headings says
+		// nothing of its own: its title lives on in its children's
+		// heading paths.
+		if hasText(cur.lines) && !(cur.heading != "" && !hasText(cur.lines[1:])) {
 			secs = append(secs, cur)
 		}
 		cur = section{heading: joinPath(path), first: next + 1}

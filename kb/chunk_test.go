@@ -32,16 +32,16 @@ func TestChunkMarkdown(t *testing.T) {
 				{"Guide > Install > Linux", 7, 8, "apt"}, {"Guide > Use", 9, 10, "use text"}}},
 		{"skipped level and closing hashes",
 			"# Top #\n### Deep ###\ndeep text\n",
-			[]want{{"Top", 1, 1, "# Top"}, {"Top > Deep", 2, 3, "deep text"}}},
+			[]want{{"Top > Deep", 2, 3, "deep text"}}},
 		{"fenced code keeps its # lines",
 			"# Script\n```sh\n# not a heading\necho hi\n```\n",
 			[]want{{"Script", 1, 5, "# not a heading"}}},
 		{"not headings",
 			"#hashtag\n    # indented code\ntext\n",
 			[]want{{"", 1, 3, "#hashtag"}}},
-		{"empty sections are dropped",
+		{"headings without text are dropped",
 			"# A\n\n# B\nb text\n",
-			[]want{{"A", 1, 1, "# A"}, {"B", 3, 4, "b text"}}},
+			[]want{{"B", 3, 4, "b text"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

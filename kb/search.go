@@ -22,23 +22,24 @@ type Query struct {
 
 // Result is one passage found, with what a citation needs.
 type Result struct {
-	Chunk   int64
-	KB      string
-	Source  string // path or URL
-	Kind    string // markdown, text, html, pdf or code
-	Heading string // heading path, or the declaration for code
-	Page    int    // PDF page, from 1; 0 otherwise
+	Chunk   int64  `json:"chunk"`
+	KB      string `json:"kb"`
+	Source  string `json:"source"`  // path or URL
+	Kind    string `json:"kind"`    // markdown, text, html, pdf or code
+	Heading string `json:"heading"` // heading path, or the declaration for code
+	Page    int    `json:"page"`    // PDF page, from 1; 0 otherwise
 	// LineStart and LineEnd are the passage's lines in the source (in
 	// the page for a PDF).
-	LineStart, LineEnd int
+	LineStart int `json:"line_start"`
+	LineEnd   int `json:"line_end"`
 	// Score is the fused score (reciprocal rank fusion over the rankers
 	// that found the passage); larger is better.
-	Score float64
+	Score float64 `json:"score"`
 	// BM25 is the passage's best BM25 score over the full-text indexes
 	// (negated bm25(): larger is better); 0 when only another ranker
 	// found it.
-	BM25 float64
-	Text string
+	BM25 float64 `json:"bm25"`
+	Text string  `json:"text"`
 }
 
 // Search finds the passages best matching q: BM25 over the word index,

@@ -11,15 +11,15 @@ import (
 
 // SourceInfo is a stored source as hermes kb list and show print it.
 type SourceInfo struct {
-	KB         string
-	URI        string
-	Kind       string
-	Size       int64
-	Tags       []string
-	Chunks     int
-	IngestedAt time.Time
+	KB         string    `json:"kb"`
+	URI        string    `json:"source"`
+	Kind       string    `json:"kind"`
+	Size       int64     `json:"size"`
+	Tags       []string  `json:"tags"`
+	Chunks     int       `json:"chunks"`
+	IngestedAt time.Time `json:"ingested_at"`
 	// Error is why the last ingest failed; empty when it did not.
-	Error string
+	Error string `json:"error,omitempty"`
 }
 
 // ErrNotFound is returned for a source or knowledge base that does not
