@@ -66,13 +66,58 @@ func parse(q string) parsed {
 	return p
 }
 
-// wordMatch is the unicode61 index expression: the words, quoted, OR'ed.
-func (p parsed) wordMatch() string {
-	quoted := make([]string, len(p.words))
-	for i, w := range p.words {
-		quoted[i] = quoteFTS(w)
+// commonShare is the share of chunks above which a word counts as
+// common: BM25 gives it almost no weight, yet an OR with it matches and
+// scores most of the index (265 ms a query at 100,000 chunks, against
+// milliseconds without it).
+const commonShare = 0.10
+
+// minPrune is the index size below which every word is kept: scoring all
+// the matches of a small index is cheap.
+const minPrune = 5000
+
+// wordMatch is the unicode61 index expression: the words OR'ed, so BM25
+// ranks a passage by how many of them it holds and how rare they are. In
+// an index of at least minPrune chunks, words held by more than
+// commonShare of them are dropped when some rarer word remains, and a
+// query of common words only needs all of them (AND), which still
+// narrows the matches. df gives a word's chunk count (0 also for a word
+// the index stores in another form, such as without its accents, which
+// is kept), and total the chunks.
+func (p parsed) wordMatch(ctx context.Context, df func(ctx context.Context, word string) (int, error), total int) (string, error) {
+	var rare, common []string
+	for _, w := range p.words {
+		if total < minPrune {
+			rare = append(rare, quoteFTS(w))
+			continue
+		}
+		n, err := df(ctx, w)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case float64(n) > commonShare*float64(total):
+			common = append(common, quoteFTS(w))
+		default:
+			rare = append(rare, quoteFTS(w))
+		}
 	}
-	return strings.Join(quoted, " OR ")
+	if len(rare) > 0 {
+		return strings.Join(rare, " OR "), nil
+	}
+	return strings.Join(common, " AND "), nil
+}
+
+// wordChunks is how many chunks hold word, by the word index's
+// vocabulary. A prefix of the word as FTS5 stores it (lower case,
+// diacritics removed) is looked up as written.
+func (k *KB) wordChunks(ctx context.Context, word string) (int, error) {
+	var n int
+	err := k.db.Reader().QueryRowContext(ctx, `SELECT coalesce(sum(doc), 0) FROM kb_chunks_fts_vocab WHERE term = ?`, word).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("look up %q: %w", word, err)
+	}
+	return n, nil
 }
 
 // trigramMatch is the trigram index expression for the CJK runs: every

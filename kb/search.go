@@ -145,7 +145,14 @@ func (b bm25Ranker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error) 
 			return nil, err
 		}
 	} else {
-		match = p.wordMatch()
+		var total int
+		if err := b.k.db.Reader().QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM kb_chunks`).Scan(&total); err != nil {
+			return nil, fmt.Errorf("count chunks: %w", err)
+		}
+		var err error
+		if match, err = p.wordMatch(ctx, b.k.wordChunks, total); err != nil {
+			return nil, err
+		}
 	}
 	if match == "" {
 		return nil, nil

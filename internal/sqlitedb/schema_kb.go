@@ -80,6 +80,10 @@ END;
 CREATE TRIGGER kb_chunks_fts_trigram_delete AFTER DELETE ON kb_chunks WHEN ` + cjkKBOld + ` BEGIN
 	INSERT INTO kb_chunks_fts_trigram(kb_chunks_fts_trigram, rowid, text, heading) VALUES ('delete', old.id, old.text || '  ', old.heading || '  ');
 END;
+-- The indexes' terms with the chunks holding each: search drops a
+-- query's words that most chunks hold and expands 1–2 character CJK
+-- terms into the trigrams they begin.
+CREATE VIRTUAL TABLE kb_chunks_fts_vocab USING fts5vocab(kb_chunks_fts, row);
 CREATE VIRTUAL TABLE kb_chunks_fts_trigram_vocab USING fts5vocab(kb_chunks_fts_trigram, row);
 `,
 }
