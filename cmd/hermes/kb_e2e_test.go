@@ -187,3 +187,28 @@ func TestKBSearchToolOnlyWithAKnowledgeBase(t *testing.T) {
 		t.Error("kb_search is offered, or the prompt names it, with no knowledge base")
 	}
 }
+
+// TestKBReindexConfigSources: hermes kb reindex ingests the folders of
+// kb.sources with their tags, and drops a file deleted since.
+func TestKBReindexConfigSources(t *testing.T) {
+	h := newHome(t)
+	dir := kbDocs(t)
+	h.write("config.yaml", "kb:\n  sources:\n    - path: "+dir+"\n      kb: handbook\n      tags: [hr]\n")
+	r := h.hermes("kb", "reindex")
+	if r.code != 0 || !strings.Contains(r.stdout, "3 added") {
+		t.Fatalf("reindex: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if hits := kbSearch(t, h, "payroll", "--kb", "handbook", "--tag", "hr"); len(hits) != 1 {
+		t.Errorf("payroll in handbook tagged hr: %+v", hits)
+	}
+	if err := os.Remove(filepath.Join(dir, "payroll.md")); err != nil {
+		t.Fatal(err)
+	}
+	r = h.hermes("kb", "reindex", "--kb", "handbook")
+	if r.code != 0 || !strings.Contains(r.stdout, "removed  "+filepath.Join(dir, "payroll.md")) {
+		t.Fatalf("reindex after a delete: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if hits := kbSearch(t, h, "payroll"); len(hits) != 0 {
+		t.Errorf("a deleted file is still found: %+v", hits)
+	}
+}
