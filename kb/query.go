@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // A query is never handed to FTS5 as written: FTS5 syntax errors on
@@ -46,7 +48,7 @@ func parse(q string) parsed {
 	}
 	for _, r := range q {
 		switch {
-		case isCJK(r) && (unicode.IsLetter(r) || unicode.IsNumber(r)):
+		case sqlitedb.IsCJK(r) && (unicode.IsLetter(r) || unicode.IsNumber(r)):
 			if word.Len() > 0 {
 				add(&p.words, strings.ToLower(word.String()))
 				word.Reset()
@@ -149,21 +151,6 @@ func (p parsed) trigramMatch(ctx context.Context, vocab func(ctx context.Context
 // quoteFTS makes s one FTS5 string (a phrase), whatever it contains.
 func quoteFTS(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// isCJK reports whether r is in the ranges the trigram index holds
-// (cjkGlob in internal/sqlitedb/schema_sessions.go).
-func isCJK(r rune) bool {
-	switch {
-	case r >= 0x3000 && r <= 0x30ff, // CJK punctuation, hiragana, katakana
-		r >= 0x3400 && r <= 0x4dbf, // Han extension A
-		r >= 0x4e00 && r <= 0x9fff, // Han
-		r >= 0xac00 && r <= 0xd7af, // Hangul syllables
-		r >= 0xf900 && r <= 0xfaff, // Han compatibility
-		r >= 0xff00 && r <= 0xffef: // full-width forms
-		return true
-	}
-	return false
 }
 
 // trigramsStarting lists up to maxExpand indexed trigrams that begin

@@ -60,3 +60,23 @@ func TestKBChunkIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestIsCJKIsTheGlob: IsCJK agrees with the schema's GLOB on every
+// character at the edges of its ranges and on some outside them.
+func TestIsCJKIsTheGlob(t *testing.T) {
+	db, _ := openTemp(t)
+	var runes []rune
+	for _, edge := range []rune{0x3000, 0x30ff, 0x3400, 0x4dbf, 0x4e00, 0x9fff, 0xac00, 0xd7af, 0xf900, 0xfaff, 0xff00, 0xffef} {
+		runes = append(runes, edge-1, edge, edge+1)
+	}
+	runes = append(runes, 'a', 'é', 'я', 0x1100, 0x20000)
+	for _, r := range runes {
+		var glob bool
+		if err := db.Reader().QueryRow(`SELECT ? GLOB `+cjkGlob, string(r)).Scan(&glob); err != nil {
+			t.Fatal(err)
+		}
+		if IsCJK(r) != glob {
+			t.Errorf("U+%04X: IsCJK %v, GLOB %v", r, IsCJK(r), glob)
+		}
+	}
+}
