@@ -33,11 +33,11 @@ func validateKB(c *Config, where func(key string) string) []error {
 		if strings.TrimSpace(s.Path) == "" {
 			errs = append(errs, badValue(where(key+".path"), key+".path", s.Path, "is not accepted; give a file, a folder or an http(s) URL"))
 		}
-		if s.KB != "" && !kbName(s.KB) {
+		if s.KB != "" && !KBName(s.KB) {
 			errs = append(errs, badValue(where(key+".kb"), key+".kb", s.KB, "is not accepted; use 1–64 letters, digits, '_', '.' or '-', starting with a letter or digit"))
 		}
 		for j, t := range s.Tags {
-			if !kbName(t) {
+			if !KBName(t) {
 				k := fmt.Sprintf("%s.tags[%d]", key, j)
 				errs = append(errs, badValue(where(k), k, t, "is not accepted; use 1–64 letters, digits, '_', '.' or '-', starting with a letter or digit"))
 			}
@@ -46,9 +46,11 @@ func validateKB(c *Config, where func(key string) string) []error {
 	return errs
 }
 
-// kbName reports whether s is a name hermes kb accepts for a knowledge
-// base or a tag (kb.CheckName).
-func kbName(s string) bool {
+// KBName reports whether s can name a knowledge base or a tag: 1–64
+// ASCII letters, digits, '_', '.' or '-', starting with a letter or
+// digit, safe in a command line, a config file and the ",a,b," form tags
+// are stored in. Package kb checks names with it too.
+func KBName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}

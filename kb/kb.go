@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/safety/netguard"
@@ -61,26 +62,10 @@ func New(db *sqlitedb.DB, opts Options) *KB {
 	return &KB{db: db, clock: clock.OrReal(opts.Clock), client: guard.Client(opts.FetchTimeout), opts: opts}
 }
 
-// validName reports whether s is 1–64 ASCII letters, digits, '_', '.'
-// or '-', starting with a letter or digit: safe in a command line, a
-// config file and the ",a,b," form tags are stored in.
-func validName(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for i, c := range []byte(s) {
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || c != '_' && c != '.' && c != '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // CheckName reports whether name can name a knowledge base, with an
 // error that says what is accepted.
 func CheckName(name string) error {
-	if !validName(name) {
+	if !config.KBName(name) {
 		return fmt.Errorf("knowledge base name %q: want 1–64 letters, digits, '_', '.' or '-', starting with a letter or digit", name)
 	}
 	return nil
@@ -88,7 +73,7 @@ func CheckName(name string) error {
 
 // CheckTag reports whether tag can tag a source.
 func CheckTag(tag string) error {
-	if !validName(tag) {
+	if !config.KBName(tag) {
 		return fmt.Errorf("tag %q: want 1–64 letters, digits, '_', '.' or '-', starting with a letter or digit", tag)
 	}
 	return nil
