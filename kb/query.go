@@ -122,13 +122,25 @@ func (k *KB) wordChunks(ctx context.Context, word string) (int, error) {
 	return n, nil
 }
 
-// trigramMatch is the trigram index expression for the CJK runs: every
-// three-character window of a run, OR'ed, so a passage holding more of
-// the question's phrases ranks higher; a run of one or two characters,
-// which has no trigram, stands for the indexed trigrams it begins
-// (vocab lists them, up to a bound).
+// trigramMatch is the trigram index expression for a query with CJK
+// text, empty for one without: every three-character window of a CJK
+// run and every word of three characters or more, OR'ed, so a passage
+// holding more of the question's phrases ranks higher; a run of one or
+// two characters, which has no trigram, stands for the indexed trigrams
+// it begins (vocab lists them, up to a bound).
 func (p parsed) trigramMatch(ctx context.Context, vocab func(ctx context.Context, prefix string) ([]string, error)) (string, error) {
+	if len(p.cjk) == 0 {
+		return "", nil
+	}
+	// Words beside CJK text are often glued to it ("项目alpha的负责人"),
+	// where the word index sees one long token; as phrases of the
+	// trigram index they are found inside it.
 	var terms []string
+	for _, w := range p.words {
+		if utf8.RuneCountInString(w) >= 3 {
+			terms = append(terms, quoteFTS(w))
+		}
+	}
 	for _, run := range p.cjk {
 		rs := []rune(run)
 		if len(rs) >= 3 {

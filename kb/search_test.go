@@ -16,6 +16,7 @@ func searchFixture(t *testing.T, opts Options) (*KB, string) {
 	writeFiles(t, dir, map[string]string{
 		"ops/deploy.md":   "# Operations\n## Deploy\nThe gateway is deployed with a rolling restart behind the load balancer.\n## Backups\nBackups run nightly to the object store.\n",
 		"ops/db.md":       "# 数据库\n## 迁移\n数据库迁移脚本在发布前由值班工程师运行。\n## 备份\n每天夜里备份到对象存储。\n",
+		"ops/owners.md":   "# 负责人\n## A\n项目gatewayx的负责人是张三。\n## B\n项目billingx的负责人是李四。\n",
 		"hr/leave.md":     "# Leave\nAnnual leave is twenty-five days; carry-over needs approval.\n",
 		"hr/payroll.txt":  "Payroll runs on the 25th of every month.\n",
 		"misc/ignore.txt": "nothing of interest here, unrelated words only\n",
@@ -48,6 +49,7 @@ func TestSearch(t *testing.T) {
 		{"ranked by rarity", Query{Text: "the nightly backups"}, "deploy.md", "Operations > Backups", "nightly"},
 		{"chinese phrase", Query{Text: "迁移脚本什么时候运行"}, "db.md", "数据库 > 迁移", "值班工程师"},
 		{"two chinese characters", Query{Text: "备份"}, "db.md", "数据库 > 备份", "对象存储"},
+		{"a word glued to chinese", Query{Text: "billingx的负责人"}, "owners.md", "负责人 > B", "李四"},
 		{"cross knowledge base", Query{Text: "payroll month"}, "payroll.txt", "", "25th"},
 		{"kb filter", Query{Text: "leave approval", KB: "ops"}, "", "", ""},
 		{"kb filter hit", Query{Text: "leave approval", KB: "hr"}, "leave.md", "Leave", "twenty-five"},
