@@ -97,6 +97,20 @@ func TestKBAddSearchEdit(t *testing.T) {
 	if r.code != 0 || strings.Count(r.stdout, "team ") != 3 || !strings.Contains(r.stdout, "[ops]") {
 		t.Errorf("kb list:\n%s", r.stdout)
 	}
+	deploy := filepath.Join(dir, "deploy.md")
+	r = h.hermes("kb", "show", deploy)
+	if r.code != 0 || !strings.Contains(r.stdout, "2 chunks") || !strings.Contains(r.stdout, "lines 2-3") || !strings.Contains(r.stdout, "Runbook > Deploy") {
+		t.Errorf("kb show: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r = h.hermes("kb", "remove", deploy); r.code != 0 {
+		t.Fatalf("kb remove: %s", r.stderr)
+	}
+	if hits := kbSearch(t, h, "rolling restart"); len(hits) != 0 {
+		t.Errorf("a removed source is found: %+v", hits)
+	}
+	if r = h.hermes("kb", "remove", deploy); r.code != 1 || !strings.Contains(r.stderr, "hermes kb list shows what there is") {
+		t.Errorf("removing it again: exit %d, %s", r.code, r.stderr)
+	}
 }
 
 // TestKBAddReportsACorruptPDF: a corrupt PDF is named on stderr and makes
