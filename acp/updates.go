@@ -177,7 +177,7 @@ func kind(name string) acpsdk.ToolKind {
 		return acpsdk.ToolKindRead
 	case "write_file", "patch":
 		return acpsdk.ToolKindEdit
-	case "search_files", "session_search":
+	case "search_files", "session_search", "kb_search":
 		return acpsdk.ToolKindSearch
 	case "terminal", "process", "execute_code":
 		return acpsdk.ToolKindExecute

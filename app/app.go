@@ -25,6 +25,7 @@ import (
 	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
@@ -81,6 +82,8 @@ type App struct {
 	Gateway *gwstore.Store
 	// Team is the team task queue of state.db: runs, tasks, artifacts.
 	Team *team.Store
+	// KB is the knowledge bases of state.db.
+	KB *kb.KB
 
 	// The rest is set by Open, not by OpenStores.
 
@@ -171,6 +174,7 @@ func (a *App) openStores(ctx context.Context) error {
 	}
 	a.Facts = facts.New(db, facts.Options{Logger: a.Log, Clock: a.opts.Clock})
 	a.Team = team.NewStore(db, team.StoreOptions{Clock: a.opts.Clock})
+	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config)})
 	nc := NotifyConfig(l, a.Log)
 	nc.Clock = a.opts.Clock
 	nc.Delivered = a.delivered
@@ -192,7 +196,7 @@ func (a *App) openRuntime(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	tools, err := newTools(l, toolDeps{store: a.Sessions, fallback: a.Policy.For("", safety.Asker{}), vision: vision, log: a.Log,
+	tools, err := newTools(l, toolDeps{store: a.Sessions, kb: a.KB, fallback: a.Policy.For("", safety.Asker{}), vision: vision, log: a.Log,
 		version: a.opts.Version, clock: a.opts.Clock})
 	if err != nil {
 		return err

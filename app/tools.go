@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/safety/redact"
@@ -96,6 +97,7 @@ func (b *Tools) DeclaredToolsets() []string {
 // unavailable.
 type toolDeps struct {
 	store    session.Store
+	kb       *kb.KB        // nil: no kb_search
 	fallback tool.Approver // approves commands when a call brings no approver
 	vision   engine.Model
 	log      *slog.Logger
@@ -132,7 +134,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		SpawnPerCall: !c.Terminal.PersistentShell,
 		Clock:        d.clock,
 	})
-	guard := &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
+	guard := urlGuard(c)
 	webOpts := web.Options{
 		Backend:          string(c.Web.SearchBackend),
 		SearxURL:         c.Web.SearxngURL,
@@ -159,6 +161,9 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	tools = append(tools, files.New(files.Options{Guard: writeguard.FromEnv(hermesRoot(l)), FS: remoteFS})...)
 	tools = append(tools, br.Tools()...)
 	tools = append(tools, skillTools(b.Skills, c.Skills.IndexFullLimit)...)
+	if d.kb != nil {
+		tools = append(tools, kb.NewTool(d.kb))
+	}
 	for _, t := range tools {
 		if err := reg.Register(t); err != nil {
 			b.close()
@@ -176,6 +181,12 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// urlGuard is the guard of every URL the model or an ingest names, by
+// the security settings.
+func urlGuard(c config.Config) *netguard.Guard {
+	return &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
 }
 
 // sshBackend is the ssh backend and the remote host's filesystem when

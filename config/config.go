@@ -105,6 +105,8 @@ type Config struct {
 	// Hooks are the commands run at events of hermes's life, by event
 	// name (see Hook).
 	Hooks map[string][]Hook `yaml:"hooks"`
+	// KB configures the knowledge base.
+	KB KB `yaml:"kb"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache

@@ -51,6 +51,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateAgents(c, where)...)
 	errs = append(errs, validateTeams(c, where)...)
 	errs = append(errs, validateHooks(c, where)...)
+	errs = append(errs, validateKB(c, where)...)
 	return errs
 }
 

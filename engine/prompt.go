@@ -51,13 +51,14 @@ func (e *Engine) agentPrompt(workdir string, box *Toolbox, a *Agent) prompt.Prom
 		now = now.In(src.Location)
 	}
 	o := prompt.Options{
-		HermesHome: src.Home,
-		Workdir:    workdir,
-		UserHome:   src.UserHome,
-		Now:        now,
-		Location:   now.Location(),
-		Logger:     e.opt.Logger,
-		MemoryTool: box.Offers("memory"),
+		HermesHome:    src.Home,
+		Workdir:       workdir,
+		UserHome:      src.UserHome,
+		Now:           now,
+		Location:      now.Location(),
+		Logger:        e.opt.Logger,
+		MemoryTool:    box.Offers("memory"),
+		KnowledgeTool: box.Offers("kb_search"),
 	}
 	mem, avail := src.Memory, Availability(box)
 	if a != nil {

@@ -39,6 +39,12 @@ const Guidance = `# Using tools
 const MemoryGuidance = `# Memory
 You have a small persistent memory; what it held when this session began is at the end of this prompt. Use the memory tool to save durable facts: about the environment (paths, hosts, tool quirks, conventions of this machine) and about the user (name, preferences, corrections they have made). Do not save task progress or anything that will be stale within days; that belongs in the conversation. Write entries as plain facts, not as orders to yourself. Changes are saved at once but appear in this prompt only from the next session.`
 
+// KnowledgeGuidance tells the model to search the knowledge base before
+// answering about the team's own documents, and to cite. Like
+// MemoryGuidance it is there only when kb_search is offered.
+const KnowledgeGuidance = `# Knowledge base
+Before answering a question about the team's own documents, projects, processes or code, search them with kb_search, and cite the passages you use by their citation (source and lines or page); if the search finds nothing relevant, say so instead of guessing.`
+
 // Scanner reports whether text tries to take over the prompt, and why. It
 // has the shape of redact.ScanInjection.
 type Scanner func(text string) (reason string, found bool)
@@ -54,6 +60,9 @@ type Options struct {
 	// MemoryTool says the memory tool is offered, which adds
 	// MemoryGuidance to the stable tier.
 	MemoryTool bool
+	// KnowledgeTool says kb_search is offered, which adds
+	// KnowledgeGuidance to the stable tier.
+	KnowledgeTool bool
 	// SkillsIndex is the rendered index of installed skills, placed as
 	// given at the end of the stable tier.
 	SkillsIndex string
@@ -126,6 +135,7 @@ func stableTier(o Options) string {
 		identity(o),
 		Guidance,
 		when(o.MemoryTool, MemoryGuidance),
+		when(o.KnowledgeTool, KnowledgeGuidance),
 		o.SkillsIndex,
 	)
 }

@@ -81,6 +81,17 @@ func TestMemoryGuidanceOnlyWithTheTool(t *testing.T) {
 	}
 }
 
+// TestKnowledgeGuidanceOnlyWithTheTool: the guidance to search and cite
+// the knowledge base is there exactly when kb_search is offered.
+func TestKnowledgeGuidanceOnlyWithTheTool(t *testing.T) {
+	if strings.Contains(Assemble(Options{}).Stable, "kb_search") {
+		t.Error("knowledge base guidance is given although kb_search is not offered")
+	}
+	if !strings.Contains(Assemble(Options{KnowledgeTool: true}).Stable, KnowledgeGuidance) {
+		t.Error("knowledge base guidance is missing although kb_search is offered")
+	}
+}
+
 func TestDateInLocation(t *testing.T) {
 	// 23:30 UTC on 2 December is already 3 December in Tokyo.
 	now := time.Date(2026, 12, 2, 23, 30, 0, 0, time.UTC)

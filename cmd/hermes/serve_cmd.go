@@ -96,6 +96,7 @@ With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
 			if err != nil {
 				return err
 			}
+			h.StartKBReindex(ctx)
 			runner := &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: h.Log, Notifier: h.Notifier}
 			// Start-up (config, schema, job list) leaves garbage that an
 			// idle serve would hold for hours before the next collection.

@@ -55,14 +55,15 @@ func TestOpenCreatesEverySchema(t *testing.T) {
 	}
 	for _, table := range []string{"sessions", "messages", "facts", "cron_jobs", "cron_runs", "cron_lease",
 		"gateway_seen", "gateway_pairing_codes", "gateway_pairings", "gateway_pairing_locks", "gateway_sessions",
-		"gateway_mail_cursors", "gateway_mail_threads", "team_runs", "team_tasks", "team_task_inputs", "team_artifacts"} {
+		"gateway_mail_cursors", "gateway_mail_threads", "team_runs", "team_tasks", "team_task_inputs", "team_artifacts",
+		"kb_bases", "kb_sources", "kb_chunks"} {
 		if ok, err := tableExists(t.Context(), db.Reader(), table); err != nil || !ok {
 			t.Errorf("table %s: %v, %v", table, ok, err)
 		}
 	}
 	// state_meta exists before the fact and cron schemas run, so their
 	// fallback tables are never made.
-	for _, table := range []string{"facts_meta", "cron_meta", "gateway_meta", "team_meta"} {
+	for _, table := range []string{"facts_meta", "cron_meta", "gateway_meta", "team_meta", "kb_meta"} {
 		if ok, _ := tableExists(t.Context(), db.Reader(), table); ok {
 			t.Errorf("a new file has %s", table)
 		}

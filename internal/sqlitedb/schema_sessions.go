@@ -230,6 +230,23 @@ const cjkGlob = `'*[` +
 	"\uff00-\uffef" + // full-width forms
 	`]*'`
 
+// IsCJK reports whether r is in the ranges of cjkGlob: text holding one
+// goes into the trigram indexes (of messages and of knowledge base
+// chunks), and a query term holding one can be found only there, so the
+// stores decide with this what the schema's GLOB decides.
+func IsCJK(r rune) bool {
+	switch {
+	case r >= 0x3000 && r <= 0x30ff, // CJK punctuation, hiragana, katakana
+		r >= 0x3400 && r <= 0x4dbf, // Han extension A
+		r >= 0x4e00 && r <= 0x9fff, // Han
+		r >= 0xac00 && r <= 0xd7af, // Hangul syllables
+		r >= 0xf900 && r <= 0xfaff, // Han compatibility
+		r >= 0xff00 && r <= 0xffef: // full-width forms
+		return true
+	}
+	return false
+}
+
 // cjkCond is the condition for a row (new, old, or a table's) to be in
 // the trigram index.
 func cjkCond(row string) string {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 
 // A user's query is never handed to FTS5 as written: FTS5 syntax errors
@@ -183,15 +185,5 @@ func hasCJK(s string) bool {
 	return false
 }
 
-func isCJK(r rune) bool {
-	switch {
-	case r >= 0x3000 && r <= 0x30ff, // CJK punctuation, hiragana, katakana
-		r >= 0x3400 && r <= 0x4dbf, // Han extension A
-		r >= 0x4e00 && r <= 0x9fff, // Han
-		r >= 0xac00 && r <= 0xd7af, // Hangul syllables
-		r >= 0xf900 && r <= 0xfaff, // Han compatibility
-		r >= 0xff00 && r <= 0xffef: // full-width forms
-		return true
-	}
-	return false
-}
+// isCJK reports whether r puts a message in the trigram index.
+func isCJK(r rune) bool { return sqlitedb.IsCJK(r) }

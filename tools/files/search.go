@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/gitignore"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -83,10 +84,10 @@ type search struct {
 	ctx     context.Context
 	o       Options
 	root    string
-	re      *regexp.Regexp // content search
-	name    glob           // files search
-	nameRel bool           // name glob holds "/": match the path, not the base name
-	filter  *glob          // file_glob
+	re      *regexp.Regexp  // content search
+	name    gitignore.Glob  // files search
+	nameRel bool            // name gitignore.Glob holds "/": match the path, not the base name
+	filter  *gitignore.Glob // file_glob
 	fRel    bool
 	limit   int
 	context int
@@ -136,7 +137,7 @@ func (s *SearchFiles) Call(ctx context.Context, raw json.RawMessage) (any, error
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern is not a valid regular expression (Go RE2 syntax; escape literal characters like ( [ . with \\): %v", err)
 		}
 	case "files":
-		if st.name, err = compileGlob(a.Pattern); err != nil {
+		if st.name, err = gitignore.CompileGlob(a.Pattern); err != nil {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "pattern %q is not a valid glob: %v", a.Pattern, err)
 		}
 		st.nameRel = strings.Contains(strings.Trim(a.Pattern, "/"), "/")
@@ -144,7 +145,7 @@ func (s *SearchFiles) Call(ctx context.Context, raw json.RawMessage) (any, error
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "target must be \"content\" or \"files\", not %q", a.Target)
 	}
 	if a.FileGlob != "" {
-		g, err := compileGlob(a.FileGlob)
+		g, err := gitignore.CompileGlob(a.FileGlob)
 		if err != nil {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "file_glob %q is not a valid glob: %v", a.FileGlob, err)
 		}
@@ -190,7 +191,7 @@ func (st *search) full() bool {
 
 // walk visits dir's entries in name order. stack holds the .gitignore
 // files governing dir, outermost first.
-func (st *search) walk(dir string, stack []*ignoreFile) {
+func (st *search) walk(dir string, stack []*gitignore.File) {
 	if ig := st.loadIgnore(dir); ig != nil {
 		stack = append(stack[:len(stack):len(stack)], ig)
 	}
@@ -211,7 +212,7 @@ func (st *search) walk(dir string, stack []*ignoreFile) {
 		}
 		abs := filepath.Join(dir, e.Name())
 		if e.IsDir() {
-			if !ignored(stack, abs, true) {
+			if !gitignore.Ignored(stack, abs, true) {
 				st.walk(abs, stack)
 			}
 			continue
@@ -219,7 +220,7 @@ func (st *search) walk(dir string, stack []*ignoreFile) {
 		// Regular files and links to them; links to directories are not
 		// followed, so a loop cannot trap the walk.
 		fi, err := os.Stat(abs)
-		if err != nil || !fi.Mode().IsRegular() || ignored(stack, abs, false) || st.withhold(abs, e.Type()&fs.ModeSymlink != 0) {
+		if err != nil || !fi.Mode().IsRegular() || gitignore.Ignored(stack, abs, false) || st.withhold(abs, e.Type()&fs.ModeSymlink != 0) {
 			continue
 		}
 		st.visit(abs, fi.Size())
@@ -227,7 +228,7 @@ func (st *search) walk(dir string, stack []*ignoreFile) {
 }
 
 // walkFS is the loop of walk over the entries of dir on o.FS.
-func (st *search) walkFS(dir string, stack []*ignoreFile) {
+func (st *search) walkFS(dir string, stack []*gitignore.File) {
 	entries, err := st.o.FS.ReadDir(st.ctx, dir)
 	if err != nil {
 		return
@@ -241,12 +242,12 @@ func (st *search) walkFS(dir string, stack []*ignoreFile) {
 		}
 		abs := path.Join(dir, e.Name)
 		if e.Info.IsDir && !e.Link {
-			if !ignored(stack, abs, true) {
+			if !gitignore.Ignored(stack, abs, true) {
 				st.walk(abs, stack)
 			}
 			continue
 		}
-		if !e.Info.Regular || ignored(stack, abs, false) || st.withhold(abs, e.Link) {
+		if !e.Info.Regular || gitignore.Ignored(stack, abs, false) || st.withhold(abs, e.Link) {
 			continue
 		}
 		st.visit(abs, e.Info.Size)
@@ -254,21 +255,21 @@ func (st *search) walkFS(dir string, stack []*ignoreFile) {
 }
 
 // loadIgnore reads the .gitignore of dir, on o.FS when it is set.
-func (st *search) loadIgnore(dir string) *ignoreFile {
+func (st *search) loadIgnore(dir string) *gitignore.File {
 	if st.o.FS == nil {
-		return loadIgnore(dir)
+		return gitignore.Load(dir)
 	}
 	data, err := st.o.FS.ReadFile(st.ctx, path.Join(dir, ".gitignore"), maxIgnoreBytes)
 	if err != nil {
 		return nil
 	}
-	return parseIgnore(dir, bytes.NewReader(data))
+	return gitignore.Parse(dir, bytes.NewReader(data))
 }
 
 // ancestorIgnores is ancestorIgnores, on o.FS when it is set.
-func (st *search) ancestorIgnores(root string) []*ignoreFile {
+func (st *search) ancestorIgnores(root string) []*gitignore.File {
 	if st.o.FS == nil {
-		return ancestorIgnores(root)
+		return gitignore.Ancestors(root)
 	}
 	if bfs, ok := st.o.FS.(BatchFS); ok {
 		return st.ancestorIgnoresBatch(bfs, root)
@@ -277,7 +278,7 @@ func (st *search) ancestorIgnores(root string) []*ignoreFile {
 		_, err := st.o.FS.Stat(st.ctx, p)
 		return err == nil
 	}
-	return ancestorIgnoresWith(root, exists, st.loadIgnore)
+	return gitignore.AncestorsWith(root, exists, st.loadIgnore)
 }
 
 // readFile reads a file to search, on o.FS when it is set.
@@ -336,11 +337,11 @@ func (st *search) rel(abs string) string {
 	return filepath.ToSlash(rel)
 }
 
-func (st *search) matchName(g glob, byPath bool, rel string) bool {
+func (st *search) matchName(g gitignore.Glob, byPath bool, rel string) bool {
 	if byPath {
-		return g.match(rel)
+		return g.Match(rel)
 	}
-	return g.match(rel[strings.LastIndexByte(rel, '/')+1:])
+	return g.Match(rel[strings.LastIndexByte(rel, '/')+1:])
 }
 
 // add records one result, shown while under the limit.

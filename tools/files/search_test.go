@@ -135,29 +135,3 @@ func TestSearchOutsideWorkdir(t *testing.T) {
 		t.Errorf("results = %q", r.Results)
 	}
 }
-
-func TestGlob(t *testing.T) {
-	tests := []struct {
-		pat, path string
-		want      bool
-	}{
-		{"**/x", "x", true},
-		{"**/x", "a/b/x", true},
-		{"a/**/x", "a/x", true},
-		{"a/**", "a/b/c", true},
-		{"a/**", "a", false},
-		{"a/*/x", "a/b/c/x", false},
-		{"*.go", "a.go", true},
-		{"*.go", "d/a.go", false},
-		{"*.{go,md}", "a.md", true},
-	}
-	for _, tt := range tests {
-		g, err := compileGlob(tt.pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := g.match(tt.path); got != tt.want {
-			t.Errorf("%q matches %q = %v", tt.pat, tt.path, got)
-		}
-	}
-}

@@ -3,6 +3,8 @@ package files
 import (
 	"bytes"
 	"path"
+
+	"github.com/hermes-go/hermes/internal/gitignore"
 )
 
 // Limits of one batch of files read by walkBatch.
@@ -15,13 +17,13 @@ const (
 // request per level, skipping ignored directories as walk does, then
 // visits the files in walk's order, reading them in batches. A failed
 // request stops the search with st.err set.
-func (st *search) walkBatch(bfs BatchFS, root string, stack []*ignoreFile) {
+func (st *search) walkBatch(bfs BatchFS, root string, stack []*gitignore.File) {
 	type dirState struct {
 		entries []DirEntry
-		stack   []*ignoreFile // the rules governing the entries
+		stack   []*gitignore.File // the rules governing the entries
 	}
 	dirs := map[string]*dirState{}
-	parent := map[string][]*ignoreFile{root: stack}
+	parent := map[string][]*gitignore.File{root: stack}
 	for level := []string{root}; len(level) > 0; {
 		if st.ctx.Err() != nil {
 			return
@@ -46,10 +48,10 @@ func (st *search) walkBatch(bfs BatchFS, root string, stack []*ignoreFile) {
 			st.err = err
 			return
 		}
-		own := map[string]*ignoreFile{}
+		own := map[string]*gitignore.File{}
 		for i, d := range igDirs {
 			if igData[i] != nil {
-				own[d] = parseIgnore(d, bytes.NewReader(igData[i]))
+				own[d] = gitignore.Parse(d, bytes.NewReader(igData[i]))
 			}
 		}
 		var next []string
@@ -64,7 +66,7 @@ func (st *search) walkBatch(bfs BatchFS, root string, stack []*ignoreFile) {
 					continue
 				}
 				abs := path.Join(d, e.Name)
-				if !ignored(s, abs, true) {
+				if !gitignore.Ignored(s, abs, true) {
 					parent[abs] = s
 					next = append(next, abs)
 				}
@@ -93,7 +95,7 @@ func (st *search) walkBatch(bfs BatchFS, root string, stack []*ignoreFile) {
 				}
 				continue
 			}
-			if !e.Info.Regular || ignored(ds.stack, abs, false) || st.withhold(abs, e.Link) {
+			if !e.Info.Regular || gitignore.Ignored(ds.stack, abs, false) || st.withhold(abs, e.Link) {
 				continue
 			}
 			order = append(order, file{abs, e.Info.Size})
@@ -139,7 +141,7 @@ func (st *search) wants(abs string, size int64) bool {
 
 // ancestorIgnoresBatch is ancestorIgnores on a BatchFS, in two requests:
 // which ancestors hold a .git, then their .gitignore files.
-func (st *search) ancestorIgnoresBatch(bfs BatchFS, root string) []*ignoreFile {
+func (st *search) ancestorIgnoresBatch(bfs BatchFS, root string) []*gitignore.File {
 	dirs := []string{root}
 	for d := root; path.Dir(d) != d; {
 		d = path.Dir(d)
@@ -177,12 +179,12 @@ func (st *search) ancestorIgnoresBatch(bfs BatchFS, root string) []*ignoreFile {
 		st.err = err
 		return nil
 	}
-	var stack []*ignoreFile
+	var stack []*gitignore.File
 	for i := len(ups) - 1; i >= 0; i-- {
 		if data[i] == nil {
 			continue
 		}
-		if ig := parseIgnore(ups[i], bytes.NewReader(data[i])); ig != nil {
+		if ig := gitignore.Parse(ups[i], bytes.NewReader(data[i])); ig != nil {
 			stack = append(stack, ig)
 		}
 	}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
+
+	"github.com/hermes-go/hermes/internal/docconv/pdftest"
 )
 
 // articlePage is a news page with the clutter real pages carry around
@@ -37,34 +38,6 @@ const articlePage = `<!DOCTYPE html>
 <footer class="site-footer"><p>Copyright 2026 Coastal Times Media Group. All rights reserved.</p><a href="/privacy">Privacy policy</a></footer>
 </body></html>`
 
-// minimalPDF builds a valid one-page PDF whose page shows text, with a
-// correct cross-reference table so strict readers accept it.
-func minimalPDF(text, title string) []byte {
-	stream := fmt.Sprintf("BT /F1 24 Tf 72 700 Td (%s) Tj ET", text)
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(stream), stream),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-		fmt.Sprintf("<< /Title (%s) >>", title),
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R /Info 6 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
-
 // hugePage is an article far over the character cap.
 func hugePage(paragraphs int) string {
 	var b strings.Builder
@@ -78,7 +51,7 @@ func hugePage(paragraphs int) string {
 
 // site serves the fixtures of the extraction tests.
 func site(t testing.TB) *httptest.Server {
-	pdfBytes := minimalPDF("Hello from the quarterly PDF", "Quarterly Report")
+	pdfBytes := pdftest.Build("Quarterly Report", "Hello from the quarterly PDF")
 	mux := http.NewServeMux()
 	mux.HandleFunc("/article", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

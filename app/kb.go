@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hermes-go/hermes/kb"
+)
+
+// ReindexKB ingests again the stored sources of the knowledge base name
+// (every one when empty), then the kb.sources of config.yaml, which may
+// name files, folders and URLs not stored yet. Sources unchanged since
+// the last ingest cost a stat. A path of kb.sources that does not exist
+// is reported as a failed source, not an error, so the others still go in.
+func (a *App) ReindexKB(ctx context.Context, name string, progress func(kb.Progress)) (kb.Report, error) {
+	rep, err := a.KB.Reindex(ctx, name, progress)
+	if err != nil {
+		return rep, err
+	}
+	for _, s := range a.Config.Config.KB.Sources {
+		base := s.KB
+		if base == "" {
+			base = kb.DefaultKB
+		}
+		if name != "" && base != name {
+			continue
+		}
+		path := s.Path
+		if rest, ok := strings.CutPrefix(path, "~/"); ok {
+			if home, err := os.UserHomeDir(); err == nil {
+				path = filepath.Join(home, rest)
+			}
+		}
+		r, err := a.KB.Add(ctx, kb.AddRequest{KB: base, Sources: []string{path}, Tags: s.Tags})
+		if err != nil {
+			if ctx.Err() != nil {
+				return rep, err
+			}
+			r.Sources = append(r.Sources, kb.SourceReport{URI: path, Status: kb.Failed, Err: err})
+		}
+		rep.Sources = append(rep.Sources, r.Sources...)
+		rep.Files += r.Files
+		rep.Chunks += r.Chunks
+		rep.Bytes += r.Bytes
+		if progress != nil {
+			progress(rep.Progress)
+		}
+	}
+	return rep, nil
+}
+
+// StartKBReindex brings the knowledge base up to date with its files and
+// kb.sources in the background while a long-running front starts (a
+// serve that waited for a large ingest would answer nothing meanwhile),
+// logging what failed. Close stops it and waits for it before the
+// database closes.
+func (a *App) StartKBReindex(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rep, err := a.ReindexKB(ctx, "", nil)
+		if err != nil && ctx.Err() == nil {
+			a.Log.Warn("knowledge base reindex", "error", err)
+		}
+		for _, s := range rep.Failed() {
+			a.Log.Warn("knowledge base source not ingested", "source", s.URI, "error", s.Err)
+		}
+		if n := len(rep.Sources); n > 0 {
+			a.Log.Info("knowledge base reindexed", "sources", n, "chunks", rep.Chunks)
+		}
+	}()
+	a.onClose(func() {
+		cancel()
+		<-done
+	})
+}
