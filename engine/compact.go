@@ -199,16 +199,11 @@ func (e *Engine) compressNow(ctx context.Context, sessionID, focus string, due f
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := e.lock(ctx, sessionID)
+	ctx, lease, release, err := e.hold(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	ctx, lease, err := e.lease(ctx, sessionID, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer lease.release()
+	defer release()
 	s, err := e.opt.Store.Get(ctx, sessionID)
 	if err != nil {
 		return nil, err

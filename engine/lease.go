@@ -207,3 +207,20 @@ func lostCause(ctx context.Context) error {
 	}
 	return nil
 }
+
+// hold takes session id's turn lock and then its lease, as a turn does,
+// for work on its stored messages outside a turn (/compress, /undo): no
+// turn runs in the session meanwhile, here or in another process.
+// release gives both back.
+func (e *Engine) hold(ctx context.Context, id string) (context.Context, *leases, func(), error) {
+	unlock, err := e.lock(ctx, id)
+	if err != nil {
+		return ctx, nil, nil, err
+	}
+	ctx, lease, err := e.lease(ctx, id, nil)
+	if err != nil {
+		unlock()
+		return ctx, nil, nil, err
+	}
+	return ctx, lease, func() { lease.release(); unlock() }, nil
+}

@@ -41,16 +41,11 @@ func (e *Engine) Undo(ctx context.Context, sessionID string) (*Undone, error) {
 	if sessionID == "" {
 		return nil, fmt.Errorf("%w: the session has no messages yet", ErrNothingToUndo)
 	}
-	unlock, err := e.lock(ctx, sessionID)
+	ctx, _, release, err := e.hold(ctx, sessionID)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
-	ctx, lease, err := e.lease(ctx, sessionID, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer lease.release()
+	defer release()
 	msgs, err := e.opt.Store.Messages(ctx, sessionID)
 	if errors.Is(err, session.ErrNotFound) {
 		return nil, fmt.Errorf("session %q does not exist; `hermes sessions list` shows the sessions there are", sessionID)
