@@ -29,6 +29,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveModels(w, r)
 		return
 	}
+	if r.URL.Path == "/v1/embeddings" {
+		s.serveEmbeddings(w, r)
+		return
+	}
 	api, ok := apiAt(r.URL.Path)
 	if !ok {
 		s.violate(fmt.Sprintf("%s %s: unknown path", r.Method, r.URL.Path))
