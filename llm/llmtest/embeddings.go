@@ -14,15 +14,22 @@ import (
 // EmbeddingDims is the length of the vectors POST /v1/embeddings returns.
 const EmbeddingDims = 64
 
-// Embed is the vector the server returns for text: every word (lower
-// case, letters and digits) and every bigram of CJK characters is hashed
-// to a pseudo-random ±1 projection over EmbeddingDims dimensions, the
-// projections are summed and the sum normalized. Texts sharing words get
+// Embed is the vector the server returns for text: every distinct word
+// (lower case, letters and digits) and every distinct bigram of CJK
+// characters is hashed to a pseudo-random ±1 projection over
+// EmbeddingDims dimensions, the projections are summed and the sum
+// normalized. Counting each feature once keeps a text's frequent filler
+// words from drowning the rare ones that say what it is about. Texts sharing words get
 // close vectors, and the same text always gets the same one, so tests
 // exercise vector search mechanics without a model.
 func Embed(text string) []float32 {
 	sum := make([]float64, EmbeddingDims)
+	seen := map[string]bool{}
 	for _, f := range embedFeatures(text) {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
 		h := fnv.New64a()
 		_, _ = h.Write([]byte(f))
 		x := h.Sum64()
