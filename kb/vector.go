@@ -3,6 +3,7 @@ package kb
 import (
 	"container/heap"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -67,19 +68,26 @@ func (v vectorRanker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error
 		return nil, fmt.Errorf("embed the query: got %d vectors for 1 text", len(vecs))
 	}
 	qv := decodeVector(encodeVector(vecs[0]))
-	rows, err := v.k.db.Reader().QueryContext(ctx, `
+	query, args := `SELECT id, vector FROM kb_chunks WHERE vector IS NOT NULL`, []any(nil)
+	if q.KB != "" || q.SourcePrefix != "" || q.Tag != "" {
+		// The joins cost time on every row: only a filter pays for them.
+		args = []any{q.KB, q.SourcePrefix, q.Tag}
+		query = `
 SELECT c.id, c.vector FROM kb_chunks c
 JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb
 WHERE c.vector IS NOT NULL
 	AND (?1 = '' OR b.name = ?1)
 	AND (?2 = '' OR substr(s.uri, 1, length(?2)) = ?2)
-	AND (?3 = '' OR instr(s.tags, ',' || ?3 || ',') > 0)`, q.KB, q.SourcePrefix, q.Tag)
+	AND (?3 = '' OR instr(s.tags, ',' || ?3 || ',') > 0)`
+	}
+	rows, err := v.k.db.Reader().QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("vector search: %w", err)
 	}
 	defer rows.Close()
 	h := make(rankHeap, 0, n+1)
-	var blob []byte
+	// RawBytes reads each blob in place, without a copy per row.
+	var blob sql.RawBytes
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id, &blob); err != nil {
