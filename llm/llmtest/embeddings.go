@@ -2,9 +2,7 @@ package llmtest
 
 import (
 	"encoding/json"
-	"fmt"
 	"hash/fnv"
-	"io"
 	"math"
 	"net/http"
 	"strings"
@@ -95,14 +93,8 @@ func embedFeatures(text string) []string {
 // serveEmbeddings answers POST /v1/embeddings in OpenAI's shape: input
 // is one string or a list of them, and each gets Embed's vector.
 func (s *Server) serveEmbeddings(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		s.violate(fmt.Sprintf("%s %s: method not allowed (want POST)", r.Method, r.URL.Path))
-		w.Header().Set("Allow", http.MethodPost)
-		writeHTTPError(w, protocolFor(ChatCompletions), http.StatusMethodNotAllowed, ErrorReply{Message: "Method not allowed: " + r.Method}, "")
-		return
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
+	body, ok := s.readPost(w, r, ChatCompletions)
+	if !ok {
 		return
 	}
 	var req struct {
