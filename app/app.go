@@ -174,7 +174,11 @@ func (a *App) openStores(ctx context.Context) error {
 	}
 	a.Facts = facts.New(db, facts.Options{Logger: a.Log, Clock: a.opts.Clock})
 	a.Team = team.NewStore(db, team.StoreOptions{Clock: a.opts.Clock})
-	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config)})
+	emb, err := kbEmbedder(l)
+	if err != nil {
+		return err
+	}
+	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config), Embedder: emb})
 	nc := NotifyConfig(l, a.Log)
 	nc.Clock = a.opts.Clock
 	nc.Delivered = a.delivered

@@ -11,7 +11,23 @@ type KB struct {
 	// hermes kb reindex and the start of hermes serve ingest them again,
 	// which costs nothing for those unchanged.
 	Sources []KBSource `yaml:"sources"`
+	// Embedding names the model that embeds chunks and queries, through
+	// its provider's OpenAI-compatible /embeddings endpoint; when set,
+	// search fuses vector similarity with BM25. Empty is BM25 alone.
+	Embedding KBEmbedding `yaml:"embedding"`
 }
+
+// KBEmbedding is kb.embedding.
+type KBEmbedding struct {
+	// Provider is a built-in provider or one defined under providers.
+	Provider string `yaml:"provider"`
+	// Model is the embedding model, as the provider names it
+	// ("text-embedding-3-small", "nomic-embed-text").
+	Model string `yaml:"model"`
+}
+
+// Set reports whether an embedding model is configured.
+func (e KBEmbedding) Set() bool { return e.Provider != "" || e.Model != "" }
 
 // KBSource is one entry of kb.sources.
 type KBSource struct {
@@ -28,6 +44,16 @@ type KBSource struct {
 // knowledge bases and tags are what hermes kb accepts.
 func validateKB(c *Config, where func(key string) string) []error {
 	var errs []error
+	if e := c.KB.Embedding; e.Set() {
+		if isAuto(e.Provider) || !c.knownProvider(e.Provider) {
+			errs = append(errs, badValue(where("kb.embedding.provider"), "kb.embedding.provider", e.Provider,
+				"is not accepted; use one of "+providerNames()+", or a name defined under providers"))
+		}
+		if strings.TrimSpace(e.Model) == "" {
+			errs = append(errs, badValue(where("kb.embedding.model"), "kb.embedding.model", e.Model,
+				"is not accepted; name the embedding model, as in {provider: openai, model: text-embedding-3-small}"))
+		}
+	}
 	for i, s := range c.KB.Sources {
 		key := fmt.Sprintf("kb.sources[%d]", i)
 		if strings.TrimSpace(s.Path) == "" {

@@ -30,3 +30,27 @@ func TestKBSection(t *testing.T) {
 		}
 	}
 }
+
+// TestKBEmbedding reads kb.embedding and refuses a provider that is not
+// configured or built in, auto, and a missing model.
+func TestKBEmbedding(t *testing.T) {
+	l := mustLoad(t, map[string]string{"config.yaml": `providers:
+  local: {base_url: "http://127.0.0.1:11434/v1"}
+kb:
+  embedding: {provider: local, model: nomic-embed-text}
+`}, nil, nil)
+	if e := l.Config.KB.Embedding; e.Provider != "local" || e.Model != "nomic-embed-text" || !e.Set() {
+		t.Errorf("kb.embedding = %+v", e)
+	}
+	for _, tt := range []struct{ yaml, want string }{
+		{"kb: {embedding: {provider: nowhere, model: m}}\n", `kb.embedding.provider: "nowhere" is not accepted; use one of`},
+		{"kb: {embedding: {provider: auto, model: m}}\n", `kb.embedding.provider: "auto" is not accepted`},
+		{"kb: {embedding: {model: m}}\n", `kb.embedding.provider: "" is not accepted`},
+		{"kb: {embedding: {provider: openai}}\n", `kb.embedding.model: "" is not accepted; name the embedding model`},
+	} {
+		_, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want an error naming %q", tt.yaml, err, tt.want)
+		}
+	}
+}

@@ -53,12 +53,18 @@ type SourceReport struct {
 	Bytes  int64
 	// Err says why a source Failed, naming it.
 	Err error
+	// EmbedErr says why some chunks of a source that went in have no
+	// vector yet: BM25 finds them, and a reindex embeds them.
+	EmbedErr error
 }
 
 // Report is the outcome of an Add: every source it touched, in order.
 type Report struct {
 	Sources []SourceReport
 	Progress
+	// EmbedErr says why a Reindex could not embed the chunks still
+	// without a vector.
+	EmbedErr error
 }
 
 // Failed is the sources that failed.

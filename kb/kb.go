@@ -36,6 +36,9 @@ type Options struct {
 	// Rankers are ranked lists Search fuses with its BM25 ones (see
 	// Ranker).
 	Rankers []Ranker
+	// Embedder, when set, embeds the chunks ingested and the queries
+	// searched, and Search fuses vector similarity with BM25.
+	Embedder Embedder
 }
 
 // KB is the knowledge bases stored in state.db. It is safe for
@@ -59,7 +62,11 @@ func New(db *sqlitedb.DB, opts Options) *KB {
 	if guard == nil {
 		guard = &netguard.Guard{}
 	}
-	return &KB{db: db, clock: clock.OrReal(opts.Clock), client: guard.Client(opts.FetchTimeout), opts: opts}
+	k := &KB{db: db, clock: clock.OrReal(opts.Clock), client: guard.Client(opts.FetchTimeout), opts: opts}
+	if opts.Embedder != nil {
+		k.opts.Rankers = append([]Ranker{vectorRanker{k: k}}, opts.Rankers...)
+	}
+	return k
 }
 
 // CheckName reports whether name can name a knowledge base, with an

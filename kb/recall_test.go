@@ -15,7 +15,9 @@ import (
 // a tenth of them Chinese, each holding one fact amid filler that shares
 // their vocabulary, and asks one question per fact: the document holding
 // the answer must be among the first five results for at least 99% of
-// them. The figure is logged (go test -v -run RecallAt5).
+// them by BM25 alone; vectors alone (llmtest's deterministic ones) and
+// their fusion with BM25 are held to the floors below. The three
+// figures are logged (go test -v -run RecallAt5).
 func TestRecallAt5(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ingests 300 documents")
@@ -64,26 +66,62 @@ func TestRecallAt5(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := k.Add(t.Context(), AddRequest{Sources: []string{dir}})
+	// The corpus is ingested once, embedded; k searches it by BM25
+	// alone, hybrid by BM25 fused with vectors.
+	hybrid := New(k.db, Options{Clock: k.clock, Embedder: &synonymEmbedder{}})
+	rep, err := hybrid.Add(t.Context(), AddRequest{Sources: []string{dir}})
 	if err != nil || len(rep.Failed()) > 0 {
 		t.Fatalf("%v %+v", err, rep.Failed())
 	}
-	hits := 0
-	for _, q := range qs {
-		res, err := k.Search(t.Context(), Query{Text: q.q, Limit: 5})
+	vectors := func(q Query) ([]Result, error) {
+		list, err := vectorRanker{k: hybrid}.Rank(t.Context(), q, q.Limit)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
-		for _, x := range res {
-			if filepath.Base(x.Source) == q.file {
-				hits++
-				break
+		return hybrid.results(t.Context(), list, nil)
+	}
+	recall := func(search func(Query) ([]Result, error)) (float64, int) {
+		hits := 0
+		for _, q := range qs {
+			res, err := search(Query{Text: q.q, Limit: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range res {
+				if filepath.Base(x.Source) == q.file {
+					hits++
+					break
+				}
 			}
 		}
+		return float64(hits) / float64(len(qs)), hits
 	}
-	recall := float64(hits) / float64(len(qs))
-	t.Logf("BM25 recall@5: %.3f (%d of %d questions; %d sources, %d chunks)", recall, hits, len(qs), len(rep.Sources), rep.Chunks)
-	if recall < 0.99 {
-		t.Errorf("recall@5 %.3f, want at least 0.99", recall)
+	for _, c := range []struct {
+		name   string
+		search func(Query) ([]Result, error)
+		floor  float64
+	}{
+		{"BM25", func(q Query) ([]Result, error) { return k.Search(t.Context(), q) }, 0.99},
+		{"vectors", vectors, vectorFloor},
+		{"fusion", func(q Query) ([]Result, error) { return hybrid.Search(t.Context(), q) }, fusionFloor},
+	} {
+		r, hits := recall(c.search)
+		t.Logf("%s recall@5: %.3f (%d of %d questions; %d sources, %d chunks)", c.name, r, hits, len(qs), len(rep.Sources), rep.Chunks)
+		if r < c.floor {
+			t.Errorf("%s recall@5 %.3f, want at least %.2f", c.name, r, c.floor)
+		}
 	}
 }
+
+// vectorFloor and fusionFloor are the recall@5 vectors alone and their
+// fusion with BM25 must reach on the corpus of TestRecallAt5 (0.32 and
+// 0.40 measured). llmtest's vectors hash words, not meaning: the fact's
+// few words are diluted by the filler of its chunk, so they rank the
+// chunks of other projects holding the same attribute high, and those,
+// found by both rankers, outscore under reciprocal rank fusion the one
+// BM25 alone puts first. A weak embedder thus costs recall here; the
+// floors pin the figures so a change to either ranker shows.
+const (
+	vectorFloor = 0.30
+	fusionFloor = 0.38
+)

@@ -165,5 +165,10 @@ func (k *KB) Reindex(ctx context.Context, kb string, progress func(Progress)) (R
 			in.record(k.addFile(ctx, req, s.URI))
 		}
 	}
+	// Chunks an earlier ingest could not embed (the endpoint was down,
+	// or the embedding model was configured later) are embedded now.
+	if _, err := k.embedMissing(ctx, "", ""); err != nil {
+		in.rep.EmbedErr = err
+	}
 	return in.rep, nil
 }

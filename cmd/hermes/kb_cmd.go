@@ -102,6 +102,9 @@ func reportIngest(out, errw io.Writer, rep kb.Report, err error) error {
 			fmt.Fprintf(errw, "failed   %s\n", safety.Escape(s.Err.Error()))
 		case kb.Added, kb.Updated:
 			fmt.Fprintf(out, "%-8s %s (%d chunks)\n", s.Status, safety.Escape(s.URI), s.Chunks)
+			if s.EmbedErr != nil {
+				fmt.Fprintf(errw, "not embedded: %s\n", safety.Escape(s.EmbedErr.Error()))
+			}
 		case kb.Removed:
 			fmt.Fprintf(out, "%-8s %s\n", s.Status, safety.Escape(s.URI))
 		}
@@ -109,6 +112,9 @@ func reportIngest(out, errw io.Writer, rep kb.Report, err error) error {
 	fmt.Fprintf(out, "%d added, %d updated, %d unchanged, %d removed, %d failed: %d chunks from %s in %s\n",
 		count[kb.Added], count[kb.Updated], count[kb.Unchanged], count[kb.Removed], count[kb.Failed],
 		rep.Chunks, megabytes(rep.Bytes), rep.Elapsed.Round(time.Millisecond))
+	if rep.EmbedErr != nil {
+		fmt.Fprintf(errw, "chunks not embedded (BM25 still finds them; run hermes kb reindex again): %s\n", safety.Escape(rep.EmbedErr.Error()))
+	}
 	if err != nil {
 		return err
 	}

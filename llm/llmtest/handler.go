@@ -29,21 +29,19 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveModels(w, r)
 		return
 	}
+	if r.URL.Path == "/v1/embeddings" {
+		s.serveEmbeddings(w, r)
+		return
+	}
 	api, ok := apiAt(r.URL.Path)
 	if !ok {
 		s.violate(fmt.Sprintf("%s %s: unknown path", r.Method, r.URL.Path))
 		writeHTTPError(w, protocolFor(guessAPI(r)), http.StatusNotFound, ErrorReply{Message: "Unknown request URL: " + r.Method + " " + r.URL.Path}, "")
 		return
 	}
-	if r.Method != http.MethodPost {
-		s.violate(fmt.Sprintf("%s %s: method not allowed (want POST)", r.Method, r.URL.Path))
-		w.Header().Set("Allow", http.MethodPost)
-		writeHTTPError(w, protocolFor(api), http.StatusMethodNotAllowed, ErrorReply{Message: "Method not allowed: " + r.Method}, "")
+	body, ok := s.readPost(w, r, api)
+	if !ok {
 		return
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		return // the client went away while sending
 	}
 	req := Request{Path: r.URL.Path, API: api, Header: r.Header.Clone(), Body: body}
 	problems, valid := decode(&req)
@@ -124,4 +122,20 @@ func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {
 		data = append(data, map[string]any{"id": id, "object": "model", "created": modelsCreated, "owned_by": "llmtest"})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
+}
+
+// readPost reads the body of a POST, answering and recording any other
+// method as a violation; false when there is nothing to answer.
+func (s *Server) readPost(w http.ResponseWriter, r *http.Request, api API) ([]byte, bool) {
+	if r.Method != http.MethodPost {
+		s.violate(fmt.Sprintf("%s %s: method not allowed (want POST)", r.Method, r.URL.Path))
+		w.Header().Set("Allow", http.MethodPost)
+		writeHTTPError(w, protocolFor(api), http.StatusMethodNotAllowed, ErrorReply{Message: "Method not allowed: " + r.Method}, "")
+		return nil, false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return nil, false // the client went away while sending
+	}
+	return body, true
 }

@@ -8,6 +8,7 @@
 //	POST /v1/chat/completions  OpenAI Chat Completions
 //	POST /v1/responses         OpenAI Responses
 //	POST /v1/messages          Anthropic Messages
+//	POST /v1/embeddings        OpenAI Embeddings, deterministic vectors (Embed)
 //	GET  /v1/models            the model list, in OpenAI's shape, or in
 //	                           Anthropic's when anthropic-version is sent
 //
@@ -99,6 +100,7 @@ type Server struct {
 	violations []string
 	allow      bool
 	models     []string
+	embedCalls int
 	// served, when set, is called each time a request has been answered,
 	// so that tests can tell that a handler returned.
 	served func()
