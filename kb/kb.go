@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -39,6 +40,8 @@ type Options struct {
 	// Embedder, when set, embeds the chunks ingested and the queries
 	// searched, and Search fuses vector similarity with BM25.
 	Embedder Embedder
+	// Logger hears of searches left without their vectors; nil discards.
+	Logger *slog.Logger
 }
 
 // KB is the knowledge bases stored in state.db. It is safe for
@@ -54,6 +57,9 @@ type KB struct {
 func New(db *sqlitedb.DB, opts Options) *KB {
 	if opts.FetchTimeout <= 0 {
 		opts.FetchTimeout = 30 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = 50 << 20

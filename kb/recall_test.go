@@ -101,9 +101,9 @@ func TestRecallAt5(t *testing.T) {
 		search func(Query) ([]Result, error)
 		floor  float64
 	}{
-		{"BM25", func(q Query) ([]Result, error) { return k.Search(t.Context(), q) }, 0.99},
+		{"BM25", func(q Query) ([]Result, error) { return results(k.Search(t.Context(), q)) }, 0.99},
 		{"vectors", vectors, vectorFloor},
-		{"fusion", func(q Query) ([]Result, error) { return hybrid.Search(t.Context(), q) }, fusionFloor},
+		{"fusion", func(q Query) ([]Result, error) { return results(hybrid.Search(t.Context(), q)) }, fusionFloor},
 	} {
 		r, hits := recall(c.search)
 		t.Logf("%s recall@5: %.3f (%d of %d questions; %d sources, %d chunks)", c.name, r, hits, len(qs), len(rep.Sources), rep.Chunks)

@@ -10,8 +10,12 @@ import (
 type Query struct {
 	// Text is the question or keywords, in any language.
 	Text string
-	// KB limits the search to one knowledge base; empty searches all.
+	// KB limits the search to one knowledge base; empty searches all
+	// (all of Within, when that is set).
 	KB string
+	// Within, when set, is every knowledge base the search may use: a
+	// role agent's. KB must then be one of them.
+	Within []string
 	// SourcePrefix limits it to sources whose path or URL starts with it.
 	SourcePrefix string
 	// Tag limits it to sources with that tag.
@@ -42,35 +46,45 @@ type Result struct {
 	Text string  `json:"text"`
 }
 
+// Hits is what Search found.
+type Hits struct {
+	// Results are the passages, best first.
+	Results []Result
+	// Degraded says why a ranker beyond BM25 (vector similarity) was
+	// left out of this search, "" when none was: the embedding server
+	// being down costs the search its vectors, not its answer.
+	Degraded string
+}
+
 // Search finds the passages best matching q: BM25 over the word index,
 // and over the trigram index when the query has CJK text (where the word
 // index sees a whole sentence as one word), fused with any further
-// rankers by reciprocal rank fusion.
-func (k *KB) Search(ctx context.Context, q Query) ([]Result, error) {
+// rankers by reciprocal rank fusion. A further ranker that fails is left
+// out and named in Hits.Degraded; BM25 failing fails the search.
+func (k *KB) Search(ctx context.Context, q Query) (Hits, error) {
 	if q.Limit <= 0 {
 		q.Limit = 5
 	}
 	q.Limit = min(q.Limit, 50)
-	if q.KB != "" {
-		if err := CheckName(q.KB); err != nil {
-			return nil, err
-		}
-	}
-	if q.Tag != "" {
-		if err := CheckTag(q.Tag); err != nil {
-			return nil, err
-		}
+	if err := q.check(); err != nil {
+		return Hits{}, err
 	}
 	// Each ranker lists more than asked for, so fusion has room to
 	// promote a passage two rankers agree on.
 	n := max(3*q.Limit, 20)
 	rankers := append([]Ranker{bm25Ranker{k: k, trigram: false}, bm25Ranker{k: k, trigram: true}}, k.opts.Rankers...)
 	var lists [][]Ranked
+	var hits Hits
 	bm25 := map[int64]float64{}
 	for i, r := range rankers {
 		list, err := r.Rank(ctx, q, n)
+		if err != nil && (i < 2 || ctx.Err() != nil) {
+			return Hits{}, err
+		}
 		if err != nil {
-			return nil, err
+			k.opts.Logger.Warn("knowledge base search without a ranker", "err", err)
+			hits.Degraded = err.Error()
+			continue
 		}
 		if i < 2 {
 			for _, x := range list {
@@ -87,7 +101,9 @@ func (k *KB) Search(ctx context.Context, q Query) ([]Result, error) {
 	if len(fused) > q.Limit {
 		fused = fused[:q.Limit]
 	}
-	return k.results(ctx, fused, bm25)
+	var err error
+	hits.Results, err = k.results(ctx, fused, bm25)
+	return hits, err
 }
 
 // results reads the passages of ranked, in its order.
@@ -159,15 +175,13 @@ func (b bm25Ranker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error) 
 	}
 	// The heading weighs half the text: it names the topic of every
 	// passage under it, so it says less about any one of them.
+	cond, args := q.filter()
 	rows, err := b.k.db.Reader().QueryContext(ctx, `
 SELECT c.id, -bm25(`+table+`, 1.0, 0.5) AS score
 FROM `+table+` JOIN kb_chunks c ON c.id = `+table+`.rowid
 JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb
-WHERE `+table+` MATCH ?1
-	AND (?2 = '' OR b.name = ?2)
-	AND (?3 = '' OR substr(s.uri, 1, length(?3)) = ?3)
-	AND (?4 = '' OR instr(s.tags, ',' || ?4 || ',') > 0)
-ORDER BY bm25(`+table+`, 1.0, 0.5) LIMIT ?5`, match, q.KB, q.SourcePrefix, q.Tag, n)
+WHERE `+table+` MATCH ?`+cond+`
+ORDER BY bm25(`+table+`, 1.0, 0.5) LIMIT ?`, append(append([]any{match}, args...), n)...)
 	if err != nil {
 		return nil, fmt.Errorf("search the knowledge base: %w", err)
 	}

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -56,12 +57,15 @@ func TestSearch(t *testing.T) {
 		{"prefix filter", Query{Text: "backups", SourcePrefix: filepath.Join(dir, "hr")}, "", "", ""},
 		{"tag filter", Query{Text: "unrelated words", Tag: "runbook"}, "", "", ""},
 		{"tag filter hit", Query{Text: "gateway", Tag: "runbook"}, "deploy.md", "Operations > Deploy", "gateway"},
+		{"within", Query{Text: "payroll month", Within: []string{"ops"}}, "", "", ""},
+		{"within hit", Query{Text: "payroll month", Within: []string{"ops", "hr"}}, "payroll.txt", "", "25th"},
+		{"within and kb", Query{Text: "leave approval", KB: "hr", Within: []string{"hr"}}, "leave.md", "Leave", "twenty-five"},
 		{"no words", Query{Text: " ?! -- "}, "", "", ""},
 		{"fts syntax is text", Query{Text: `"gateway AND NEAR( restart* -load ^col:x`}, "deploy.md", "Operations > Deploy", "gateway"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := k.Search(t.Context(), tt.q)
+			res, err := results(k.Search(t.Context(), tt.q))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,8 +84,14 @@ func TestSearch(t *testing.T) {
 			}
 		})
 	}
-	if _, err := k.Search(t.Context(), Query{Text: "x", KB: "no such/kb"}); err == nil || !strings.Contains(err.Error(), `"no such/kb"`) {
+	if _, err := results(k.Search(t.Context(), Query{Text: "x", KB: "no such/kb"})); err == nil || !strings.Contains(err.Error(), `"no such/kb"`) {
 		t.Errorf("bad kb name: %v", err)
+	}
+	// A knowledge base outside Within is refused, not searched empty, so
+	// a caller limited to some cannot probe the others' contents.
+	_, err := results(k.Search(t.Context(), Query{Text: "leave", KB: "hr", Within: []string{"ops"}}))
+	if !errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), `"hr"`) {
+		t.Errorf("kb outside within: %v", err)
 	}
 }
 
@@ -125,7 +135,7 @@ func TestSearchFusesRankers(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.opts.Rankers = []Ranker{fixedRanker{{Chunk: leave, Score: 0.9}}}
-	res, err := k.Search(t.Context(), Query{Text: "gateway", Limit: 10})
+	res, err := results(k.Search(t.Context(), Query{Text: "gateway", Limit: 10}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,3 +149,7 @@ func TestSearchFusesRankers(t *testing.T) {
 		t.Errorf("the vector ranker's passage is missing or has a BM25 score: %+v", res)
 	}
 }
+
+// results drops what Search says beside its passages, for tests that
+// look at the passages only.
+func results(h Hits, err error) ([]Result, error) { return h.Results, err }

@@ -26,6 +26,10 @@ type SourceInfo struct {
 // exist.
 var ErrNotFound = errors.New("kb: not found")
 
+// ErrNotAllowed is returned for a search naming a knowledge base outside
+// the ones it may use (Query.Within).
+var ErrNotAllowed = errors.New("kb: not allowed")
+
 // Sources lists the sources of the knowledge base kb, or of all when kb
 // is empty, by knowledge base and URI.
 func (k *KB) Sources(ctx context.Context, kb string) ([]SourceInfo, error) {

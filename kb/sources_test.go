@@ -29,7 +29,7 @@ func TestSourcesRemoveReindex(t *testing.T) {
 	if _, err := k.Remove(t.Context(), "", a); !errors.Is(err, ErrNotFound) {
 		t.Errorf("removing it again: %v", err)
 	}
-	if res, _ := k.Search(t.Context(), Query{Text: "alpha"}); len(res) != 0 {
+	if res, _ := results(k.Search(t.Context(), Query{Text: "alpha"})); len(res) != 0 {
 		t.Errorf("a removed source is found: %+v", res)
 	}
 	writeFiles(t, dir, map[string]string{"b.md": "# B\nbravo edited\n"})
@@ -43,7 +43,7 @@ func TestSourcesRemoveReindex(t *testing.T) {
 	if got := statuses(rep); len(got) != 2 || got["b.md"] != Updated || got["c.md"] != Removed {
 		t.Errorf("reindex %v", got)
 	}
-	if res, _ := k.Search(t.Context(), Query{Text: "edited", Tag: "team"}); len(res) != 1 {
+	if res, _ := results(k.Search(t.Context(), Query{Text: "edited", Tag: "team"})); len(res) != 1 {
 		t.Errorf("the edit with its tag: %+v", res)
 	}
 	if n, err := k.RemoveKB(t.Context(), "docs"); err != nil || n != 1 {

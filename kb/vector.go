@@ -68,17 +68,14 @@ func (v vectorRanker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error
 		return nil, fmt.Errorf("embed the query: got %d vectors for 1 text", len(vecs))
 	}
 	qv := decodeVector(encodeVector(vecs[0]))
-	query, args := `SELECT id, vector FROM kb_chunks WHERE vector IS NOT NULL`, []any(nil)
-	if q.KB != "" || q.SourcePrefix != "" || q.Tag != "" {
+	query := `SELECT id, vector FROM kb_chunks WHERE vector IS NOT NULL`
+	cond, args := q.filter()
+	if cond != "" {
 		// The joins cost time on every row: only a filter pays for them.
-		args = []any{q.KB, q.SourcePrefix, q.Tag}
 		query = `
 SELECT c.id, c.vector FROM kb_chunks c
 JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb
-WHERE c.vector IS NOT NULL
-	AND (?1 = '' OR b.name = ?1)
-	AND (?2 = '' OR substr(s.uri, 1, length(?2)) = ?2)
-	AND (?3 = '' OR instr(s.tags, ',' || ?3 || ',') > 0)`
+WHERE c.vector IS NOT NULL` + cond
 	}
 	rows, err := v.k.db.Reader().QueryContext(ctx, query, args...)
 	if err != nil {

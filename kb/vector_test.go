@@ -63,7 +63,7 @@ func TestVectorSearchFindsParaphrase(t *testing.T) {
 	if list, err := (bm25Ranker{k: k}).Rank(t.Context(), q, 10); err != nil || len(list) != 0 {
 		t.Fatalf("BM25 found %v (%v); the query should share no word with the corpus", list, err)
 	}
-	res, err := k.Search(t.Context(), q)
+	res, err := results(k.Search(t.Context(), q))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestVectorSearchFindsParaphrase(t *testing.T) {
 		t.Fatalf("results %+v, want car.md first, found by vectors alone", res)
 	}
 	// "rolling restart" is BM25's; "automobile cover" the vectors'.
-	res, err = k.Search(t.Context(), Query{Text: "rolling restart automobile cover", Limit: 2})
+	res, err = results(k.Search(t.Context(), Query{Text: "rolling restart automobile cover", Limit: 2}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestVectorSearchFindsParaphrase(t *testing.T) {
 		t.Errorf("fusion kept %v, want deploy.md and car.md", got)
 	}
 	// Filters hold for the vector ranker too.
-	res, err = k.Search(t.Context(), Query{Text: "automobile policy", KB: "other"})
+	res, err = results(k.Search(t.Context(), Query{Text: "automobile policy", KB: "other"}))
 	if err != nil || len(res) != 0 {
 		t.Errorf("kb filter: %+v %v", res, err)
 	}
@@ -121,7 +121,7 @@ func TestEmbedFailureKeepsTextAndReindexFills(t *testing.T) {
 	if n := countVectors(t, k); n != 1 {
 		t.Fatalf("%d vectors after reindex, want 1", n)
 	}
-	res, err := k.Search(t.Context(), Query{Text: "automobile policy"})
+	res, err := results(k.Search(t.Context(), Query{Text: "automobile policy"}))
 	if err != nil || len(res) != 1 {
 		t.Errorf("vector search after reindex: %+v %v", res, err)
 	}
@@ -172,4 +172,31 @@ func countVectors(t *testing.T, k *KB) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestSearchWithoutEmbedderDegrades: when the embedding server stops
+// answering after ingest, a search still answers from BM25 and says that
+// its vectors were left out; a cancelled search fails instead of passing
+// for a degraded one.
+func TestSearchWithoutEmbedderDegrades(t *testing.T) {
+	emb := &synonymEmbedder{}
+	k, _ := vectorFixture(t, emb)
+	emb.mu.Lock()
+	emb.down = true
+	emb.mu.Unlock()
+	hits, err := k.Search(t.Context(), Query{Text: "Acme Mutual"})
+	if err != nil {
+		t.Fatalf("search with the embedder down: %v", err)
+	}
+	if len(hits.Results) == 0 || filepath.Base(hits.Results[0].Source) != "car.md" {
+		t.Errorf("BM25 results: %+v", hits.Results)
+	}
+	if !strings.Contains(hits.Degraded, "overloaded") {
+		t.Errorf("Degraded = %q, want the embedder's error", hits.Degraded)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := k.Search(ctx, Query{Text: "Acme Mutual"}); err == nil {
+		t.Error("a cancelled search succeeded")
+	}
 }

@@ -28,11 +28,14 @@ whole; Chinese, Japanese and Korean text by its characters.`,
 			}
 			defer h.Close()
 			q.Text = args[0]
-			res, err := h.KB.Search(cmd.Context(), q)
+			hits, err := h.KB.Search(cmd.Context(), q)
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
+			if hits.Degraded != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "hermes: searched by keywords only; vector search failed: %s\n", safety.Escape(hits.Degraded))
+			}
+			res, w := hits.Results, cmd.OutOrStdout()
 			if asJSON {
 				if res == nil {
 					res = []kb.Result{}
