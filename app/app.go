@@ -178,7 +178,8 @@ func (a *App) openStores(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config), Embedder: emb})
+	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config), Embedder: emb,
+		EmbedModel: l.Config.KB.Embedding.Provider + "/" + l.Config.KB.Embedding.Model, Logger: a.Log})
 	nc := NotifyConfig(l, a.Log)
 	nc.Clock = a.opts.Clock
 	nc.Delivered = a.delivered

@@ -3,8 +3,67 @@ package kb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
+
+// querier is what reads run on: the database's reader pool or a
+// transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// embedding is kb_embedding's row: which model made the stored vectors,
+// their length, and how many vectors the index was trained on (0: no
+// index).
+type embedding struct {
+	model     string
+	dims      int
+	trainedOn int
+	ok        bool // false: nothing embedded yet
+}
+
+// readEmbedding reads kb_embedding's row.
+func readEmbedding(ctx context.Context, q querier) (embedding, error) {
+	var e embedding
+	err := q.QueryRowContext(ctx, `SELECT model, dims, trained_on FROM kb_embedding WHERE id = 1`).Scan(&e.model, &e.dims, &e.trainedOn)
+	if errors.Is(err, sql.ErrNoRows) {
+		return embedding{}, nil
+	}
+	if err != nil {
+		return embedding{}, fmt.Errorf("read the embedding model of the knowledge base: %w", err)
+	}
+	e.ok = true
+	return e, nil
+}
+
+// prepareVectors runs before an ingest embeds anything: when the stored
+// vectors were made by another model than the configured one, they are
+// dropped (with the index), since a similarity between vectors of two
+// models means nothing. It returns a note saying so, "" when nothing was
+// dropped.
+func (k *KB) prepareVectors(ctx context.Context) (string, error) {
+	if k.opts.Embedder == nil {
+		return "", nil
+	}
+	e, err := readEmbedding(ctx, k.db.Reader())
+	if err != nil || !e.ok || e.model == k.opts.EmbedModel {
+		return "", err
+	}
+	if e.model == "" {
+		// Vectors stored before the model was recorded: the configured
+		// model is the only one they can have come from.
+		return "", k.db.WriteTx(ctx, "record the embedding model", func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE kb_embedding SET model = ? WHERE id = 1 AND model = ''`, k.opts.EmbedModel)
+			return err
+		})
+	}
+	if err := k.DropVectors(ctx); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("the embedding model is now %s: the vectors %s made were dropped; hermes kb reindex embeds every source again", k.opts.EmbedModel, e.model), nil
+}
 
 // embedMissing embeds the chunks without a vector, of the source uri of
 // the knowledge base kb, or of every source when uri is empty, in
@@ -30,15 +89,7 @@ func (k *KB) embedMissing(ctx context.Context, kb, uri string) (int, error) {
 		if len(vecs) != len(ids) {
 			return done, fmt.Errorf("embed chunks: got %d vectors for %d texts", len(vecs), len(ids))
 		}
-		err = k.db.WriteTx(ctx, "store vectors", func(tx *sql.Tx) error {
-			for i, id := range ids {
-				if _, err := tx.ExecContext(ctx, `UPDATE kb_chunks SET vector = ? WHERE id = ?`, encodeVector(vecs[i]), id); err != nil {
-					return fmt.Errorf("store vectors: %w", err)
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := k.storeVectors(ctx, ids, vecs); err != nil {
 			return done, err
 		}
 		done += len(ids)
@@ -46,12 +97,56 @@ func (k *KB) embedMissing(ctx context.Context, kb, uri string) (int, error) {
 	}
 }
 
+// storeVectors stores the vectors of chunks ids, each in its nearest
+// cell of the index when there is one, and records the model and the
+// length of the first vectors stored. Vectors of another length than
+// the stored ones are refused: the model changed under the same name.
+func (k *KB) storeVectors(ctx context.Context, ids []int64, vecs [][]float32) error {
+	return k.db.WriteTx(ctx, "store vectors", func(tx *sql.Tx) error {
+		e, err := readEmbedding(ctx, tx)
+		if err != nil {
+			return err
+		}
+		dims := len(vecs[0])
+		for _, v := range vecs {
+			if len(v) != dims || dims == 0 {
+				return fmt.Errorf("embed chunks: %s returned vectors of %d and %d dimensions in one answer", k.opts.EmbedModel, dims, len(v))
+			}
+		}
+		switch {
+		case !e.ok:
+			if _, err := tx.ExecContext(ctx, `INSERT INTO kb_embedding (id, model, dims) VALUES (1, ?, ?)`, k.opts.EmbedModel, dims); err != nil {
+				return fmt.Errorf("record the embedding model: %w", err)
+			}
+		case e.dims != dims:
+			return fmt.Errorf("embed chunks: %s returned vectors of %d dimensions, the stored ones have %d: the model changed; hermes kb reindex --reembed embeds everything again", k.opts.EmbedModel, dims, e.dims)
+		}
+		cells, err := loadCells(ctx, tx)
+		if err != nil {
+			return err
+		}
+		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO kb_vectors (chunk, cell, vector) VALUES (?, ?, ?)`)
+		if err != nil {
+			return fmt.Errorf("store vectors: %w", err)
+		}
+		defer stmt.Close()
+		for i, id := range ids {
+			blob := encodeVector(vecs[i])
+			if _, err := stmt.ExecContext(ctx, id, nearestCell(cells, decodeVector(blob)), blob); err != nil {
+				return fmt.Errorf("store vectors: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
 // unembedded reads the next batch of chunks without a vector, by id.
 func (k *KB) unembedded(ctx context.Context, kb, uri string, after int64) ([]int64, []string, error) {
 	rows, err := k.db.Reader().QueryContext(ctx, `
 SELECT c.id, c.heading, c.text FROM kb_chunks c
 JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb
-WHERE c.vector IS NULL AND c.id > ?1 AND (?2 = '' OR (b.name = ?3 AND s.uri = ?2))
+WHERE c.id > ?1 AND (?2 = '' OR (b.name = ?3 AND s.uri = ?2))
+	AND NOT EXISTS (SELECT 1 FROM kb_vectors v WHERE v.chunk = c.id)
 ORDER BY c.id LIMIT ?4`, after, uri, kb, embedBatch)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read chunks to embed: %w", err)

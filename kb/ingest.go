@@ -63,8 +63,11 @@ type Report struct {
 	Sources []SourceReport
 	Progress
 	// EmbedErr says why a Reindex could not embed the chunks still
-	// without a vector.
+	// without a vector, or why the vector index could not be trained.
 	EmbedErr error
+	// Notes are what a person should know of the vectors: that those
+	// of an earlier model were dropped, that the index was trained.
+	Notes []string
 }
 
 // Failed is the sources that failed.
@@ -106,6 +109,10 @@ func (k *KB) Add(ctx context.Context, req AddRequest) (Report, error) {
 			return Report{}, fmt.Errorf("source %q: %w", src, err)
 		}
 	}
+	if err := in.prepare(ctx); err != nil {
+		return in.rep, err
+	}
+	defer in.finish(ctx)
 	for _, src := range req.Sources {
 		if err := ctx.Err(); err != nil {
 			return in.rep, err
@@ -139,6 +146,31 @@ type ingest struct {
 	req   AddRequest
 	start time.Time
 	rep   Report
+}
+
+// prepare drops the vectors of another embedding model before any
+// source is embedded (see prepareVectors).
+func (in *ingest) prepare(ctx context.Context) error {
+	note, err := in.k.prepareVectors(ctx)
+	if note != "" {
+		in.rep.Notes = append(in.rep.Notes, note)
+	}
+	return err
+}
+
+// finish brings the vector index up to date with what the ingest
+// stored, even one cut short: what went in is searchable either way.
+func (in *ingest) finish(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
+	trained, err := in.k.maintainIndex(ctx)
+	switch {
+	case err != nil && in.rep.EmbedErr == nil:
+		in.rep.EmbedErr = fmt.Errorf("vector index: %w (searches read every vector until an ingest trains it)", err)
+	case trained:
+		in.rep.Notes = append(in.rep.Notes, "the vector index was trained again for the vectors now stored")
+	}
 }
 
 // record adds a source's outcome to the report and reports progress.

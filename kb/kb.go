@@ -40,6 +40,10 @@ type Options struct {
 	// Embedder, when set, embeds the chunks ingested and the queries
 	// searched, and Search fuses vector similarity with BM25.
 	Embedder Embedder
+	// EmbedModel names the embedder's model ("openai/text-embedding-3-small"):
+	// it is recorded with the vectors, so vectors of another model are
+	// never compared with its.
+	EmbedModel string
 	// Logger hears of searches left without their vectors; nil discards.
 	Logger *slog.Logger
 }

@@ -150,6 +150,10 @@ func (k *KB) Reindex(ctx context.Context, kb string, progress func(Progress)) (R
 		return Report{}, err
 	}
 	in := ingest{k: k, req: AddRequest{Progress: progress}, start: k.clock.Now()}
+	if err := in.prepare(ctx); err != nil {
+		return in.rep, err
+	}
+	defer in.finish(ctx)
 	for _, s := range list {
 		if err := ctx.Err(); err != nil {
 			return in.rep, err
@@ -175,4 +179,18 @@ func (k *KB) Reindex(ctx context.Context, kb string, progress func(Progress)) (R
 		in.rep.EmbedErr = err
 	}
 	return in.rep, nil
+}
+
+// DropVectors deletes every stored vector and the index, so the next
+// Reindex embeds every chunk again: for a model that changed under the
+// same name, or one served differently.
+func (k *KB) DropVectors(ctx context.Context) error {
+	return k.db.WriteTx(ctx, "drop vectors", func(tx *sql.Tx) error {
+		for _, q := range []string{`DELETE FROM kb_vectors`, `DELETE FROM kb_cells`, `DELETE FROM kb_embedding`} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("drop vectors: %w", err)
+			}
+		}
+		return nil
+	})
 }

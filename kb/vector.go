@@ -1,11 +1,8 @@
 package kb
 
 import (
-	"container/heap"
 	"context"
-	"database/sql"
 	"encoding/binary"
-	"fmt"
 	"math"
 )
 
@@ -38,86 +35,78 @@ func encodeVector(v []float32) []byte {
 	return out
 }
 
-// dotBlob is the dot product of q with the vector encoded in blob; 0 when
-// their lengths differ (a vector of another model).
+// dotBlob is the dot product of q with the vector encoded in blob; false
+// when their lengths differ.
 func dotBlob(q []float32, blob []byte) (float64, bool) {
 	if len(blob) != 4*len(q) {
 		return 0, false
 	}
-	var s float32
-	for i, x := range q {
-		s += x * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
+	blob = blob[:4*len(q)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	// Four sums at once: the loads and multiplies of one do not wait for
+	// the additions of another.
+	for ; i+4 <= len(q); i += 4 {
+		b := blob[4*i : 4*i+16]
+		s0 += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))
+		s1 += q[i+1] * math.Float32frombits(binary.LittleEndian.Uint32(b[4:]))
+		s2 += q[i+2] * math.Float32frombits(binary.LittleEndian.Uint32(b[8:]))
+		s3 += q[i+3] * math.Float32frombits(binary.LittleEndian.Uint32(b[12:]))
 	}
-	return float64(s), true
+	for ; i < len(q); i++ {
+		s0 += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
+	}
+	return float64(s0 + s1 + s2 + s3), true
 }
 
-// vectorRanker ranks chunks by the cosine similarity of their vectors to
-// the query's, exactly: every vector of the knowledge bases searched is
-// read, and a heap keeps the best n.
-type vectorRanker struct {
-	k *KB
+// dot is the dot product of two vectors of the same length.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return s0 + s1 + s2 + s3
 }
 
-// Rank implements Ranker.
-func (v vectorRanker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error) {
-	vecs, err := v.k.opts.Embedder.Embed(ctx, []string{q.Text})
-	if err != nil {
-		return nil, fmt.Errorf("embed the query: %w", err)
+// normalize scales v to length 1 in place (a zero vector stays zero).
+func normalize(v []float32) []float32 {
+	var norm float64
+	for _, x := range v {
+		norm += float64(x) * float64(x)
 	}
-	if len(vecs) != 1 {
-		return nil, fmt.Errorf("embed the query: got %d vectors for 1 text", len(vecs))
+	if norm == 0 {
+		return v
 	}
-	qv := decodeVector(encodeVector(vecs[0]))
-	query := `SELECT id, vector FROM kb_chunks WHERE vector IS NOT NULL`
-	cond, args := q.filter()
-	if cond != "" {
-		// The joins cost time on every row: only a filter pays for them.
-		query = `
-SELECT c.id, c.vector FROM kb_chunks c
-JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb
-WHERE c.vector IS NOT NULL` + cond
+	inv := 1 / math.Sqrt(norm)
+	for i, x := range v {
+		v[i] = float32(float64(x) * inv)
 	}
-	rows, err := v.k.db.Reader().QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	defer rows.Close()
-	h := make(rankHeap, 0, n+1)
-	// RawBytes reads each blob in place, without a copy per row.
-	var blob sql.RawBytes
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, fmt.Errorf("vector search: %w", err)
-		}
-		s, ok := dotBlob(qv, blob)
-		if !ok {
-			continue
-		}
-		if len(h) < n {
-			heap.Push(&h, Ranked{Chunk: id, Score: s})
-		} else if s > h[0].Score {
-			h[0] = Ranked{Chunk: id, Score: s}
-			heap.Fix(&h, 0)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	out := make([]Ranked, len(h))
-	for i := len(h) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&h).(Ranked)
-	}
-	return out, nil
+	return v
 }
 
 // decodeVector undoes encodeVector.
-func decodeVector(blob []byte) []float32 {
-	out := make([]float32, len(blob)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
+func decodeVector(blob []byte) []float32 { return decodeInto(nil, blob) }
+
+// decodeInto undoes encodeVector into buf, grown as needed, and returns
+// it.
+func decodeInto(buf []float32, blob []byte) []float32 {
+	n := len(blob) / 4
+	if cap(buf) < n {
+		buf = make([]float32, n)
 	}
-	return out
+	buf = buf[:n]
+	for i := range buf {
+		buf[i] = math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
+	}
+	return buf
 }
 
 // rankHeap is a min-heap of Ranked by score, so the worst of the best n

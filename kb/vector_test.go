@@ -153,7 +153,7 @@ func TestEmbedInBatches(t *testing.T) {
 		t.Errorf("%d calls for %d texts, want %d calls for %d", emb.calls, emb.texts, want, chunks)
 	}
 	var blob []byte
-	if err := k.db.Reader().QueryRowContext(t.Context(), `SELECT vector FROM kb_chunks LIMIT 1`).Scan(&blob); err != nil {
+	if err := k.db.Reader().QueryRowContext(t.Context(), `SELECT vector FROM kb_vectors LIMIT 1`).Scan(&blob); err != nil {
 		t.Fatal(err)
 	}
 	v := decodeVector(blob)
@@ -168,7 +168,7 @@ func TestEmbedInBatches(t *testing.T) {
 func countVectors(t *testing.T, k *KB) int {
 	t.Helper()
 	var n int
-	if err := k.db.Reader().QueryRowContext(t.Context(), `SELECT count(*) FROM kb_chunks WHERE vector IS NOT NULL`).Scan(&n); err != nil {
+	if err := k.db.Reader().QueryRowContext(t.Context(), `SELECT count(*) FROM kb_vectors`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

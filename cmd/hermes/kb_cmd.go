@@ -67,13 +67,16 @@ the command then exits with status 1.`,
 
 func newKBReindexCmd(a *cli) *cobra.Command {
 	var name string
+	var reembed bool
 	cmd := &cobra.Command{
 		Use:   "reindex",
 		Short: "Ingest every stored source again, and the kb.sources of config.yaml",
 		Long: `Ingest again every source of --kb (default: all knowledge bases) and
 the paths listed under kb.sources in config.yaml. Unchanged files cost a
 look at their size and time; edited ones have their passages replaced;
-files that are gone are removed with their passages.`,
+files that are gone are removed with their passages. Passages without a
+vector are embedded (kb.embedding); --reembed first drops every vector,
+for an embedding model that changed under the same name.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			h, err := a.openStores(cmd)
@@ -81,6 +84,14 @@ files that are gone are removed with their passages.`,
 				return err
 			}
 			defer h.Close()
+			if reembed {
+				if !h.Config.Config.KB.Embedding.Set() {
+					return fmt.Errorf("--reembed: kb.embedding is not set in config.yaml, so nothing would embed the passages again")
+				}
+				if err := h.KB.DropVectors(cmd.Context()); err != nil {
+					return err
+				}
+			}
 			p := newProgressLine(cmd.ErrOrStderr())
 			rep, err := h.ReindexKB(cmd.Context(), name, p.show)
 			p.done()
@@ -88,6 +99,7 @@ files that are gone are removed with their passages.`,
 		},
 	}
 	cmd.Flags().StringVar(&name, "kb", "", "only this knowledge base")
+	cmd.Flags().BoolVar(&reembed, "reembed", false, "drop every vector first and embed all passages again")
 	return cmd
 }
 
@@ -112,6 +124,9 @@ func reportIngest(out, errw io.Writer, rep kb.Report, err error) error {
 	fmt.Fprintf(out, "%d added, %d updated, %d unchanged, %d removed, %d failed: %d chunks from %s in %s\n",
 		count[kb.Added], count[kb.Updated], count[kb.Unchanged], count[kb.Removed], count[kb.Failed],
 		rep.Chunks, megabytes(rep.Bytes), rep.Elapsed.Round(time.Millisecond))
+	for _, n := range rep.Notes {
+		fmt.Fprintf(out, "note: %s\n", n)
+	}
 	if rep.EmbedErr != nil {
 		fmt.Fprintf(errw, "chunks not embedded (BM25 still finds them; run hermes kb reindex again): %s\n", safety.Escape(rep.EmbedErr.Error()))
 	}

@@ -16,9 +16,8 @@ var kbMigrations = []string{
 	// for CJK text, where unicode61 sees a whole sentence as one word.
 	// Both are external-content tables, so a chunk's text is stored
 	// once. A source's chunks are only ever inserted and deleted, never
-	// updated, so two triggers per index keep them in sync. vector holds
-	// a chunk's embedding as little-endian float32s, NULL until one is
-	// computed.
+	// updated, so two triggers per index keep them in sync. vector held
+	// a chunk's embedding as little-endian float32s (moved by 2).
 	`
 CREATE TABLE kb_bases (
 	id         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -85,6 +84,41 @@ END;
 -- terms into the trigrams they begin.
 CREATE VIRTUAL TABLE kb_chunks_fts_vocab USING fts5vocab(kb_chunks_fts, row);
 CREATE VIRTUAL TABLE kb_chunks_fts_trigram_vocab USING fts5vocab(kb_chunks_fts_trigram, row);
+`,
+	// 2: vectors move to a table of their own, an inverted-file index
+	// (IVF): kb_cells holds the centroids of k-means over the vectors,
+	// and each vector records its nearest cell, so a search reads the
+	// vectors of a few cells instead of all of them. A vector's cell is 0
+	// while there is no index (small knowledge bases are searched
+	// exactly). kb_embedding is the one row saying which model made the
+	// vectors and their length, so vectors of two models never mix, and
+	// how many vectors the index was trained on, so it is trained again
+	// when the knowledge base has doubled or halved. Deleting a chunk
+	// deletes its vector.
+	`
+CREATE TABLE kb_vectors (
+	chunk  INTEGER PRIMARY KEY,
+	cell   INTEGER NOT NULL DEFAULT 0,
+	vector BLOB NOT NULL
+);
+CREATE INDEX kb_vectors_cell ON kb_vectors(cell);
+CREATE TABLE kb_cells (
+	id       INTEGER PRIMARY KEY,
+	centroid BLOB NOT NULL
+);
+CREATE TABLE kb_embedding (
+	id         INTEGER PRIMARY KEY CHECK (id = 1),
+	model      TEXT NOT NULL,
+	dims       INTEGER NOT NULL,
+	trained_on INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO kb_vectors (chunk, vector) SELECT id, vector FROM kb_chunks WHERE vector IS NOT NULL;
+INSERT INTO kb_embedding (id, model, dims)
+	SELECT 1, '', length(vector) / 4 FROM kb_chunks WHERE vector IS NOT NULL LIMIT 1;
+CREATE TRIGGER kb_chunks_vector_delete AFTER DELETE ON kb_chunks BEGIN
+	DELETE FROM kb_vectors WHERE chunk = old.id;
+END;
+ALTER TABLE kb_chunks DROP COLUMN vector;
 `,
 }
 

@@ -2,6 +2,7 @@ package sqlitedb
 
 import (
 	"database/sql"
+	"path/filepath"
 	"testing"
 )
 
@@ -78,5 +79,47 @@ func TestIsCJKIsTheGlob(t *testing.T) {
 		if IsCJK(r) != glob {
 			t.Errorf("U+%04X: IsCJK %v, GLOB %v", r, IsCJK(r), glob)
 		}
+	}
+}
+
+// TestKBVectorsMigrate: a file whose vectors were a column of kb_chunks
+// (version 1) keeps them in kb_vectors after version 2, with their
+// length recorded, and deleting a chunk then deletes its vector.
+func TestKBVectorsMigrate(t *testing.T) {
+	conn, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "v1.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx := t.Context()
+	for _, q := range []string{
+		kbMigrations[0],
+		`INSERT INTO kb_bases (id, name, created_at) VALUES (1, 'docs', 0)`,
+		`INSERT INTO kb_sources (id, kb, uri, kind) VALUES (1, 1, '/a.md', 'markdown')`,
+		`INSERT INTO kb_chunks (id, source, ordinal, text, vector) VALUES (1, 1, 0, 'a', x'0000803f00000000')`,
+		`INSERT INTO kb_chunks (id, source, ordinal, text) VALUES (2, 1, 1, 'b')`,
+		kbMigrations[1],
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	var chunk, dims int
+	var blob []byte
+	if err := conn.QueryRowContext(ctx, `SELECT chunk, vector FROM kb_vectors`).Scan(&chunk, &blob); err != nil || chunk != 1 || len(blob) != 8 {
+		t.Fatalf("kb_vectors: chunk %d, %d bytes, %v", chunk, len(blob), err)
+	}
+	if err := conn.QueryRowContext(ctx, `SELECT dims FROM kb_embedding`).Scan(&dims); err != nil || dims != 2 {
+		t.Fatalf("kb_embedding.dims %d, %v", dims, err)
+	}
+	if _, err := conn.ExecContext(ctx, `SELECT vector FROM kb_chunks`); err == nil {
+		t.Error("kb_chunks still has its vector column")
+	}
+	if _, err := conn.ExecContext(ctx, `DELETE FROM kb_chunks WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM kb_vectors`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d vectors left after their chunk was deleted (%v)", n, err)
 	}
 }
