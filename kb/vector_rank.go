@@ -6,7 +6,11 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 )
+
+// queryEmbedTimeout bounds the embedding of a query.
+const queryEmbedTimeout = 10 * time.Second
 
 // vectorRanker ranks chunks by the cosine similarity of their vectors to
 // the query's: exactly over every vector while there is no index, else
@@ -28,7 +32,11 @@ func (v vectorRanker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error
 	}
 	// The query is embedded before the read below begins: a snapshot held
 	// across a slow HTTP call would hold back the database's checkpoints.
-	vecs, err := v.k.opts.Embedder.Embed(ctx, []string{q.Text})
+	// A hung embedding server costs a search its vectors after
+	// queryEmbedTimeout, not the turn that searches.
+	ectx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
+	vecs, err := v.k.opts.Embedder.Embed(ectx, []string{q.Text})
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("embed the query: %w", err)
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -47,5 +49,51 @@ func TestKBEmbeddingProviderRefused(t *testing.T) {
 	r := h.hermes("kb", "list")
 	if r.code == 0 || !strings.Contains(r.stderr, `kb.embedding.provider: "nowhere" is not accepted`) {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestKBChatWithVectors: in hermes chat -q with kb.embedding set, the
+// model's kb_search embeds the query once and the passage with its
+// citation reaches the model; with the embedding server gone, the same
+// search still answers from BM25 and tells the model it matched by
+// keywords only.
+func TestKBChatWithVectors(t *testing.T) {
+	emb := llmtest.New(t)
+	h := newHome(t)
+	h.write("config.yaml", `providers:
+  local: {base_url: "`+emb.URL()+`/v1", api_key: sk-emb-123456}
+kb:
+  embedding: {provider: local, model: llmtest-embed}
+`)
+	dir := kbDocs(t)
+	if r := h.hermes("kb", "add", dir); r.code != 0 {
+		t.Fatalf("kb add: %s", r.stderr)
+	}
+	cite := filepath.Join(dir, "deploy.md") + ":2-3 (Runbook > Deploy)"
+	args, _ := json.Marshal(map[string]any{"query": "gateway rolling restart", "limit": 3})
+	for _, down := range []bool{false, true} {
+		if down {
+			emb.Close()
+		}
+		srv := llmtest.New(t)
+		srv.Enqueue(
+			llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "kb_search", Arguments: string(args)}}},
+			llmtest.Reply{Text: "With a rolling restart."},
+		)
+		calls := emb.EmbeddingCalls()
+		out, r := h.chatIn(srv, t.TempDir(), "How do we deploy the gateway?")
+		if r.code != 0 || out.Final != "With a rolling restart." {
+			t.Fatalf("down=%v: exit %d %+v\n%s", down, r.code, out, r.stderr)
+		}
+		res := lastToolResult(t, srv, 1)
+		if !strings.Contains(res, cite) || !strings.Contains(res, "rolling restart") {
+			t.Errorf("down=%v: the passage and its citation did not reach the model:\n%s", down, res)
+		}
+		if degraded := strings.Contains(res, "keywords only"); degraded != down {
+			t.Errorf("down=%v: the result says keywords only: %v\n%s", down, degraded, res)
+		}
+		if !down && emb.EmbeddingCalls() != calls+1 {
+			t.Errorf("the search made %d /embeddings calls, want 1", emb.EmbeddingCalls()-calls)
+		}
 	}
 }
