@@ -162,3 +162,28 @@ func (k *KB) eachVector(ctx context.Context, q querier, query string, f func(id 
 	}
 	return nil
 }
+
+// VectorStats says what the knowledge bases hold in vectors.
+type VectorStats struct {
+	Model   string // the model that made them ("" before any)
+	Dims    int
+	Vectors int
+	Chunks  int // every chunk, embedded or not
+	Cells   int // the index's cells; 0 while search is exact
+}
+
+// Vectors reports the stored vectors and the index.
+func (k *KB) Vectors(ctx context.Context) (VectorStats, error) {
+	r := k.db.Reader()
+	e, err := readEmbedding(ctx, r)
+	if err != nil {
+		return VectorStats{}, err
+	}
+	st := VectorStats{Model: e.model, Dims: e.dims}
+	err = r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM kb_vectors), (SELECT count(*) FROM kb_chunks), (SELECT count(*) FROM kb_cells)`).
+		Scan(&st.Vectors, &st.Chunks, &st.Cells)
+	if err != nil {
+		return VectorStats{}, fmt.Errorf("count vectors: %w", err)
+	}
+	return st, nil
+}

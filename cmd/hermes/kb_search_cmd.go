@@ -106,6 +106,15 @@ func newKBListCmd(a *cli) *cobra.Command {
 				}
 				fmt.Fprintf(w, "%-12s %-8s %6d %9s  %s\n", s.KB, s.Kind, s.Chunks, megabytes(s.Size), oneLine(s.URI+note, 200))
 			}
+			st, err := h.KB.Vectors(cmd.Context())
+			if err != nil || st.Vectors == 0 {
+				return err
+			}
+			index := "searched exactly"
+			if st.Cells > 0 {
+				index = fmt.Sprintf("indexed in %d cells", st.Cells)
+			}
+			fmt.Fprintf(w, "\nvectors: %d of %d chunks embedded by %s (%d dimensions), %s\n", st.Vectors, st.Chunks, safety.Escape(st.Model), st.Dims, index)
 			return nil
 		},
 	}

@@ -34,6 +34,9 @@ kb:
 	if len(hits) == 0 || filepath.Base(hits[0].Source) != "deploy.md" {
 		t.Fatalf("hybrid search: %+v", hits)
 	}
+	if r := h.hermes("kb", "list"); !strings.Contains(r.stdout, "chunks embedded by local/llmtest-embed (64 dimensions), searched exactly") {
+		t.Errorf("kb list does not tell of the vectors:\n%s", r.stdout)
+	}
 	calls := srv.EmbeddingCalls()
 	kbSearch(t, h, "payroll")
 	if srv.EmbeddingCalls() != calls+1 {
