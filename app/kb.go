@@ -70,6 +70,9 @@ func (a *App) StartKBReindex(ctx context.Context) {
 		}
 		if n := len(rep.Sources); n > 0 {
 			a.Log.Info("knowledge base reindexed", "sources", n, "chunks", rep.Chunks)
+			// kb_search is offered only while a knowledge base holds
+			// something: the first sources may have just gone in.
+			a.Tools.Registry.Refresh()
 		}
 	}()
 	a.onClose(func() {

@@ -65,12 +65,12 @@ func (k *KB) prepareVectors(ctx context.Context) (string, error) {
 	return fmt.Sprintf("the embedding model is now %s: the vectors %s made were dropped; hermes kb reindex embeds every source again", k.opts.EmbedModel, e.model), nil
 }
 
-// embedMissing embeds the chunks without a vector, of the source uri of
-// the knowledge base kb, or of every source when uri is empty, in
-// batches of embedBatch. It runs after the chunks are written, so a
-// failed call leaves their text searchable by BM25 and a later reindex
-// fills what is missing. It returns how many chunks got a vector.
-func (k *KB) embedMissing(ctx context.Context, kb, uri string) (int, error) {
+// embedMissing embeds the chunks without a vector, in batches of
+// embedBatch, calling progress with each batch's size. It runs after the
+// chunks are written, so a failed call leaves their text searchable by
+// BM25 and a later reindex fills what is missing. It returns how many
+// chunks got a vector.
+func (k *KB) embedMissing(ctx context.Context, progress func(n int)) (int, error) {
 	if k.opts.Embedder == nil {
 		return 0, nil
 	}
@@ -78,7 +78,7 @@ func (k *KB) embedMissing(ctx context.Context, kb, uri string) (int, error) {
 	// after keeps the scan moving past chunks a batch could not fill.
 	var after int64
 	for {
-		ids, texts, err := k.unembedded(ctx, kb, uri, after)
+		ids, texts, err := k.unembedded(ctx, after)
 		if err != nil || len(ids) == 0 {
 			return done, err
 		}
@@ -94,6 +94,7 @@ func (k *KB) embedMissing(ctx context.Context, kb, uri string) (int, error) {
 		}
 		done += len(ids)
 		after = ids[len(ids)-1]
+		progress(len(ids))
 	}
 }
 
@@ -141,13 +142,11 @@ func (k *KB) storeVectors(ctx context.Context, ids []int64, vecs [][]float32) er
 }
 
 // unembedded reads the next batch of chunks without a vector, by id.
-func (k *KB) unembedded(ctx context.Context, kb, uri string, after int64) ([]int64, []string, error) {
+func (k *KB) unembedded(ctx context.Context, after int64) ([]int64, []string, error) {
 	rows, err := k.db.Reader().QueryContext(ctx, `
 SELECT c.id, c.heading, c.text FROM kb_chunks c
-JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb
-WHERE c.id > ?1 AND (?2 = '' OR (b.name = ?3 AND s.uri = ?2))
-	AND NOT EXISTS (SELECT 1 FROM kb_vectors v WHERE v.chunk = c.id)
-ORDER BY c.id LIMIT ?4`, after, uri, kb, embedBatch)
+WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM kb_vectors v WHERE v.chunk = c.id)
+ORDER BY c.id LIMIT ?`, after, embedBatch)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read chunks to embed: %w", err)
 	}

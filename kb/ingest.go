@@ -30,7 +30,10 @@ type Progress struct {
 	Files   int           // sources looked at
 	Chunks  int           // chunks written
 	Bytes   int64         // bytes of the sources read
-	Elapsed time.Duration // since Add started
+	// Embedded is the chunks embedded so far: after the sources are
+	// written, their chunks are embedded in batches across sources.
+	Embedded int
+	Elapsed  time.Duration // since Add started
 }
 
 // Status is what Add did with one source.
@@ -53,17 +56,15 @@ type SourceReport struct {
 	Bytes  int64
 	// Err says why a source Failed, naming it.
 	Err error
-	// EmbedErr says why some chunks of a source that went in have no
-	// vector yet: BM25 finds them, and a reindex embeds them.
-	EmbedErr error
 }
 
 // Report is the outcome of an Add: every source it touched, in order.
 type Report struct {
 	Sources []SourceReport
 	Progress
-	// EmbedErr says why a Reindex could not embed the chunks still
-	// without a vector, or why the vector index could not be trained.
+	// EmbedErr says why chunks that went in have no vector yet (BM25
+	// finds them, and a reindex embeds them), or why the vector index
+	// could not be trained.
 	EmbedErr error
 	// Notes are what a person should know of the vectors: that those
 	// of an earlier model were dropped, that the index was trained.
@@ -137,6 +138,7 @@ func (k *KB) Add(ctx context.Context, req AddRequest) (Report, error) {
 			return in.rep, err
 		}
 	}
+	in.embed(ctx)
 	return in.rep, nil
 }
 
@@ -156,6 +158,23 @@ func (in *ingest) prepare(ctx context.Context) error {
 		in.rep.Notes = append(in.rep.Notes, note)
 	}
 	return err
+}
+
+// embed embeds every chunk still without a vector, after the sources
+// are written: batches then fill across small sources, one call for many
+// files rather than one each, and a failed call leaves the text stored
+// and searchable by BM25.
+func (in *ingest) embed(ctx context.Context) {
+	_, err := in.k.embedMissing(ctx, func(n int) {
+		in.rep.Embedded += n
+		in.rep.Elapsed = in.k.clock.Now().Sub(in.start)
+		if in.req.Progress != nil {
+			in.req.Progress(in.rep.Progress)
+		}
+	})
+	if err != nil {
+		in.rep.EmbedErr = fmt.Errorf("%w (their text is searchable; hermes kb reindex embeds them again)", err)
+	}
 }
 
 // finish brings the vector index up to date with what the ingest

@@ -113,9 +113,6 @@ func (k *KB) ingestBody(ctx context.Context, req AddRequest, s source, prev *sou
 	if prev != nil {
 		rep.Status = Updated
 	}
-	if _, err := k.embedMissing(ctx, req.KB, s.uri); err != nil {
-		rep.EmbedErr = fmt.Errorf("%s: %w (its text is searchable; hermes kb reindex embeds it again)", s.uri, err)
-	}
 	return rep
 }
 

@@ -174,10 +174,8 @@ func (k *KB) Reindex(ctx context.Context, kb string, progress func(Progress)) (R
 		}
 	}
 	// Chunks an earlier ingest could not embed (the endpoint was down,
-	// or the embedding model was configured later) are embedded now.
-	if _, err := k.embedMissing(ctx, "", ""); err != nil {
-		in.rep.EmbedErr = err
-	}
+	// or the embedding model was configured later) are embedded too.
+	in.embed(ctx)
 	return in.rep, nil
 }
 

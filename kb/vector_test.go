@@ -3,6 +3,7 @@ package kb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -101,8 +102,8 @@ func TestEmbedFailureKeepsTextAndReindexFills(t *testing.T) {
 	if err != nil || len(rep.Sources) != 1 || rep.Sources[0].Status != Added {
 		t.Fatalf("%+v %v", rep, err)
 	}
-	if e := rep.Sources[0].EmbedErr; e == nil || !strings.Contains(e.Error(), "car.md") || !strings.Contains(e.Error(), "reindex") {
-		t.Errorf("EmbedErr %v, want the source named and reindex suggested", e)
+	if e := rep.EmbedErr; e == nil || !strings.Contains(e.Error(), "overloaded") || !strings.Contains(e.Error(), "reindex") {
+		t.Errorf("EmbedErr %v, want the server's error and reindex suggested", e)
 	}
 	list, err := (bm25Ranker{k: k}).Rank(t.Context(), Query{Text: "Acme Mutual"}, 5)
 	if err != nil || len(list) != 1 {
@@ -142,7 +143,7 @@ func TestEmbedInBatches(t *testing.T) {
 	}
 	writeFiles(t, dir, map[string]string{"long.md": b.String()})
 	rep, err := k.Add(t.Context(), AddRequest{Sources: []string{dir}})
-	if err != nil || rep.Sources[0].EmbedErr != nil {
+	if err != nil || rep.EmbedErr != nil {
 		t.Fatalf("%+v %v", rep, err)
 	}
 	chunks := rep.Chunks
@@ -198,5 +199,27 @@ func TestSearchWithoutEmbedderDegrades(t *testing.T) {
 	cancel()
 	if _, err := k.Search(ctx, Query{Text: "Acme Mutual"}); err == nil {
 		t.Error("a cancelled search succeeded")
+	}
+}
+
+// TestEmbedBatchesAcrossSources: a folder of many small files is
+// embedded in full batches across files, not in one call per file, and
+// progress counts the chunks embedded.
+func TestEmbedBatchesAcrossSources(t *testing.T) {
+	emb := &synonymEmbedder{}
+	k := openKB(t, Options{Embedder: emb})
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 100 {
+		files[fmt.Sprintf("note%03d.md", i)] = fmt.Sprintf("# Note %d\nA short note number %d.\n", i, i)
+	}
+	writeFiles(t, dir, files)
+	embedded := 0
+	rep, err := k.Add(t.Context(), AddRequest{Sources: []string{dir}, Progress: func(p Progress) { embedded = p.Embedded }})
+	if err != nil || rep.EmbedErr != nil || rep.Chunks != 100 {
+		t.Fatalf("%v %v, %d chunks", err, rep.EmbedErr, rep.Chunks)
+	}
+	if emb.calls != 2 || emb.texts != 100 || embedded != 100 {
+		t.Errorf("%d calls for %d texts, progress %d; want 2 calls for 100 texts", emb.calls, emb.texts, embedded)
 	}
 }

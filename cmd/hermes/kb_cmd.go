@@ -114,9 +114,6 @@ func reportIngest(out, errw io.Writer, rep kb.Report, err error) error {
 			fmt.Fprintf(errw, "failed   %s\n", safety.Escape(s.Err.Error()))
 		case kb.Added, kb.Updated:
 			fmt.Fprintf(out, "%-8s %s (%d chunks)\n", s.Status, safety.Escape(s.URI), s.Chunks)
-			if s.EmbedErr != nil {
-				fmt.Fprintf(errw, "not embedded: %s\n", safety.Escape(s.EmbedErr.Error()))
-			}
 		case kb.Removed:
 			fmt.Fprintf(out, "%-8s %s\n", s.Status, safety.Escape(s.URI))
 		}
@@ -156,6 +153,11 @@ func (p *progressLine) show(pr kb.Progress) {
 	}
 	p.last, p.shown = pr.Elapsed, true
 	rate := float64(pr.Bytes) / (1 << 20) / pr.Elapsed.Seconds()
+	if pr.Embedded > 0 {
+		// Embedding comes after reading: its rate is the one that counts.
+		fmt.Fprintf(p.w, "\r%d files, %d chunks, %d embedded, %.0f chunks/s ", pr.Files, pr.Chunks, pr.Embedded, float64(pr.Embedded)/pr.Elapsed.Seconds())
+		return
+	}
 	fmt.Fprintf(p.w, "\r%d files, %d chunks, %s, %.1f MB/s ", pr.Files, pr.Chunks, megabytes(pr.Bytes), rate)
 }
 
