@@ -27,9 +27,9 @@ type AddRequest struct {
 
 // Progress is the running total of an Add.
 type Progress struct {
-	Files   int           // sources looked at
-	Chunks  int           // chunks written
-	Bytes   int64         // bytes of the sources read
+	Files  int   // sources looked at
+	Chunks int   // chunks written
+	Bytes  int64 // bytes of the sources read
 	// Embedded is the chunks embedded so far: after the sources are
 	// written, their chunks are embedded in batches across sources.
 	Embedded int
