@@ -32,6 +32,11 @@ type Session struct {
 	Cwd       string    `json:"cwd,omitempty"`
 	// Agent is the role agent the session runs as; empty for none.
 	Agent string `json:"agent,omitempty"`
+	// User is the id of the user the session belongs to (config's
+	// users:), and Tenant that user's tenant; both empty for the local
+	// owner. Children (compression, delegation) keep their parent's.
+	User   string `json:"user,omitempty"`
+	Tenant string `json:"tenant,omitempty"`
 
 	MessageCount  int `json:"message_count"`
 	ToolCallCount int `json:"tool_call_count"`

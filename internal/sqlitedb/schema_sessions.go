@@ -210,6 +210,15 @@ END;
 	// 7: the role agent (config's agents:) a session runs as, so a
 	// continued session keeps its identity, tools, model and memory.
 	`ALTER TABLE sessions ADD COLUMN agent TEXT;`,
+	// 8: the user a session belongs to and that user's tenant (config's
+	// users: and tenants:), so a user sees only their own sessions and
+	// costs add up per user and tenant. user_id is Hermes Agent's name
+	// for the column. Empty is the local owner.
+	`
+ALTER TABLE sessions ADD COLUMN user_id TEXT;
+ALTER TABLE sessions ADD COLUMN tenant TEXT;
+CREATE INDEX sessions_user ON sessions(user_id, started_at DESC) WHERE user_id IS NOT NULL;
+`,
 }
 
 // indexedUpto is, in SQL, the id of the last message in the full-text
