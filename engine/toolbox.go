@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hermes-go/hermes/llm"
@@ -86,7 +87,7 @@ func (e *Engine) keepBox(key string, box *Toolbox) *Toolbox {
 // turn's alone, so they join a registry made for it instead of the
 // engine's. A name both hold is an error naming it.
 func (e *Engine) withTools(box *Toolbox, extra *tool.Registry) (*Toolbox, error) {
-	tools := append(box.selected(""), extra.All()...)
+	tools := append(box.selected(), extra.All()...)
 	reg := tool.NewRegistry()
 	if err := reg.Swap(nil, tools); err != nil {
 		return nil, fmt.Errorf("the session's own tools clash with hermes's: %w; rename the MCP server that offers them", err)
@@ -94,11 +95,22 @@ func (e *Engine) withTools(box *Toolbox, extra *tool.Registry) (*Toolbox, error)
 	return e.toolbox(reg), nil
 }
 
-// selected returns the tools b offers, but for the one named except.
-func (b *Toolbox) selected(except string) []tool.Tool {
+// selects reports whether b's selection holds the tool named name,
+// available or not.
+func (b *Toolbox) selects(name string) bool {
+	for _, info := range b.Registry.Infos() {
+		if info.Selected && info.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// selected returns the tools b selects, but for those named in except.
+func (b *Toolbox) selected(except ...string) []tool.Tool {
 	var tools []tool.Tool
 	for _, info := range b.Registry.Infos() {
-		if !info.Selected || info.Name == except {
+		if !info.Selected || slices.Contains(except, info.Name) {
 			continue
 		}
 		if t, ok := b.Registry.Get(info.Name); ok {
