@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hermes-go/hermes/engine"
@@ -91,5 +92,49 @@ func TestAgentToolsReplaceHermes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestAgentToolsReachItsChildren: a child that a role agent's turn
+// delegates to is offered the agent's own tool, not hermes's tool of the
+// same name, so delegating does not widen what the agent may use.
+func TestAgentToolsReachItsChildren(t *testing.T) {
+	srv := llmtest.New(t)
+	st, _ := openStore(t)
+	reg := registry(t, ownTool{name: "lookup", toolset: "knowledge", answer: "HERMES-ANSWER"})
+	e := engine.New(engine.Options{Store: st, Models: model(srv), Tools: engine.Tools{Registry: reg},
+		Prompt: engine.PromptSources{Home: soulHome(t, "You are a test.")},
+		Agents: map[string]*engine.Agent{"analyst": {Name: "analyst", Toolsets: []string{"knowledge", "delegation"},
+			Tools: []tool.Tool{ownTool{name: "lookup", toolset: "knowledge", answer: "ANALYST-ANSWER"}}}}})
+	t.Cleanup(e.Close)
+	if err := reg.Register(e.DelegateTool()); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var childSaw []string
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		last := r.Messages[len(r.Messages)-1].Role == llm.RoleTool
+		switch first := firstUser(r); {
+		case strings.HasPrefix(first, "Look up the plan"):
+			if last {
+				return llmtest.Reply{Text: "done"}
+			}
+			return delegateCall("look up the hr plan")
+		case last:
+			mu.Lock()
+			childSaw = append(childSaw, lastToolResult(r))
+			mu.Unlock()
+			return llmtest.Reply{Text: "child done"}
+		default:
+			return llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "lookup", Arguments: `{}`}}}
+		}
+	})
+	if _, err := e.Turn(t.Context(), "", engine.Input{Text: "Look up the plan", Agent: "analyst"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(childSaw) != 1 || !strings.Contains(childSaw[0], "ANALYST-ANSWER") {
+		t.Errorf("the child's lookup answered %q, want the analyst's", childSaw)
 	}
 }
