@@ -138,3 +138,39 @@ func TestAgentToolsReachItsChildren(t *testing.T) {
 		t.Errorf("the child's lookup answered %q, want the analyst's", childSaw)
 	}
 }
+
+// TestTeamWorkerUsesItsAgentsTools: a team's task runs as its role
+// agent, with the agent's own tool in place of hermes's.
+func TestTeamWorkerUsesItsAgentsTools(t *testing.T) {
+	r := newTeamRig(t)
+	e := engine.New(engine.Options{
+		Store:  r.st,
+		Models: model(r.srv),
+		Tools:  engine.Tools{Registry: registry(t, ownTool{name: "fetch", toolset: "web", answer: "HERMES-FETCH"})},
+		Prompt: engine.PromptSources{Home: soulHome(t, "You are hermes.")},
+		Agents: map[string]*engine.Agent{
+			"lead": {Name: "lead", Soul: "You are the lead."},
+			"collector": {Name: "collector", Description: "reads the sources", Soul: "You are the collector.", Toolsets: []string{"web"},
+				Tools: []tool.Tool{ownTool{name: "fetch", toolset: "web", answer: "COLLECTOR-FETCH"}}},
+			"analyst": {Name: "analyst", Description: "finds the trend", Soul: "You are the analyst."},
+		},
+		Teams: engine.Teams{Store: r.queue},
+	})
+	t.Cleanup(e.Close)
+	if _, err := e.RunTeam(t.Context(), engine.TeamRun{Team: r.spec, Goal: "weekly prices"}); err != nil {
+		t.Fatal(err)
+	}
+	fetched := false
+	for _, req := range r.srv.Requests() {
+		if strings.Contains(system(req), "You are the collector.") && req.Messages[len(req.Messages)-1].Role == llm.RoleTool {
+			res := lastToolResult(req)
+			fetched = strings.Contains(res, "COLLECTOR-FETCH")
+			if !fetched {
+				t.Errorf("the collector's fetch answered %q", res)
+			}
+		}
+	}
+	if !fetched {
+		t.Error("the collector never fetched")
+	}
+}
