@@ -174,3 +174,43 @@ func TestTeamWorkerUsesItsAgentsTools(t *testing.T) {
 		t.Error("the collector never fetched")
 	}
 }
+
+// whoTool answers with the agent its invocation names.
+type whoTool struct{}
+
+func (whoTool) Spec() tool.Spec {
+	return tool.Spec{Name: "who", Description: "Who runs.", Toolset: "who", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
+}
+
+func (whoTool) Call(ctx context.Context, _ json.RawMessage) (any, error) {
+	return "agent=" + tool.InvocationFrom(ctx).Agent, nil
+}
+
+// TestToolsKnowTheTurnsAgent: a tool called in a role agent's turn is
+// told the agent, also when the session is continued without naming it,
+// so tools that act later (the cronjob tool) act as that agent.
+func TestToolsKnowTheTurnsAgent(t *testing.T) {
+	srv := llmtest.New(t)
+	st, _ := openStore(t)
+	e := engine.New(engine.Options{Store: st, Models: namedModels{srv}, Tools: engine.Tools{Registry: registry(t, whoTool{})},
+		Agents: map[string]*engine.Agent{"analyst": {Name: "analyst"}}})
+	t.Cleanup(e.Close)
+	call := llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "who", Arguments: `{}`}}}
+	srv.Enqueue(call, llmtest.Reply{Text: "ok"}, call, llmtest.Reply{Text: "ok"}, call, llmtest.Reply{Text: "ok"})
+	res, err := e.Turn(t.Context(), "", engine.Input{Text: "who?", Agent: "analyst"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Turn(t.Context(), res.SessionID, engine.Input{Text: "who now?"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Turn(t.Context(), "", engine.Input{Text: "who?"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	for i, want := range map[int]string{1: "agent=analyst", 3: "agent=analyst", 5: "agent="} {
+		if got := lastToolResult(reqs[i]); !strings.Contains(got, `"`+want+`"`) {
+			t.Errorf("turn %d: the tool was told %s, want %s", i/2, got, want)
+		}
+	}
+}
