@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hermes-go/hermes/engine"
@@ -212,5 +213,58 @@ func TestToolsKnowTheTurnsAgent(t *testing.T) {
 		if got := lastToolResult(reqs[i]); !strings.Contains(got, `"`+want+`"`) {
 			t.Errorf("turn %d: the tool was told %s, want %s", i/2, got, want)
 		}
+	}
+}
+
+// switchTool is a tool named lookup that is available while on holds.
+type switchTool struct{ on *atomic.Bool }
+
+func (s switchTool) Spec() tool.Spec {
+	return tool.Spec{Name: "lookup", Description: "The agent's lookup.", Toolset: "knowledge", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
+}
+
+func (switchTool) Call(context.Context, json.RawMessage) (any, error) { return "ANALYST-ANSWER", nil }
+
+func (s switchTool) Available() error {
+	if !s.on.Load() {
+		return errors.New("its knowledge bases are empty")
+	}
+	return nil
+}
+
+// TestAgentToolsFollowTheRegistry: an agent's tools are asked again
+// whether they are available when hermes's registry is refreshed (as
+// after a knowledge base is filled), and a tool registered later (an MCP
+// server that came up) reaches the agent's turns too.
+func TestAgentToolsFollowTheRegistry(t *testing.T) {
+	srv := llmtest.New(t)
+	st, _ := openStore(t)
+	reg := registry(t, ownTool{name: "lookup", toolset: "knowledge", answer: "HERMES-ANSWER"})
+	on := &atomic.Bool{}
+	e := engine.New(engine.Options{Store: st, Models: namedModels{srv}, Tools: engine.Tools{Registry: reg},
+		Agents: map[string]*engine.Agent{"analyst": {Name: "analyst", Tools: []tool.Tool{switchTool{on}}}}})
+	t.Cleanup(e.Close)
+	offered := func() []string {
+		t.Helper()
+		before := len(srv.Requests())
+		srv.Enqueue(llmtest.Reply{Text: "ok"})
+		if _, err := e.Turn(t.Context(), "", engine.Input{Text: "hi", Agent: "analyst"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		return toolNames(srv.Requests()[before])
+	}
+	if got := offered(); len(got) != 0 {
+		t.Fatalf("offered %v while the agent's lookup is unavailable", got)
+	}
+	on.Store(true)
+	reg.Refresh()
+	if got := offered(); !slices.Equal(got, []string{"lookup"}) {
+		t.Errorf("after a refresh the agent is offered %v, want its lookup", got)
+	}
+	if err := reg.Register(setTool{"mcp_fetch", "mcp"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := offered(); !slices.Equal(got, []string{"lookup", "mcp_fetch"}) {
+		t.Errorf("after a registration the agent is offered %v", got)
 	}
 }

@@ -123,8 +123,10 @@ func agentInput(in Input, a *Agent) Input {
 // tools (see Agent.overrides) in place of those of the same names. A tool
 // is replaced when the selection holds it, available or not, so a tool
 // that becomes available later is a's and never hermes's. It is cached
-// per agent.
+// per agent until hermes's registry changes (a tool registered, or
+// availability refreshed), since it holds a copy of the selection.
 func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
+	gen := e.opt.Tools.Registry.Generation()
 	box, err := e.Toolbox(toolsets)
 	if err != nil && a != nil {
 		return nil, fmt.Errorf("agent %s (agents.%s.toolsets in config.yaml): %w", a.Name, a.Name, err)
@@ -136,7 +138,7 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 	e.mu.Lock()
 	cached, ok := e.boxes[key]
 	e.mu.Unlock()
-	if ok {
+	if ok && cached.gen == gen {
 		return cached, nil
 	}
 	var own []tool.Tool
@@ -153,7 +155,9 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 	if err := reg.Swap(nil, append(box.selected(names...), own...)); err != nil {
 		return nil, fmt.Errorf("agent %s's tools: %w", a.Name, err)
 	}
-	return e.keepBox(key, e.toolbox(reg)), nil
+	made := e.toolbox(reg)
+	made.gen = gen
+	return e.keepBox(key, made), nil
 }
 
 // sharesFacts reports whether session id's lasting facts belong in the

@@ -35,6 +35,9 @@ type Toolbox struct {
 	// prompt is the system prompt last cached for a session offered this
 	// box (see shared); guarded by Engine.mu.
 	prompt string
+	// gen is the generation of hermes's registry a box of its own tools
+	// (an agent's) was made at; a later one makes it again.
+	gen uint64
 }
 
 // Offers reports whether the model is offered the tool named exactly name.
