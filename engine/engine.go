@@ -385,6 +385,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		MaxTokens:  model.MaxTokens,
 		SessionID:  s.ID,
 		Source:     s.Source,
+		Agent:      s.Agent,
 		Workdir:    workdir,
 		Logger:     e.opt.Logger,
 		Wire:       e.wire(s.ID),
