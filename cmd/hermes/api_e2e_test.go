@@ -16,12 +16,18 @@ import (
 // free port, starts serve, and returns the API's base URL.
 func serveAPI(t *testing.T, srv *llmtest.Server, key string) (h *home, base string) {
 	t.Helper()
+	return serveAPIWith(t, srv, key, "")
+}
+
+// serveAPIWith is serveAPI with more of config.yaml.
+func serveAPIWith(t *testing.T, srv *llmtest.Server, key, more string) (h *home, base string) {
+	t.Helper()
 	h = newHome(t)
 	h.write(".env", "HERMES_API_KEY="+key+"\n")
 	h.write("config.yaml", `model: {base_url: "`+srv.URL()+`/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
 memory: {long_term: false}
 api: {enabled: true, listen: "127.0.0.1:0"}
-`)
+`+more)
 	cmd := exec.Command(hermesBin, "serve")
 	cmd.Env, cmd.Dir = h.env, h.dir
 	stdout, err := cmd.StdoutPipe()
