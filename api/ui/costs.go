@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"time"
+)
+
+// costDays is how many days the costs page charts.
+const costDays = 30
+
+// palette colours the models of a chart, in order of their cost.
+var palette = []string{"#3366cc", "#dc3912", "#ff9900", "#109618", "#990099", "#0099c6", "#dd4477", "#66aa00"}
+
+// Chart geometry, in SVG units.
+const (
+	chartW, chartH = 720, 220
+	barsLeft       = 60
+)
+
+// costsData is the costs page: a bar per day stacked by model, a bar per
+// model, and the table behind them.
+type costsData struct {
+	Days   []dayBar
+	Models []modelBar
+	Ticks  []tick
+	Total  float64
+	Rows   []Cost
+	W, H   int
+	// ModelsH is the height of the chart per model.
+	ModelsH int
+}
+
+// dayBar is one day's stacked bar.
+type dayBar struct {
+	Day   string
+	X, W  string
+	Parts []rect
+	Total float64
+}
+
+// rect is one piece of a bar.
+type rect struct {
+	Y, H, Fill, Label string
+}
+
+// modelBar is one model's total over the days charted.
+type modelBar struct {
+	Model       string
+	Y, W        string
+	Fill, Label string
+	CostUSD     float64
+	Tokens      int64
+}
+
+// tick is a line of the y axis.
+type tick struct {
+	Y, Label string
+}
+
+// costs charts the cost per day and model of the last costDays days, as
+// SVG drawn here, so the page needs no script.
+func (d *Dashboard) costs(w http.ResponseWriter, r *http.Request, csrf string) {
+	if d.opt.Costs == nil {
+		d.render(w, r, http.StatusOK, "costs", page{Title: "Costs", CSRF: csrf, Notice: "This hermes does not count costs."})
+		return
+	}
+	today := d.opt.Clock.Now().UTC().Truncate(24 * time.Hour)
+	since := today.AddDate(0, 0, -(costDays - 1))
+	rows, err := d.opt.Costs(r.Context(), since)
+	if err != nil {
+		d.fail(w, r, "costs", csrf, err)
+		return
+	}
+	d.render(w, r, http.StatusOK, "costs", page{Title: "Costs", CSRF: csrf, Data: chartCosts(rows, since)})
+}
+
+// chartCosts lays the rows out as the page's two charts.
+func chartCosts(rows []Cost, since time.Time) costsData {
+	byModel := map[string]*modelBar{}
+	byDay := map[string]map[string]float64{}
+	var top float64
+	data := costsData{Rows: rows, W: chartW, H: chartH}
+	for _, c := range rows {
+		m := byModel[c.Model]
+		if m == nil {
+			m = &modelBar{Model: cmp.Or(c.Model, "(none)")}
+			byModel[c.Model] = m
+		}
+		m.CostUSD += c.CostUSD
+		m.Tokens += c.Tokens
+		day := c.Day.UTC().Format(time.DateOnly)
+		if byDay[day] == nil {
+			byDay[day] = map[string]float64{}
+		}
+		byDay[day][c.Model] += c.CostUSD
+		data.Total += c.CostUSD
+	}
+	models := slices.SortedFunc(maps.Keys(byModel), func(a, b string) int {
+		return cmp.Or(cmp.Compare(byModel[b].CostUSD, byModel[a].CostUSD), cmp.Compare(a, b))
+	})
+	fill := map[string]string{}
+	for i, m := range models {
+		fill[m] = palette[i%len(palette)]
+	}
+	for _, day := range byDay {
+		var sum float64
+		for _, v := range day {
+			sum += v
+		}
+		top = max(top, sum)
+	}
+	if top == 0 {
+		top = 1
+	}
+	slot := float64(chartW-barsLeft) / costDays
+	for i := range costDays {
+		day := since.AddDate(0, 0, i).Format(time.DateOnly)
+		b := dayBar{Day: day, X: f1(barsLeft + float64(i)*slot + 1), W: f1(slot - 2)}
+		y := float64(chartH)
+		for _, m := range models {
+			v := byDay[day][m]
+			if v <= 0 {
+				continue
+			}
+			h := v / top * (chartH - 10)
+			y -= h
+			b.Parts = append(b.Parts, rect{Y: f1(y), H: f1(h), Fill: fill[m], Label: fmt.Sprintf("%s %s: %s", day, cmp.Or(m, "(none)"), usd(v))})
+			b.Total += v
+		}
+		data.Days = append(data.Days, b)
+	}
+	for i := range 5 {
+		v := top * float64(i) / 4
+		data.Ticks = append(data.Ticks, tick{Y: f1(chartH - v/top*(chartH-10)), Label: usd(v)})
+	}
+	var mostCost float64
+	for _, m := range models {
+		mostCost = max(mostCost, byModel[m].CostUSD)
+	}
+	for i, m := range models {
+		mb := byModel[m]
+		w := 2.0
+		if mostCost > 0 {
+			w = max(mb.CostUSD/mostCost*(chartW-260), 2)
+		}
+		mb.Y, mb.W, mb.Fill = fmt.Sprint(i*24), f1(w), fill[m]
+		mb.Label = fmt.Sprintf("%s · %d tokens", usd(mb.CostUSD), mb.Tokens)
+		data.Models = append(data.Models, *mb)
+	}
+	data.ModelsH = max(len(models), 1) * 24
+	return data
+}
+
+// f1 writes an SVG coordinate.
+func f1(v float64) string { return fmt.Sprintf("%.1f", v) }
