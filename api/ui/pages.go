@@ -18,6 +18,7 @@ import (
 const (
 	recentSessions = 12  // sessions whose turns the turns page shows
 	recentTurns    = 30  // turns it shows
+	tailMessages   = 60  // messages it reads of each session, the newest
 	listed         = 50  // sessions or hits a list shows
 	shownMessages  = 500 // messages one session's page shows, the newest
 )
@@ -54,7 +55,7 @@ func (d *Dashboard) turns(w http.ResponseWriter, r *http.Request, csrf string) {
 	var data turnsData
 	seen := map[string]bool{}
 	for _, s := range list {
-		msgs, err := d.opt.Sessions.Messages(ctx, s.ID)
+		msgs, err := d.lastMessages(ctx, s.ID, tailMessages)
 		if err != nil {
 			d.fail(w, r, "turns", csrf, err)
 			return
@@ -198,7 +199,7 @@ func (d *Dashboard) session(w http.ResponseWriter, r *http.Request, csrf string)
 		d.fail(w, r, "session", csrf, err)
 		return
 	}
-	msgs, err := d.opt.Sessions.Messages(ctx, id)
+	msgs, err := d.lastMessages(ctx, id, shownMessages)
 	if err != nil {
 		d.fail(w, r, "session", csrf, err)
 		return
@@ -207,8 +208,9 @@ func (d *Dashboard) session(w http.ResponseWriter, r *http.Request, csrf string)
 	s.Title = d.opt.Redact(s.Title)
 	data := sessionData{Session: s, Turns: turnsOf(*s, msgs, live, d.opt.Clock.Now(), d.opt.Redact)}
 	if len(msgs) > shownMessages {
-		data.Hidden, msgs = len(msgs)-shownMessages, msgs[len(msgs)-shownMessages:]
+		msgs = msgs[len(msgs)-shownMessages:]
 	}
+	data.Hidden = max(s.MessageCount-len(msgs), 0)
 	for _, m := range msgs {
 		mm := message{ID: m.ID, Role: string(m.Role), Time: when(m.CreatedAt), Text: short(4000, d.opt.Redact(m.Text())), Tool: m.Name}
 		for _, tc := range m.ToolCalls {
@@ -217,6 +219,16 @@ func (d *Dashboard) session(w http.ResponseWriter, r *http.Request, csrf string)
 		data.Messages = append(data.Messages, mm)
 	}
 	d.render(w, r, http.StatusOK, "session", page{Title: "Session " + s.ID, CSRF: csrf, Data: data, Refresh: live})
+}
+
+// lastMessages reads the newest n messages of a session: alone when
+// the store can, else all of them, cut.
+func (d *Dashboard) lastMessages(ctx context.Context, id string, n int) ([]session.Message, error) {
+	if l, ok := d.opt.Sessions.(LastMessager); ok {
+		return l.LastMessages(ctx, id, n)
+	}
+	msgs, err := d.opt.Sessions.Messages(ctx, id)
+	return msgs[max(len(msgs)-n, 0):], err
 }
 
 // isLive reports whether a turn runs in the session now.

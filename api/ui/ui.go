@@ -39,6 +39,13 @@ type Sessions interface {
 	Search(ctx context.Context, query string, opt session.SearchOptions) ([]session.Hit, error)
 }
 
+// LastMessager is a Sessions that reads a session's newest messages
+// alone (*sqlite.Store does); with it a page costs the same however long
+// its sessions grew.
+type LastMessager interface {
+	LastMessages(ctx context.Context, sessionID string, n int) ([]session.Message, error)
+}
+
 // Jobs is what the dashboard reads of the job store; *cron.Store has
 // these methods.
 type Jobs interface {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/hermes-go/hermes/session"
 )
 
 // DayCost is what the sessions started on one day (UTC) with one model
@@ -70,4 +72,19 @@ type RunningTurn struct {
 	SessionID string
 	Holder    string
 	Until     time.Time
+}
+
+// LastMessages returns the newest n messages of a session, in order:
+// what a page showing the latest turns needs of a session of any length.
+func (s *Store) LastMessages(ctx context.Context, sessionID string, n int) ([]session.Message, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT * FROM (SELECT `+messageCols+` FROM messages
+WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id`, sessionID, max(n, 0))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: last messages of session %s: %w", sessionID, err)
+	}
+	msgs, err := scanMessages(rows)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: last messages of session %s: %w", sessionID, err)
+	}
+	return msgs, nil
 }
