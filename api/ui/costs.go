@@ -30,13 +30,17 @@ type costsData struct {
 	Total  float64
 	Rows   []Cost
 	W, H   int
+	// SVGW and SVGH are the chart's size with the day labels.
+	SVGW, SVGH int
 	// ModelsH is the height of the chart per model.
 	ModelsH int
 }
 
 // dayBar is one day's stacked bar.
 type dayBar struct {
-	Day   string
+	Day string
+	// Label is the day under the bar, on every fifth day.
+	Label string
 	X, W  string
 	Parts []rect
 	Total float64
@@ -83,7 +87,7 @@ func chartCosts(rows []Cost, since time.Time) costsData {
 	byModel := map[string]*modelBar{}
 	byDay := map[string]map[string]float64{}
 	var top float64
-	data := costsData{Rows: rows, W: chartW, H: chartH}
+	data := costsData{Rows: rows, W: chartW, H: chartH, SVGW: chartW + 30, SVGH: chartH + 25}
 	for _, c := range rows {
 		m := byModel[c.Model]
 		if m == nil {
@@ -120,6 +124,9 @@ func chartCosts(rows []Cost, since time.Time) costsData {
 	for i := range costDays {
 		day := since.AddDate(0, 0, i).Format(time.DateOnly)
 		b := dayBar{Day: day, X: f1(barsLeft + float64(i)*slot + 1), W: f1(slot - 2)}
+		if i%5 == 0 || i == costDays-1 {
+			b.Label = day[5:]
+		}
 		y := float64(chartH)
 		for _, m := range models {
 			v := byDay[day][m]
