@@ -14,16 +14,23 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/api/ui"
+	"github.com/hermes-go/hermes/config"
 )
 
 // apiUI is the dashboard the API's listener serves at /ui: the stores
 // hermes sessions and hermes cron read, the engine's run-now (as hermes
 // cron run), the sessions' leases for the turns running in any process,
 // the gateway's undelivered replies, and hermes gateway status, with
-// every text redacted on its way out.
+// every text redacted on its way out. api.sessions decides which
+// sessions it shows, as it does for /v1/sessions.
 func (a *App) apiUI(keys []string) *ui.Dashboard {
+	source := apiSource
+	if a.Config.Config.API.Sessions == config.APISessionsAll {
+		source = ""
+	}
 	opt := ui.Options{
 		Keys:     keys,
+		Source:   source,
 		Sessions: a.Sessions,
 		Jobs:     a.Jobs,
 		RunJob:   a.Engine.StartJobNow,

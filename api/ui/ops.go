@@ -140,7 +140,13 @@ func (d *Dashboard) deliveries(w http.ResponseWriter, r *http.Request, csrf stri
 			return
 		}
 		for _, f := range fs {
-			all = append(all, delivery{Time: f.Time, What: fmt.Sprintf("reply (%d attempts): %s", f.Attempts, short(120, d.opt.Redact(f.Text))),
+			text := short(120, d.opt.Redact(f.Text))
+			if d.opt.Source != "" {
+				// A reply on a chat platform belongs to a conversation the
+				// dashboard does not show (Options.Source).
+				text = "(its text is shown with api.sessions: all)"
+			}
+			all = append(all, delivery{Time: f.Time, What: fmt.Sprintf("reply (%d attempts): %s", f.Attempts, text),
 				Target: f.Where, Error: short(300, d.opt.Redact(f.Error))})
 		}
 	}

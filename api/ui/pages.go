@@ -47,7 +47,7 @@ func (d *Dashboard) turns(w http.ResponseWriter, r *http.Request, csrf string) {
 			live[l.SessionID] = l
 		}
 	}
-	list, err := d.opt.Sessions.List(ctx, session.ListOptions{Limit: recentSessions})
+	list, err := d.opt.Sessions.List(ctx, session.ListOptions{Source: d.opt.Source, Limit: recentSessions})
 	if err != nil {
 		d.fail(w, r, "turns", csrf, err)
 		return
@@ -70,7 +70,7 @@ func (d *Dashboard) turns(w http.ResponseWriter, r *http.Request, csrf string) {
 		data.Recent = append(data.Recent, ts...)
 	}
 	for id, l := range live {
-		if !seen[id] {
+		if !seen[id] && d.visible(ctx, id) {
 			data.Others = append(data.Others, l)
 		}
 	}
@@ -114,7 +114,7 @@ func (d *Dashboard) sessions(w http.ResponseWriter, r *http.Request, csrf string
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	data := sessionsData{Query: q}
 	if q != "" {
-		hits, err := d.opt.Sessions.Search(ctx, q, session.SearchOptions{Limit: listed})
+		hits, err := d.opt.Sessions.Search(ctx, q, session.SearchOptions{Source: d.opt.Source, Limit: listed})
 		if err != nil {
 			d.fail(w, r, "sessions", csrf, err)
 			return
@@ -130,7 +130,7 @@ func (d *Dashboard) sessions(w http.ResponseWriter, r *http.Request, csrf string
 				Error: fmt.Sprintf("page: %q is not accepted; use a whole number from 0 to 100000", r.URL.Query().Get("page"))})
 			return
 		}
-		list, err := d.opt.Sessions.List(ctx, session.ListOptions{Limit: listed + 1, Offset: n * listed})
+		list, err := d.opt.Sessions.List(ctx, session.ListOptions{Source: d.opt.Source, Limit: listed + 1, Offset: n * listed})
 		if err != nil {
 			d.fail(w, r, "sessions", csrf, err)
 			return
@@ -190,6 +190,9 @@ func (d *Dashboard) session(w http.ResponseWriter, r *http.Request, csrf string)
 	ctx := r.Context()
 	id := r.PathValue("id")
 	s, err := d.opt.Sessions.Get(ctx, id)
+	if err == nil && d.opt.Source != "" && s.Source != d.opt.Source {
+		err = session.ErrNotFound
+	}
 	if errors.Is(err, session.ErrNotFound) {
 		d.render(w, r, http.StatusNotFound, "session", page{Title: "Session", CSRF: csrf,
 			Error: fmt.Sprintf("session %q does not exist; pick one from the list of sessions", id)})
@@ -229,6 +232,16 @@ func (d *Dashboard) lastMessages(ctx context.Context, id string, n int) ([]sessi
 	}
 	msgs, err := d.opt.Sessions.Messages(ctx, id)
 	return msgs[max(len(msgs)-n, 0):], err
+}
+
+// visible reports whether the dashboard shows the session (see
+// Options.Source).
+func (d *Dashboard) visible(ctx context.Context, id string) bool {
+	if d.opt.Source == "" {
+		return true
+	}
+	s, err := d.opt.Sessions.Get(ctx, id)
+	return err == nil && s.Source == d.opt.Source
 }
 
 // isLive reports whether a turn runs in the session now.

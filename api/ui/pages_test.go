@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/session"
 )
 
 // TestPagesShowTheSeededHome loads every page over a seeded state.db and
@@ -115,4 +119,36 @@ func TestRunNow(t *testing.T) {
 	}
 	_, body := c.get("/ui/jobs?ran=morning-brief&run=99")
 	mustContain(t, "the jobs page after run-now", body, "Job morning-brief started now as run 99")
+}
+
+// TestSourceLimitsTheSessionsShown checks that a dashboard limited to
+// the API's sessions (api.sessions: api) shows no other conversation: not
+// in the lists, the search, the turns, a session's page or the text of
+// an undelivered reply.
+func TestSourceLimitsTheSessionsShown(t *testing.T) {
+	h := seed(t)
+	if err := h.sessions.Create(context.Background(), &session.Session{ID: "s-api", Source: "api", Title: "an api conversation", StartedAt: h.clock.Now().Add(-3 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	h.opt.Source = "api"
+	c := newClient(t, New(h.opt))
+	c.login(testKey)
+	for _, path := range []string{"/ui/", "/ui/sessions", "/ui/sessions?q=kumquats", "/ui/sessions?q=ten", "/ui/deliveries"} {
+		status, body := c.get(path)
+		if status != http.StatusOK {
+			t.Fatalf("GET %s = %d", path, status)
+		}
+		for _, other := range []string{"weekly report", "s-live", "count to ten", "s-attack", "your reply"} {
+			if strings.Contains(body, other) {
+				t.Errorf("GET %s shows %q of a session that is not the API's", path, other)
+			}
+		}
+	}
+	_, body := c.get("/ui/sessions")
+	mustContain(t, "the session list", body, "an api conversation")
+	for _, id := range []string{"s-attack", "s-live"} {
+		if status, _ := c.get("/ui/sessions/" + id); status != http.StatusNotFound {
+			t.Errorf("GET the page of %s = %d, want 404", id, status)
+		}
+	}
 }

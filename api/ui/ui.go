@@ -90,7 +90,13 @@ type Options struct {
 	// Keys are the API's keys; one of them, given once at the login
 	// form, opens the dashboard. With none, the dashboard is open (the
 	// API allows that only on a loopback address).
-	Keys     []string
+	Keys []string
+	// Source, when set, is the only source whose sessions the dashboard
+	// shows (api, as the API's /v1/sessions shows by default), so a key
+	// opens no more conversations here than through the API; any other
+	// session is answered as one that does not exist. Empty shows every
+	// source.
+	Source   string
 	Sessions Sessions
 	Jobs     Jobs
 	// RunJob starts a job now, as hermes cron run and POST

@@ -109,7 +109,7 @@ func TestDashboardInChromium(t *testing.T) {
 	h.write(".env", "HERMES_API_KEY="+uiKey+"\n")
 	h.write("config.yaml", `model: {base_url: "`+srv.URL()+`/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
 memory: {long_term: false}
-api: {enabled: true, listen: "127.0.0.1:0"}
+api: {enabled: true, listen: "127.0.0.1:0", sessions: all}
 `)
 	seedUIHome(t, h)
 	base := startServeAPI(t, h, uiKey)
