@@ -78,10 +78,11 @@ type Config struct {
 	// is reached, one last call without tools asks for a summary.
 	MaxTurns  int
 	MaxTokens int
-	// SessionID, Source, Workdir and Approver reach tools through
-	// tool.Invocation.
+	// SessionID, Source, Agent, Workdir and Approver reach tools
+	// through tool.Invocation.
 	SessionID string
 	Source    string
+	Agent     string
 	Workdir   string
 	Approver  tool.Approver
 	Logger    *slog.Logger

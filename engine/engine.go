@@ -225,6 +225,12 @@ type Input struct {
 	// The agent's toolsets and model apply where Toolsets and Model are
 	// empty.
 	Agent string
+	// User is the id of the user the turn runs for (config's users:),
+	// resolved by the front from a platform identity or an API key, and
+	// Tenant that user's tenant; both empty for the local owner. A new
+	// session records them.
+	User   string
+	Tenant string
 	// MaxTurns, when positive, replaces the engine's iteration budget.
 	MaxTurns int
 	// Approval says who can be asked about this turn's dangerous
@@ -379,6 +385,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		MaxTokens:  model.MaxTokens,
 		SessionID:  s.ID,
 		Source:     s.Source,
+		Agent:      s.Agent,
 		Workdir:    workdir,
 		Logger:     e.opt.Logger,
 		Wire:       e.wire(s.ID),
@@ -435,9 +442,19 @@ func (e *Engine) session(ctx context.Context, id string, known *session.Session,
 	// The title comes with the row: a stateless request or a job makes a
 	// session every time, and a write of its own would cost one more
 	// transaction before the model is called.
-	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text), ParentID: in.parentID, Agent: in.Agent}
+	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text), ParentID: in.parentID, Agent: in.Agent,
+		User: in.User, Tenant: in.Tenant}
 	if s.Source == "" {
 		s.Source = "cli"
+	}
+	if in.parentID != "" && in.User == "" {
+		// A delegated child or a team's task belongs to whoever's
+		// session started it.
+		parent, err := e.opt.Store.Get(ctx, in.parentID)
+		if err != nil {
+			return nil, fmt.Errorf("creating a session: its parent %s: %w", in.parentID, err)
+		}
+		s.User, s.Tenant = parent.User, parent.Tenant
 	}
 	if err := e.opt.Store.Create(ctx, s); err != nil {
 		return nil, fmt.Errorf("creating a session: %w", err)

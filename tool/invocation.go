@@ -17,6 +17,10 @@ type Invocation struct {
 	// platform. Tools that must not run somewhere (the cron tool inside a
 	// scheduled job) check it.
 	Source string
+	// Agent is the role agent the turn runs as, "" for hermes itself.
+	// Tools that act later in someone's name (the cronjob tool) act in
+	// the agent's, so a turn cannot get past its agent's limits.
+	Agent string
 	// Workdir is the directory the session works in; tools that keep
 	// their own working directory (terminal) start there.
 	Workdir string
