@@ -15,6 +15,7 @@ import (
 
 	"github.com/hermes-go/hermes/api/ui"
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/session"
 )
 
 // apiUI is the dashboard the API's listener serves at /ui: the stores
@@ -43,10 +44,14 @@ func (a *App) apiUI(keys []string) *ui.Dashboard {
 			return out, err
 		},
 		Costs: func(ctx context.Context, since time.Time) ([]ui.Cost, error) {
-			cs, err := a.Sessions.Costs(ctx, since)
-			out := make([]ui.Cost, len(cs))
-			for i, c := range cs {
-				out[i] = ui.Cost{Day: c.Day, Model: c.Model, CostUSD: c.CostUSD, Tokens: c.Tokens}
+			rows, err := a.Sessions.DailyUsage(ctx, session.UsageQuery{From: since.UTC().Format(time.DateOnly)})
+			out := make([]ui.Cost, 0, len(rows))
+			for _, r := range rows {
+				day, perr := time.Parse(time.DateOnly, r.Day)
+				if perr != nil {
+					continue
+				}
+				out = append(out, ui.Cost{Day: day, User: r.User, Tenant: r.Tenant, Model: r.Model, CostUSD: r.CostUSD, Tokens: r.InputTokens + r.OutputTokens})
 			}
 			return out, err
 		},

@@ -22,18 +22,16 @@ const (
 )
 
 // costsData is the costs page: a bar per day stacked by model, a bar per
-// model, and the table behind them.
+// model, user and tenant, and the table behind them.
 type costsData struct {
-	Days   []dayBar
-	Models []modelBar
-	Ticks  []tick
-	Total  float64
-	Rows   []Cost
-	W, H   int
+	Days                   []dayBar
+	Models, Users, Tenants chart
+	Ticks                  []tick
+	Total                  float64
+	Rows                   []Cost
+	W, H                   int
 	// SVGW and SVGH are the chart's size with the day labels.
 	SVGW, SVGH int
-	// ModelsH is the height of the chart per model.
-	ModelsH int
 }
 
 // dayBar is one day's stacked bar.
@@ -51,9 +49,17 @@ type rect struct {
 	Y, H, Fill, Label string
 }
 
-// modelBar is one model's total over the days charted.
-type modelBar struct {
-	Model       string
+// chart is a bar per model, user or tenant: its total over the days
+// charted.
+type chart struct {
+	Bars []totalBar
+	// H is the chart's height.
+	H int
+}
+
+// totalBar is one model's, user's or tenant's total.
+type totalBar struct {
+	Name        string
 	Y, W        string
 	Fill, Label string
 	CostUSD     float64
@@ -84,18 +90,9 @@ func (d *Dashboard) costs(w http.ResponseWriter, r *http.Request, csrf string) {
 
 // chartCosts lays the rows out as the page's two charts.
 func chartCosts(rows []Cost, since time.Time) costsData {
-	byModel := map[string]*modelBar{}
-	byDay := map[string]map[string]float64{}
-	var top float64
 	data := costsData{Rows: rows, W: chartW, H: chartH, SVGW: chartW + 30, SVGH: chartH + 25}
+	byDay := map[string]map[string]float64{}
 	for _, c := range rows {
-		m := byModel[c.Model]
-		if m == nil {
-			m = &modelBar{Model: cmp.Or(c.Model, "(none)")}
-			byModel[c.Model] = m
-		}
-		m.CostUSD += c.CostUSD
-		m.Tokens += c.Tokens
 		day := c.Day.UTC().Format(time.DateOnly)
 		if byDay[day] == nil {
 			byDay[day] = map[string]float64{}
@@ -103,13 +100,16 @@ func chartCosts(rows []Cost, since time.Time) costsData {
 		byDay[day][c.Model] += c.CostUSD
 		data.Total += c.CostUSD
 	}
-	models := slices.SortedFunc(maps.Keys(byModel), func(a, b string) int {
-		return cmp.Or(cmp.Compare(byModel[b].CostUSD, byModel[a].CostUSD), cmp.Compare(a, b))
-	})
+	data.Models = totals(rows, func(c Cost) string { return cmp.Or(c.Model, "(none)") })
+	data.Users = totals(rows, func(c Cost) string { return cmp.Or(c.User, "(local owner)") })
+	data.Tenants = totals(rows, func(c Cost) string { return cmp.Or(c.Tenant, "(none)") })
 	fill := map[string]string{}
-	for i, m := range models {
-		fill[m] = palette[i%len(palette)]
+	var models []string
+	for _, b := range data.Models.Bars {
+		fill[b.Name] = b.Fill
+		models = append(models, b.Name)
 	}
+	var top float64
 	for _, day := range byDay {
 		var sum float64
 		for _, v := range day {
@@ -129,13 +129,13 @@ func chartCosts(rows []Cost, since time.Time) costsData {
 		}
 		y := float64(chartH)
 		for _, m := range models {
-			v := byDay[day][m]
+			v := byDay[day][modelKey(m)]
 			if v <= 0 {
 				continue
 			}
 			h := v / top * (chartH - 10)
 			y -= h
-			b.Parts = append(b.Parts, rect{Y: f1(y), H: f1(h), Fill: fill[m], Label: fmt.Sprintf("%s %s: %s", day, cmp.Or(m, "(none)"), usd(v))})
+			b.Parts = append(b.Parts, rect{Y: f1(y), H: f1(h), Fill: fill[m], Label: fmt.Sprintf("%s %s: %s", day, m, usd(v))})
 			b.Total += v
 		}
 		data.Days = append(data.Days, b)
@@ -144,22 +144,49 @@ func chartCosts(rows []Cost, since time.Time) costsData {
 		v := top * float64(i) / 4
 		data.Ticks = append(data.Ticks, tick{Y: f1(chartH - v/top*(chartH-10)), Label: usd(v)})
 	}
-	var mostCost float64
-	for _, m := range models {
-		mostCost = max(mostCost, byModel[m].CostUSD)
-	}
-	for i, m := range models {
-		mb := byModel[m]
-		w := 2.0
-		if mostCost > 0 {
-			w = max(mb.CostUSD/mostCost*(chartW-260), 2)
-		}
-		mb.Y, mb.W, mb.Fill = fmt.Sprint(i*24), f1(w), fill[m]
-		mb.Label = fmt.Sprintf("%s · %d tokens", usd(mb.CostUSD), mb.Tokens)
-		data.Models = append(data.Models, *mb)
-	}
-	data.ModelsH = max(len(models), 1) * 24
 	return data
+}
+
+// modelKey is the model of a chart's name for it.
+func modelKey(name string) string {
+	if name == "(none)" {
+		return ""
+	}
+	return name
+}
+
+// totals sums the rows by key into a bar each, the costliest first.
+func totals(rows []Cost, key func(Cost) string) chart {
+	by := map[string]*totalBar{}
+	for _, c := range rows {
+		k := key(c)
+		b := by[k]
+		if b == nil {
+			b = &totalBar{Name: k}
+			by[k] = b
+		}
+		b.CostUSD += c.CostUSD
+		b.Tokens += c.Tokens
+	}
+	names := slices.SortedFunc(maps.Keys(by), func(a, b string) int {
+		return cmp.Or(cmp.Compare(by[b].CostUSD, by[a].CostUSD), cmp.Compare(a, b))
+	})
+	var most float64
+	for _, b := range by {
+		most = max(most, b.CostUSD)
+	}
+	out := chart{H: max(len(names), 1) * 24}
+	for i, n := range names {
+		b := by[n]
+		w := 2.0
+		if most > 0 {
+			w = max(b.CostUSD/most*(chartW-260), 2)
+		}
+		b.Y, b.W, b.Fill = fmt.Sprint(i*24), f1(w), palette[i%len(palette)]
+		b.Label = fmt.Sprintf("%s · %d tokens", usd(b.CostUSD), b.Tokens)
+		out.Bars = append(out.Bars, *b)
+	}
+	return out
 }
 
 // f1 writes an SVG coordinate.

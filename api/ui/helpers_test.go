@@ -66,12 +66,13 @@ func seed(t testing.TB) *home {
 	}
 	h := &home{sessions: st, jobs: jobs, clock: clk}
 	at := start.Add(-2 * time.Hour)
-	addTurn(t, st, "s-attack", xssTitle, "gpt-a", at, xssText, []llm.ToolCall{
+	h.addTurn(t, session.Session{ID: "s-attack", Title: xssTitle, Model: "gpt-a", StartedAt: at, User: "mallory", Tenant: "acme"}, xssText, []llm.ToolCall{
 		{ID: "c1", Name: "terminal", Arguments: xssArgs},
 		{ID: "c2", Name: "read_file", Arguments: `{"path":"/etc/hosts"}`},
 	}, []string{`{"status":"ok","data":"done"}`, `{"status":"error","error_code":"not_found","message":"no such file"}`}, 0.5)
-	addTurn(t, st, "s-yesterday", "weekly report", "gpt-b", at.Add(-24*time.Hour), "write the weekly report about kumquats", nil, nil, 1.25)
-	addTurn(t, st, "s-live", "running now", "gpt-a", start.Add(-time.Minute), "count to ten slowly", []llm.ToolCall{{ID: "c9", Name: "sleep", Arguments: `{"seconds":60}`}}, nil, 0.1)
+	h.addTurn(t, session.Session{ID: "s-yesterday", Title: "weekly report", Model: "gpt-b", StartedAt: at.Add(-24 * time.Hour), User: "alice", Tenant: "globex"},
+		"write the weekly report about kumquats", nil, nil, 1.25)
+	h.addTurn(t, session.Session{ID: "s-live", Title: "running now", Model: "gpt-a", StartedAt: start.Add(-time.Minute)}, "count to ten slowly", []llm.ToolCall{{ID: "c9", Name: "sleep", Arguments: `{"seconds":60}`}}, nil, 0.1)
 	if _, err := st.AcquireLease(ctx, session.LeaseRequest{SessionID: "s-live", Holder: "host/42", Now: start, TTL: time.Hour}); err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +109,11 @@ func seed(t testing.TB) *home {
 			return out, err
 		},
 		Costs: func(ctx context.Context, since time.Time) ([]Cost, error) {
-			cs, err := st.Costs(ctx, since)
+			rows, err := st.DailyUsage(ctx, session.UsageQuery{From: since.Format(time.DateOnly)})
 			var out []Cost
-			for _, c := range cs {
-				out = append(out, Cost{Day: c.Day, Model: c.Model, CostUSD: c.CostUSD, Tokens: c.Tokens})
+			for _, r := range rows {
+				day, _ := time.Parse(time.DateOnly, r.Day)
+				out = append(out, Cost{Day: day, User: r.User, Tenant: r.Tenant, Model: r.Model, CostUSD: r.CostUSD, Tokens: r.InputTokens + r.OutputTokens})
 			}
 			return out, err
 		},
@@ -126,11 +128,17 @@ func seed(t testing.TB) *home {
 }
 
 // addTurn stores a session with one turn: the user's text, a reply with
-// the calls, their results a second apart each, and a final answer.
-func addTurn(t testing.TB, st *sqlite.Store, id, title, model string, at time.Time, text string, calls []llm.ToolCall, results []string, cost float64) {
+// the calls, their results a second apart each, and a final answer. The
+// clock stands at the turn's end while its usage is recorded, so the
+// cost counts on that day.
+func (h *home) addTurn(t testing.TB, s session.Session, text string, calls []llm.ToolCall, results []string, cost float64) {
 	t.Helper()
 	ctx := context.Background()
-	if err := st.Create(ctx, &session.Session{ID: id, Source: "cli", Title: title, Model: model, StartedAt: at}); err != nil {
+	at := s.StartedAt
+	if s.Source == "" {
+		s.Source = "cli"
+	}
+	if err := h.sessions.Create(ctx, &s); err != nil {
 		t.Fatal(err)
 	}
 	msgs := []*session.Message{{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Part{llm.TextPart(text)}}, CreatedAt: at}}
@@ -143,7 +151,10 @@ func addTurn(t testing.TB, st *sqlite.Store, id, title, model string, at time.Ti
 	if len(calls) == len(results) {
 		msgs = append(msgs, &session.Message{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Part{llm.TextPart("finished: " + text)}}, CreatedAt: at.Add(10 * time.Second)})
 	}
-	if err := st.Record(ctx, id, session.Usage{InputTokens: 1000, OutputTokens: 100, CostUSD: cost}, msgs...); err != nil {
+	now := h.clock.Now()
+	h.clock.Set(at.Add(10 * time.Second))
+	defer h.clock.Set(now)
+	if err := h.sessions.Record(ctx, s.ID, session.Usage{InputTokens: 1000, OutputTokens: 100, CostUSD: cost}, msgs...); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -24,12 +24,13 @@ func TestPagesShowTheSeededHome(t *testing.T) {
 		{"/ui/", []string{"Running now", "running now", "count to ten slowly", "sleep", "so far", "Recent", "terminal", "read_file",
 			`class="st error"`, "weekly report", "<svg class=\"timeline\""}},
 		{"/ui/turns", []string{"s-live", "Running now"}},
-		{"/ui/sessions", []string{"s-live", "weekly report", "gpt-b", "$1.25"}},
+		{"/ui/sessions", []string{"s-live", "weekly report", "gpt-b", "$1.25", "alice (globex)"}},
 		{"/ui/sessions?q=kumquats", []string{"weekly report", "<mark>kumquats</mark>"}},
-		{"/ui/sessions/s-attack", []string{"s-attack", "terminal", "read_file", "no such file", "finished:", "$0.50"}},
+		{"/ui/sessions/s-attack", []string{"s-attack", "terminal", "read_file", "no such file", "finished:", "$0.50", "mallory (tenant acme)"}},
 		{"/ui/jobs", []string{"morning-brief", "0 9 * * *", "2026-12-02 09:00", "model timed out", "Run now", `value="`}},
 		{"/ui/deliveries", []string{"job morning-brief", "chat not found (&lt;b&gt;bold&lt;/b&gt;)", "bot was blocked", "chat 555", "Delivered"}},
-		{"/ui/costs", []string{"gpt-a", "gpt-b", "$1.85", `id="per-day"`, "<rect", "2026-11-30"}},
+		{"/ui/costs", []string{"gpt-a", "gpt-b", "$1.85", `id="per-day"`, "<rect", "2026-11-30", "Per user", "alice · $1.25", "mallory · $0.50",
+			"(local owner) · $0.10", "Per tenant", "globex · $1.25", "acme · $0.50"}},
 		{"/ui/platforms", []string{"telegram", "@hermes_bot, polling", "slack", "invalid_auth", "failing"}},
 	} {
 		status, body := c.get(tc.path)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/session"
 )
 
 // TestSoakHeapStaysFlat runs a day of the dashboard at accelerated time:
@@ -27,7 +28,7 @@ func TestSoakHeapStaysFlat(t *testing.T) {
 	loads := 0
 	step := func(i int) {
 		h.clock.Advance(time.Minute)
-		addTurn(t, h.sessions, fmt.Sprintf("soak-%05d", i), fmt.Sprintf("soak session %d", i), "gpt-a", h.clock.Now(), "hello kumquats again",
+		h.addTurn(t, session.Session{ID: fmt.Sprintf("soak-%05d", i), Title: fmt.Sprintf("soak session %d", i), Model: "gpt-a", StartedAt: h.clock.Now(), User: fmt.Sprintf("user-%d", i%50)}, "hello kumquats again",
 			[]llm.ToolCall{{ID: "c", Name: "terminal", Arguments: `{"command":"date"}`}}, []string{`{"status":"ok"}`}, 0.01)
 		if i%10 == 0 {
 			cookie = login(t, d)

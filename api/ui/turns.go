@@ -14,10 +14,13 @@ import (
 // user message.
 type turn struct {
 	SessionID, Title, Source string
-	Prompt                   string
-	Start, End               time.Time
-	Running                  bool
-	Calls                    []call
+	// User is the user the session belongs to, empty for the local
+	// owner.
+	User       string
+	Prompt     string
+	Start, End time.Time
+	Running    bool
+	Calls      []call
 	// Bars are the calls drawn on the turn's timeline.
 	Bars []bar
 }
@@ -51,7 +54,7 @@ func turnsOf(s session.Session, msgs []session.Message, live bool, now time.Time
 	pending := map[string]int{}
 	for _, m := range msgs {
 		if m.Role == llm.RoleUser && (cur == nil || len(pending) == 0) {
-			out = append(out, turn{SessionID: s.ID, Title: redact(s.Title), Source: s.Source,
+			out = append(out, turn{SessionID: s.ID, Title: redact(s.Title), Source: s.Source, User: s.User,
 				Prompt: short(200, redact(m.Text())), Start: m.CreatedAt, End: m.CreatedAt})
 			cur = &out[len(out)-1]
 			clear(pending)

@@ -60,12 +60,14 @@ type Live struct {
 	Holder string
 }
 
-// Cost is what the sessions of one day and one model cost.
+// Cost is what the model calls of one UTC day, one user (of one tenant)
+// and one model cost; User and Tenant are empty for the local owner.
 type Cost struct {
-	Day     time.Time
-	Model   string
-	CostUSD float64
-	Tokens  int64
+	Day          time.Time
+	User, Tenant string
+	Model        string
+	CostUSD      float64
+	Tokens       int64
 }
 
 // Failure is a message hermes could not deliver.
@@ -104,7 +106,7 @@ type Options struct {
 	RunJob func(ctx context.Context, name string) (int64, error)
 	// Live lists the sessions turns are running in.
 	Live func(ctx context.Context) ([]Live, error)
-	// Costs sums the costs per day and model since a time.
+	// Costs sums the costs per day, user, tenant and model since a time.
 	Costs func(ctx context.Context, since time.Time) ([]Cost, error)
 	// Failures lists the newest messages that could not be delivered,
 	// at most limit.

@@ -52,7 +52,7 @@ func seedUIHome(t *testing.T, h *home) {
 	}
 	defer st.Close()
 	yesterday := time.Now().Add(-24 * time.Hour)
-	if err := st.Create(ctx, &session.Session{ID: "s-report", Source: "telegram", Title: "weekly report", Model: "big-model", StartedAt: yesterday}); err != nil {
+	if err := st.Create(ctx, &session.Session{ID: "s-report", Source: "telegram", Title: "weekly report", Model: "big-model", StartedAt: yesterday, User: "alice", Tenant: "globex"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Record(ctx, "s-report", session.Usage{InputTokens: 9000, OutputTokens: 700, CostUSD: 0.42},
@@ -190,11 +190,11 @@ api: {enabled: true, listen: "127.0.0.1:0", sessions: all}
 		wants           []string
 	}{
 		{"turns", "/ui/turns", "main", []string{"Recent", uiTitleAttack, "read_file", "error", "write the weekly report about kumquats"}},
-		{"sessions", "/ui/sessions", "#sessions", []string{uiTitleAttack, "weekly report", "big-model", "$0.42"}},
+		{"sessions", "/ui/sessions", "#sessions", []string{uiTitleAttack, "weekly report", "big-model", "$0.42", "alice (globex)"}},
 		{"search", "/ui/sessions?q=kumquats", "#hits", []string{"weekly report", "kumquats"}},
 		{"jobs", "/ui/jobs", "#jobs", []string{"nightly-digest", "0 3 * * *", "the model timed out", "Run now"}},
 		{"deliveries", "/ui/deliveries", "main", []string{"telegram: chat not found", "bot was blocked by the user", "chat 777", "job nightly-digest"}},
-		{"costs", "/ui/costs", "main", []string{"big-model", "$0.42", "Per day", "Per model"}},
+		{"costs", "/ui/costs", "main", []string{"big-model", "$0.42", "Per day", "Per model", "alice · $0.42", "globex · $0.42"}},
 		{"platforms", "/ui/platforms", "main", []string{"No gateway platform is configured"}},
 	} {
 		run(p.name, chromedp.Navigate(base+p.path), chromedp.WaitVisible(chromedp.CSS(p.sel)))

@@ -11,42 +11,6 @@ import (
 	"github.com/hermes-go/hermes/session"
 )
 
-func TestCostsPerDayAndModel(t *testing.T) {
-	ctx := context.Background()
-	s := openTemp(t)
-	day := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	for i, c := range []struct {
-		at    time.Time
-		model string
-		cost  float64
-	}{{day, "a", 1}, {day.Add(time.Hour), "a", 2}, {day.Add(time.Hour), "b", 4}, {day.Add(24 * time.Hour), "a", 8}, {day.Add(-48 * time.Hour), "a", 16}} {
-		sess := &session.Session{ID: string(rune('p' + i)), Source: "cli", Model: c.model, StartedAt: c.at}
-		if err := s.Create(ctx, sess); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.AddUsage(ctx, sess.ID, session.Usage{InputTokens: 10, OutputTokens: 1, CostUSD: c.cost}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := s.Costs(ctx, day.Truncate(24*time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []DayCost{
-		{Day: day.Truncate(24 * time.Hour), Model: "a", CostUSD: 3, Tokens: 22},
-		{Day: day.Truncate(24 * time.Hour), Model: "b", CostUSD: 4, Tokens: 11},
-		{Day: day.Truncate(24 * time.Hour).Add(24 * time.Hour), Model: "a", CostUSD: 8, Tokens: 11},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("costs = %+v, want %+v", got, want)
-	}
-	for i := range want {
-		if !got[i].Day.Equal(want[i].Day) || got[i].Model != want[i].Model || got[i].CostUSD != want[i].CostUSD || got[i].Tokens != want[i].Tokens {
-			t.Errorf("costs[%d] = %+v, want %+v", i, got[i], want[i])
-		}
-	}
-}
-
 func TestRunningListsHeldLeases(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
