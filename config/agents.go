@@ -132,7 +132,7 @@ func validateAgents(c *Config, where func(key string) string) []error {
 func validateKnowledge(names []string, key string, where func(key string) string) []error {
 	if names != nil && len(names) == 0 {
 		return []error{badValue(where(key), key, "[]",
-			"is not accepted; name the knowledge bases the agent may search, leave knowledge out for all of them, or leave the knowledge toolset out of toolsets for none")}
+			"is not accepted; name the knowledge bases it may search, leave knowledge out for all of them, or leave the knowledge toolset out of toolsets for none")}
 	}
 	var errs []error
 	for i, n := range names {

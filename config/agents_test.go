@@ -81,7 +81,7 @@ func TestAgentsRejected(t *testing.T) {
 		{"agents:\n  a:\n    knowledge: [ops, \"../hr\"]\n", `agents.a.knowledge[1]: "../hr" is not accepted as a knowledge base name; use 1–64 letters`},
 		{"agents:\n  a:\n    knowledge: [\"hr ops\"]\n", `agents.a.knowledge[0]: "hr ops" is not accepted as a knowledge base name`},
 		{"agents:\n  a:\n    knowledge: [\"\"]\n", `agents.a.knowledge[0]: "" is not accepted as a knowledge base name`},
-		{"agents:\n  a:\n    knowledge: []\n", `agents.a.knowledge: "[]" is not accepted; name the knowledge bases the agent may search, leave knowledge out for all of them, or leave the knowledge toolset out of toolsets for none`},
+		{"agents:\n  a:\n    knowledge: []\n", `agents.a.knowledge: "[]" is not accepted; name the knowledge bases it may search, leave knowledge out for all of them, or leave the knowledge toolset out of toolsets for none`},
 		{"agents:\n  a:\n    model: \"gpt 4; rm\"\n", `agents.a.model: "gpt 4; rm" is not accepted as a model name`},
 		{"agents:\n  a: {}\nschedules:\n  j:\n    cron: \"@daily\"\n    prompt: x\n    agent: b\n", `schedules.j.agent: "b" is not accepted; use one of a`},
 		{"schedules:\n  j:\n    cron: \"@daily\"\n    prompt: x\n    agent: b\n", `schedules.j.agent: "b" is not accepted; no agents are configured`},

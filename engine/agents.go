@@ -98,7 +98,7 @@ func (e *Engine) turnAgent(ctx context.Context, sessionID string, in Input) (*Ag
 func (e *Engine) existing(ctx context.Context, id string) (*session.Session, error) {
 	s, err := e.opt.Store.Get(ctx, id)
 	if errors.Is(err, session.ErrNotFound) {
-		return nil, fmt.Errorf("session %q does not exist; `hermes sessions list` shows the sessions there are", id)
+		return nil, errSessionNotFound(id)
 	}
 	return s, err
 }
@@ -167,9 +167,9 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 // do not recall shared facts either (see recall); its MEMORY.md is its
 // own.
 func (e *Engine) sharesFacts(ctx context.Context, id string) bool {
-	if len(e.opt.Agents) == 0 {
+	if len(e.opt.Agents) == 0 && len(e.opt.Users) == 0 {
 		return true
 	}
 	s, err := e.opt.Store.Get(ctx, id)
-	return err == nil && s.Agent == ""
+	return err == nil && s.Agent == "" && s.User == ""
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -51,6 +52,7 @@ func newDelegationOn(t *testing.T, srv *llmtest.Server, cfg engine.Delegation, e
 	fake := clock.NewFake(time.Now())
 	e := engine.New(engine.Options{
 		Store: st, Models: model(srv), Clock: fake, Delegation: cfg,
+		Users:  map[string]*engine.User{"ana": {ID: "ana", Tenant: "acme", Memory: memory.Open(t.TempDir(), memory.Limits{})}},
 		Tools:  engine.Tools{Registry: reg, Redact: func(s string) string { return strings.ReplaceAll(s, "sk-live-SECRET", "[REDACTED]") }},
 		Prompt: engine.PromptSources{Home: soulHome(t, "You are a test.")},
 	})
