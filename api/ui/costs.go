@@ -12,8 +12,11 @@ import (
 // costDays is how many days the costs page charts.
 const costDays = 30
 
-// palette colours the models of a chart, in order of their cost.
-var palette = []string{"#3366cc", "#dc3912", "#ff9900", "#109618", "#990099", "#0099c6", "#dd4477", "#66aa00"}
+// colour is the colour of a chart's i-th bar, in order of their cost.
+func colour(i int) string {
+	palette := [...]string{"#3366cc", "#dc3912", "#ff9900", "#109618", "#990099", "#0099c6", "#dd4477", "#66aa00"}
+	return palette[i%len(palette)]
+}
 
 // Chart geometry, in SVG units.
 const (
@@ -182,7 +185,7 @@ func totals(rows []Cost, key func(Cost) string) chart {
 		if most > 0 {
 			w = max(b.CostUSD/most*(chartW-260), 2)
 		}
-		b.Y, b.W, b.Fill = fmt.Sprint(i*24), f1(w), palette[i%len(palette)]
+		b.Y, b.W, b.Fill = fmt.Sprint(i*24), f1(w), colour(i)
 		b.Label = fmt.Sprintf("%s · %d tokens", usd(b.CostUSD), b.Tokens)
 		out.Bars = append(out.Bars, *b)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -152,4 +153,21 @@ func TestSourceLimitsTheSessionsShown(t *testing.T) {
 			t.Errorf("GET the page of %s = %d, want 404", id, status)
 		}
 	}
+}
+
+// TestPagesSayWhyTheirDataFailed checks a store's error reaches the page
+// as a 500 that says it, redacted.
+func TestPagesSayWhyTheirDataFailed(t *testing.T) {
+	h := seed(t)
+	h.opt.Costs = func(context.Context, time.Time) ([]Cost, error) {
+		return nil, errors.New("usage table is locked by sk-secret-123")
+	}
+	h.opt.Redact = func(s string) string { return strings.ReplaceAll(s, "sk-secret-123", "[REDACTED]") }
+	c := newClient(t, New(h.opt))
+	c.login(testKey)
+	status, body := c.get("/ui/costs")
+	if status != http.StatusInternalServerError || !strings.Contains(body, "usage table is locked by [REDACTED]") || strings.Contains(body, "sk-secret-123") {
+		t.Errorf("a failing store = %d:\n%s", status, body)
+	}
+	mustContain(t, "the failed page", body, "<title>Costs · hermes</title>")
 }

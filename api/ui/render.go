@@ -10,8 +10,12 @@ import (
 	"unicode/utf8"
 )
 
-// pageNames are the templates; each is parsed with the layout.
-var pageNames = []string{"login", "turns", "sessions", "session", "jobs", "deliveries", "costs", "platforms"}
+// pageTitles are the pages' templates, each parsed with the layout,
+// and their titles.
+func pageTitles() map[string]string {
+	return map[string]string{"login": "Log in", "turns": "Turns", "sessions": "Sessions", "session": "Session", "jobs": "Cron jobs",
+		"deliveries": "Deliveries", "costs": "Costs", "platforms": "Platforms"}
+}
 
 // page is what every template gets: the layout's fields and the page's
 // own Data.
@@ -33,8 +37,8 @@ type page struct {
 // escapes all that they show for where it stands (text, attribute, URL).
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{"when": when, "dur": dur, "usd": usd, "short": short}
-	out := make(map[string]*template.Template, len(pageNames))
-	for _, name := range pageNames {
+	out := map[string]*template.Template{}
+	for name := range pageTitles() {
 		out[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/timeline.html", "templates/"+name+".html"))
 	}
 	return out
@@ -59,7 +63,7 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 // fail shows a page with only the error that kept it from its data.
 func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, name string, csrf string, err error) {
 	d.opt.Logger.Warn("dashboard: reading a page's data failed", "page", name, "error", err.Error())
-	d.render(w, r, http.StatusInternalServerError, name, page{Title: name, CSRF: csrf, Error: d.opt.Redact(err.Error())})
+	d.render(w, r, http.StatusInternalServerError, name, page{Title: pageTitles()[name], CSRF: csrf, Error: d.opt.Redact(err.Error())})
 }
 
 // when shows a time in UTC to the second, "—" for none.
