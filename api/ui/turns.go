@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hermes-go/hermes/llm"
@@ -45,15 +46,20 @@ const (
 	statusLost    = "lost"
 )
 
-// turnsOf splits a session's messages into turns, oldest first. Text
+// turnsOf splits a session's messages into turns, oldest first. The
+// images tools returned come back in a user message after the results
+// (agent's imageMessage); it stays in its turn. Text
 // shown is redacted and cut; live says a turn is running in the session,
 // whose last turn then runs until now.
 func turnsOf(s session.Session, msgs []session.Message, live bool, now time.Time, redact func(string) string) []turn {
 	var out []turn
 	var cur *turn
 	pending := map[string]int{}
+	var prev llm.Role
 	for _, m := range msgs {
-		if m.Role == llm.RoleUser && (cur == nil || len(pending) == 0) {
+		toolImages := prev == llm.RoleTool && m.HasImages() && strings.HasPrefix(m.Text(), "[images returned by ")
+		prev = m.Role
+		if m.Role == llm.RoleUser && !toolImages && (cur == nil || len(pending) == 0) {
 			out = append(out, turn{SessionID: s.ID, Title: redact(s.Title), Source: s.Source, User: s.User,
 				Prompt: short(200, redact(m.Text())), Start: m.CreatedAt, End: m.CreatedAt})
 			cur = &out[len(out)-1]
