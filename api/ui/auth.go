@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -137,7 +138,13 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, Prefix+"/", http.StatusSeeOther)
 		return
 	}
+	if !d.guesses.allow() {
+		d.render(w, r, http.StatusTooManyRequests, "login", page{Title: "Log in",
+			Error: fmt.Sprintf("More than %d wrong keys in a minute: every key is refused until a minute has passed since the first of them; wait, then try again.", maxGuesses)})
+		return
+	}
 	if !d.keyOK(r.PostFormValue("key")) {
+		d.guesses.wrong()
 		d.opt.Logger.Warn("dashboard: a login with a wrong key", "remote", r.RemoteAddr)
 		d.render(w, r, http.StatusUnauthorized, "login", page{Title: "Log in",
 			Error: "That key is not one of api.keys or HERMES_API_KEY; paste one of them."})
@@ -198,6 +205,41 @@ func (d *Dashboard) authed(h func(w http.ResponseWriter, r *http.Request, csrf s
 		}
 		h(w, r, want)
 	}
+}
+
+// maxGuesses is how many wrong keys the login form takes in a minute.
+const maxGuesses = 10
+
+// guesses counts the wrong keys given at the login form: past maxGuesses
+// in a minute, every key is refused for the rest of it, so a key cannot
+// be guessed online. One count for all callers, not one per address, so
+// it holds no more under attack; logins already made go on working.
+type guesses struct {
+	clock clock.Clock
+
+	mu    sync.Mutex
+	since time.Time
+	n     int
+}
+
+// allow reports whether the form may check a key now.
+func (g *guesses) allow() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.clock.Now().Sub(g.since) >= time.Minute {
+		g.since, g.n = time.Time{}, 0
+	}
+	return g.n < maxGuesses
+}
+
+// wrong counts a wrong key.
+func (g *guesses) wrong() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.n == 0 {
+		g.since = g.clock.Now()
+	}
+	g.n++
 }
 
 // kept is one value kept for a while: what is slow to learn (the

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -192,4 +193,29 @@ func TestLoginsAreBounded(t *testing.T) {
 	if n := d.logins.size(); n > 16 {
 		t.Fatalf("%d logins kept, want at most 16", n)
 	}
+}
+
+// TestWrongKeysAreLimited gives more wrong keys than a minute allows and
+// checks that every key, the right one too, is then refused until the
+// minute has passed, while a login made before goes on working.
+func TestWrongKeysAreLimited(t *testing.T) {
+	h := seed(t)
+	d := New(h.opt)
+	before := newClient(t, d)
+	before.login(testKey)
+	c := newClient(t, d)
+	for i := range maxGuesses {
+		if status, _ := c.post("/ui/login", url.Values{"key": {fmt.Sprintf("guess-%d", i)}}); status != http.StatusUnauthorized {
+			t.Fatalf("guess %d = %d, want 401", i, status)
+		}
+	}
+	status, body := c.post("/ui/login", url.Values{"key": {testKey}})
+	if status != http.StatusTooManyRequests || !strings.Contains(body, "wrong keys in a minute") {
+		t.Errorf("the right key after %d wrong ones = %d, want 429 saying why", maxGuesses, status)
+	}
+	if status, _ := before.get("/ui/jobs"); status != http.StatusOK {
+		t.Errorf("a login made before = %d, want 200", status)
+	}
+	h.clock.Advance(time.Minute)
+	c.login(testKey)
 }

@@ -134,6 +134,7 @@ type Dashboard struct {
 	opt       Options
 	keys      [][sha256.Size]byte
 	logins    *logins
+	guesses   *guesses
 	platforms *kept[[]Platform]
 	pages     map[string]*template.Template
 	mux       *http.ServeMux
@@ -157,7 +158,7 @@ func New(opt Options) *Dashboard {
 	if opt.PlatformsTTL <= 0 {
 		opt.PlatformsTTL = time.Minute
 	}
-	d := &Dashboard{opt: opt, logins: newLogins(opt.Clock, opt.LoginTTL, opt.MaxLogins),
+	d := &Dashboard{opt: opt, logins: newLogins(opt.Clock, opt.LoginTTL, opt.MaxLogins), guesses: &guesses{clock: opt.Clock},
 		platforms: &kept[[]Platform]{clock: opt.Clock, ttl: opt.PlatformsTTL}, pages: parsePages(), mux: http.NewServeMux()}
 	for _, k := range opt.Keys {
 		d.keys = append(d.keys, sha256.Sum256([]byte(k)))
