@@ -107,8 +107,12 @@ type ListOptions struct {
 	// ParentID, when set, lists only the sessions continuing that one
 	// (after a compression or a fork).
 	ParentID string
-	Limit    int
-	Offset   int
+	// User and Tenant, when set, list only that user's or tenant's
+	// sessions; Owner lists only the local owner's (no user).
+	User, Tenant string
+	Owner        bool
+	Limit        int
+	Offset       int
 }
 
 // SearchOptions narrows Search. Limit 0 means 20.
@@ -116,7 +120,10 @@ type SearchOptions struct {
 	SessionID string
 	Source    string
 	Role      llm.Role
-	Limit     int
+	// User and Tenant, when set, search only that user's or tenant's
+	// sessions.
+	User, Tenant string
+	Limit        int
 }
 
 // Hit is one message matching a search, with a short snippet around the

@@ -153,6 +153,17 @@ func (s *Store) List(ctx context.Context, opt session.ListOptions) ([]session.Se
 		where = append(where, `parent_session_id = ?`)
 		args = append(args, opt.ParentID)
 	}
+	if opt.User != "" {
+		where = append(where, `user_id = ?`)
+		args = append(args, opt.User)
+	}
+	if opt.Tenant != "" {
+		where = append(where, `tenant = ?`)
+		args = append(args, opt.Tenant)
+	}
+	if opt.Owner {
+		where = append(where, `user_id IS NULL`)
+	}
 	if len(where) > 0 {
 		q += ` WHERE ` + strings.Join(where, ` AND `)
 	}

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		{"Around", testAround},
 		{"UsageTitleEnd", testUsageTitleEnd},
 		{"DailyUsage", testDailyUsage},
+		{"UserFilters", testUserFilters},
 		{"Delete", testDelete},
 		{"Rewind", testRewind},
 		{"Stats", testStats},

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -56,5 +57,52 @@ func testDailyUsage(t *testing.T, s session.Store) {
 	}
 	if rows, err := s.DailyUsage(ctx(t), session.UsageQuery{To: "2000-01-01"}); err != nil || len(rows) != 0 {
 		t.Errorf("usage before 2000: %+v, %v", rows, err)
+	}
+}
+
+// testUserFilters: List and Search keep to a user's or a tenant's
+// sessions when asked, and Owner lists the sessions of no user.
+func testUserFilters(t *testing.T, s session.Store) {
+	ana := create(t, s, session.Session{Source: "telegram", User: "ana", Tenant: "acme"})
+	abe := create(t, s, session.Session{Source: "api", User: "abe", Tenant: "acme"})
+	bob := create(t, s, session.Session{Source: "telegram", User: "bob", Tenant: "globex"})
+	own := create(t, s, session.Session{Source: "cli"})
+	for _, sess := range []*session.Session{ana, abe, bob, own} {
+		if err := s.Append(ctx(t), sess.ID, userMsg("the launch code of "+sess.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(list []session.Session) []string {
+		var out []string
+		for _, x := range list {
+			out = append(out, x.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	sorted := func(v ...string) []string { slices.Sort(v); return v }
+	for _, tc := range []struct {
+		opt  session.ListOptions
+		want []string
+	}{
+		{session.ListOptions{User: "ana"}, []string{ana.ID}},
+		{session.ListOptions{Tenant: "acme"}, sorted(ana.ID, abe.ID)},
+		{session.ListOptions{Owner: true}, []string{own.ID}},
+		{session.ListOptions{User: "ana", Tenant: "globex"}, nil},
+	} {
+		list, err := s.List(ctx(t), tc.opt)
+		if err != nil || !slices.Equal(ids(list), tc.want) {
+			t.Errorf("List(%+v) = %v, %v; want %v", tc.opt, ids(list), err, tc.want)
+		}
+	}
+	for _, q := range []string{"launch code", "launch co", "aunch"} {
+		hits, err := s.Search(ctx(t), q, session.SearchOptions{User: "bob"})
+		if err != nil || len(hits) != 1 || hits[0].SessionID != bob.ID {
+			t.Errorf("Search(%q, bob) = %+v, %v; want bob's session only", q, hits, err)
+		}
+		hits, err = s.Search(ctx(t), q, session.SearchOptions{Tenant: "acme"})
+		if err != nil || len(hits) != 2 {
+			t.Errorf("Search(%q, acme) = %d hits, %v; want 2", q, len(hits), err)
+		}
 	}
 }
