@@ -101,6 +101,9 @@ type Options struct {
 	Conversations Conversations
 	// Admin, when set, serves /v1/sessions and /v1/jobs.
 	Admin *Admin
+	// UI, when set, serves the dashboard under /ui; it checks the keys
+	// itself (a login form and a cookie, which a browser can hold).
+	UI http.Handler
 }
 
 // Server answers the API's endpoints.
@@ -149,6 +152,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
+	if s.opt.UI != nil && (r.URL.Path == "/ui" || strings.HasPrefix(r.URL.Path, "/ui/")) {
+		s.opt.UI.ServeHTTP(w, r)
+		return
+	}
 	if origin := r.Header.Get("Origin"); origin != "" {
 		if !slices.Contains(s.opt.CORSOrigins, origin) {
 			writeError(w, http.StatusForbidden, "invalid_request_error", "", fmt.Sprintf("origin %q is not allowed; add it to api.cors_origins", origin))

@@ -135,3 +135,18 @@ func TestAPIUserOverBudget(t *testing.T) {
 		t.Errorf("%d model calls, want 1", n)
 	}
 }
+
+// TestDashboardNeedsAnOwnerKeyWithUsers: with users configured and no
+// owner key, the dashboard (every user's sessions and costs) is not
+// served on the loopback listener, where it would open without a login
+// to any user who reaches it; a user's key does not open it either.
+func TestDashboardNeedsAnOwnerKeyWithUsers(t *testing.T) {
+	srv := llmtest.New(t)
+	_, base := serveAPIWith(t, srv, "", usersYAML())
+	for _, key := range []string{"", "sk-user-ada-0123456789"} {
+		code, body := apiCall(t, base, key, "GET", "/ui/sessions", "")
+		if code == http.StatusOK || strings.Contains(body, "<html") {
+			t.Errorf("key %q: /ui answered %d:\n%.300s", key, code, body)
+		}
+	}
+}
