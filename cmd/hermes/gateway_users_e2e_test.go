@@ -112,4 +112,14 @@ func TestGatewayViewerCannotApprove(t *testing.T) {
 	if _, err := os.Stat(marker); err != nil {
 		t.Errorf("the approved command did not run: %v", err)
 	}
+	// The audit log says whose call it was and who approved it.
+	r := h.hermes("audit", "--json", "--tool", "terminal")
+	var list []struct {
+		User, Tenant, Approval string
+		ApprovedBy             string `json:"approved_by"`
+	}
+	json.Unmarshal([]byte(r.stdout), &list)
+	if len(list) != 1 || list[0].User != "val" || list[0].Tenant != "acme" || list[0].Approval != "person" || !strings.Contains(list[0].ApprovedBy, "ada") {
+		t.Errorf("audit: %s %s", r.stdout, r.stderr)
+	}
 }
