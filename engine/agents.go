@@ -160,16 +160,24 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 	return e.keepBox(key, made), nil
 }
 
-// sharesFacts reports whether session id's lasting facts belong in the
-// shared long-term memory. A role agent's do not: the facts store has
-// one space, and what a session as one agent learned would otherwise be
-// recalled in every other agent's sessions and in hermes's own. Its turns
-// do not recall shared facts either (see recall); its MEMORY.md is its
-// own.
-func (e *Engine) sharesFacts(ctx context.Context, id string) bool {
+// factSpace says whose long-term facts session id's lasting facts join:
+// its user's own ("user id") when it has a user, else the shared ones
+// (""), except for a role agent's session, whose facts are kept nowhere
+// (ok false): what a session as one agent learned would otherwise be
+// recalled in every other agent's sessions and in hermes's own. An
+// agent's turns do not recall shared facts either (see recall); its
+// MEMORY.md is its own.
+func (e *Engine) factSpace(ctx context.Context, id string) (owner string, ok bool) {
 	if len(e.opt.Agents) == 0 && len(e.opt.Users) == 0 {
-		return true
+		return "", true
 	}
 	s, err := e.opt.Store.Get(ctx, id)
-	return err == nil && s.Agent == "" && s.User == ""
+	switch {
+	case err != nil:
+		return "", false
+	case s.User != "":
+		return s.User, true
+	default:
+		return "", s.Agent == ""
+	}
 }

@@ -370,7 +370,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if in.Text != "" || len(attached) > 0 {
 		text := in.Text
 		if text != "" {
-			text = e.recall(ctx, persona(ag, u), history, text)
+			text = e.recall(ctx, ag, u, history, text)
 			text = e.withHookContext(ctx, s.ID, s.Source, in.Text, text)
 		}
 		input = userMessage(text, attached)

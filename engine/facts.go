@@ -45,12 +45,18 @@ type extractions struct {
 // recall prepends the facts relevant to text to the first message of a
 // session, as a marked block. It goes into the user message, not the
 // system prompt, so the prompt's cached prefix holds.
-func (e *Engine) recall(ctx context.Context, ag *Agent, history []llm.Message, text string) string {
+// A user's turns recall the user's own facts; an agent's, none of the
+// shared ones (see factSpace).
+func (e *Engine) recall(ctx context.Context, ag *Agent, u *User, history []llm.Message, text string) string {
 	lt := e.opt.LongTerm
-	if lt == nil || len(history) > 0 || ag != nil {
+	if lt == nil || len(history) > 0 || ag != nil && u == nil {
 		return text
 	}
-	found, err := facts.Recall(ctx, lt.Store, text, recallLimit)
+	store := lt.Store
+	if u != nil {
+		store = store.For(u.ID)
+	}
+	found, err := facts.Recall(ctx, store, text, recallLimit)
 	if err != nil {
 		e.opt.Logger.Warn("long-term memory not recalled", "error", err)
 		return text
@@ -133,7 +139,8 @@ func (e *Engine) extractLater(sessionID string) {
 // them.
 func (e *Engine) extract(ctx context.Context, sessionID string) {
 	lt := e.opt.LongTerm
-	if !e.sharesFacts(ctx, sessionID) {
+	owner, ok := e.factSpace(ctx, sessionID)
+	if !ok {
 		return
 	}
 	msgs, err := e.history(ctx, sessionID)
@@ -156,7 +163,7 @@ func (e *Engine) extract(ctx context.Context, sessionID string) {
 		e.opt.Logger.Warn("long-term memory not extracted", slog.String("session_id", sessionID), slog.String("error", err.Error()))
 		return
 	}
-	n, err := lt.Store.Add(ctx, found)
+	n, err := lt.Store.For(owner).Add(ctx, found)
 	if err != nil {
 		e.opt.Logger.Warn("long-term memory not stored", slog.String("session_id", sessionID), slog.String("error", err.Error()))
 		return

@@ -12,7 +12,9 @@ import (
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/memory"
+	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/tool"
 )
 
 // userRig is an engine with two users of two tenants, each with a
@@ -148,5 +150,68 @@ func TestUserRefused(t *testing.T) {
 	}
 	if list, _ := r.st.List(t.Context(), session.ListOptions{}); len(list) != 0 {
 		t.Errorf("sessions made: %+v", list)
+	}
+}
+
+// TestUserFactsAreTheirOwn: what a user's session teaches goes to that
+// user's long-term facts, recalled in their later sessions and never in
+// another user's or the owner's; the shared facts are not recalled for
+// a user either.
+func TestUserFactsAreTheirOwn(t *testing.T) {
+	srv := llmtest.New(t)
+	st, db := openStore(t)
+	fs := facts.New(db, facts.Options{})
+	ctx := context.Background()
+	if _, err := fs.Add(ctx, []facts.Fact{{Kind: facts.KindFact, Subject: "vault", Content: "The owner's vault code is 1234."}}); err != nil {
+		t.Fatal(err)
+	}
+	m := namedModels{srv}
+	main, _ := m.Model("")
+	mem := func() *memory.Store { return memory.Open(t.TempDir(), memory.Limits{}) }
+	e := engine.New(engine.Options{
+		Store: st, Models: m, Tools: engine.Tools{Registry: tool.NewRegistry()},
+		LongTerm: &engine.LongTerm{Store: fs, Model: main},
+		Users: map[string]*engine.User{
+			"ana": {ID: "ana", Tenant: "acme", Memory: mem()},
+			"bob": {ID: "bob", Tenant: "globex", Memory: mem()},
+		},
+	})
+	t.Cleanup(e.Close)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if strings.Contains(r.Messages[0].Text(), "worth remembering in later conversations") {
+			return llmtest.Reply{Text: `[{"kind": "fact", "subject": "vault", "content": "Ana's vault code is 9876.", "confidence": 0.9}]`}
+		}
+		return llmtest.Reply{Text: "ok"}
+	})
+	turn := func(user, text string) string {
+		t.Helper()
+		n := len(srv.Requests())
+		res, err := e.Turn(ctx, "", engine.Input{Text: text, User: user}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := srv.Requests()[n].LastUserText()
+		if err := e.EndSession(ctx, res.SessionID, "exit"); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Drain(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return first
+	}
+	if got := turn("ana", "what is the vault code?"); strings.Contains(got, "1234") {
+		t.Errorf("ana was given the shared facts: %q", got)
+	}
+	if got := turn("bob", "what is the vault code?"); strings.Contains(got, "9876") || strings.Contains(got, "1234") {
+		t.Errorf("bob was given another's facts: %q", got)
+	}
+	if mine, _ := fs.For("ana").List(ctx, 0); len(mine) != 1 {
+		t.Fatalf("ana's facts after her session: %+v, want the one extracted", mine)
+	}
+	if got := turn("ana", "what is the vault code?"); !strings.Contains(got, "9876") {
+		t.Errorf("ana's own fact was not recalled: %q", got)
+	}
+	if shared, _ := fs.List(ctx, 0); len(shared) != 1 {
+		t.Errorf("the shared facts grew: %+v", shared)
 	}
 }

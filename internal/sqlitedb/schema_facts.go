@@ -52,4 +52,11 @@ CREATE TRIGGER facts_fts_update AFTER UPDATE OF subject, content ON facts BEGIN
 	INSERT INTO facts_fts(rowid, subject, content) VALUES (new.id, new.subject, new.content);
 END;
 `,
+	// 2: whose a fact is: '' for the shared facts (the owner's), a user's
+	// id (config's users:) for that user's own, which no one else's
+	// search or recall sees.
+	`
+ALTER TABLE facts ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+CREATE INDEX facts_owner_norm ON facts(owner, norm);
+`,
 }

@@ -46,7 +46,7 @@ func (s *Store) Add(ctx context.Context, facts []Fact) (added int, err error) {
 			if vecs != nil {
 				blob = encodeVector(vecs[i])
 			}
-			isNew, err := addOne(ctx, tx, f, blob, now)
+			isNew, err := addOne(ctx, tx, s.owner, f, blob, now)
 			if err != nil {
 				return fmt.Errorf("facts[%d]: %w", i, err)
 			}
@@ -64,7 +64,7 @@ func (s *Store) Add(ctx context.Context, facts []Fact) (added int, err error) {
 
 // addOne merges f into a near-duplicate or inserts it, reporting whether
 // it inserted.
-func addOne(ctx context.Context, tx *sql.Tx, f Fact, blob []byte, now int64) (bool, error) {
+func addOne(ctx context.Context, tx *sql.Tx, owner string, f Fact, blob []byte, now int64) (bool, error) {
 	norm := normalize(f.Content)
 	cjk := hasCJK(f.Subject + f.Content)
 	var (
@@ -74,17 +74,17 @@ func addOne(ctx context.Context, tx *sql.Tx, f Fact, blob []byte, now int64) (bo
 	)
 	err := tx.QueryRowContext(ctx, `
 SELECT id, content, subject FROM facts
-WHERE norm = ?1
+WHERE owner = ?3 AND (norm = ?1
    OR (length(?1) >= ?2 AND instr(' ' || norm || ' ', ' ' || ?1 || ' ') > 0)
-   OR (length(norm) >= ?2 AND instr(' ' || ?1 || ' ', ' ' || norm || ' ') > 0)
+   OR (length(norm) >= ?2 AND instr(' ' || ?1 || ' ', ' ' || norm || ' ') > 0))
 ORDER BY norm = ?1 DESC, id
-LIMIT 1`, norm, minContained).Scan(&id, &content, &subject)
+LIMIT 1`, norm, minContained, owner).Scan(&id, &content, &subject)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		_, err := tx.ExecContext(ctx, `
-INSERT INTO facts (kind, subject, content, norm, has_cjk, source_session, created_at, embedding)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, blob)
+INSERT INTO facts (kind, subject, content, norm, has_cjk, source_session, created_at, embedding, owner)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, blob, owner)
 		if err != nil {
 			return false, fmt.Errorf("insert: %w", err)
 		}

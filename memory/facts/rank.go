@@ -45,7 +45,7 @@ type hits struct {
 // scan of the facts that have CJK text.
 func (s *Store) collect(ctx context.Context, terms []term) (*hits, error) {
 	h := &hits{df: make([]int, len(terms)), match: map[int64][]int{}}
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM facts`).Scan(&h.n); err != nil {
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM facts WHERE owner = ?`, s.owner).Scan(&h.n); err != nil {
 		return nil, fmt.Errorf("count facts: %w", err)
 	}
 	var cjk []int
@@ -68,7 +68,9 @@ func (s *Store) collect(ctx context.Context, terms []term) (*hits, error) {
 
 // matchWord records the facts whose subject or content has the word t.
 func (s *Store) matchWord(ctx context.Context, h *hits, i int, t term) error {
-	rows, err := s.read.QueryContext(ctx, `SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?`, quoteFTS(t))
+	rows, err := s.read.QueryContext(ctx, `
+SELECT facts_fts.rowid FROM facts_fts JOIN facts ON facts.id = facts_fts.rowid
+WHERE facts_fts MATCH ? AND facts.owner = ?`, quoteFTS(t), s.owner)
 	if err != nil {
 		return fmt.Errorf("search facts for %q: %w", t.text, err)
 	}
@@ -103,8 +105,8 @@ func (s *Store) scanCJK(ctx context.Context, h *hits, terms []term, idx []int) e
 		args[k] = terms[i].text
 	}
 	rows, err := s.read.QueryContext(ctx, `
-SELECT id, text FROM (SELECT id, subject || ' ' || content AS text FROM facts NOT INDEXED WHERE has_cjk = 1)
-WHERE `+strings.Join(conds, " OR "), args...)
+SELECT id, text FROM (SELECT id, subject || ' ' || content AS text FROM facts NOT INDEXED WHERE has_cjk = 1 AND owner = ?)
+WHERE `+strings.Join(conds, " OR "), append([]any{s.owner}, args...)...)
 	if err != nil {
 		return fmt.Errorf("scan CJK facts: %w", err)
 	}

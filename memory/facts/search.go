@@ -69,8 +69,8 @@ func (s *Store) load(ctx context.Context, ids []int64) (map[int64]Fact, error) {
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE id IN (?`+
-		strings.Repeat(",?", len(ids)-1)+`)`, args...)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE owner = ? AND id IN (?`+
+		strings.Repeat(",?", len(ids)-1)+`)`, append([]any{s.owner}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("read facts: %w", err)
 	}
@@ -91,8 +91,8 @@ func (s *Store) List(ctx context.Context, limit int) ([]Fact, error) {
 	if limit < 1 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+factColumns+` FROM facts
-ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE owner = ?
+ORDER BY created_at DESC, id DESC LIMIT ?`, s.owner, limit)
 	if err != nil {
 		return nil, fmt.Errorf("facts: list: %w", err)
 	}
@@ -106,7 +106,7 @@ ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
 // Forget deletes the fact with id, or returns ErrNotFound.
 func (s *Store) Forget(ctx context.Context, id int64) error {
 	err := s.writeTx(ctx, "facts: forget", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM facts WHERE id = ?`, id)
+		res, err := tx.ExecContext(ctx, `DELETE FROM facts WHERE id = ? AND owner = ?`, id, s.owner)
 		if err != nil {
 			return err
 		}

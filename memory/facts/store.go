@@ -37,6 +37,9 @@ type Store struct {
 	now   func() time.Time
 	embed EmbedFunc
 	log   *slog.Logger
+	// owner is whose facts this view adds, finds and forgets: "" for the
+	// shared ones (see For).
+	owner string
 }
 
 // New returns the fact store over db, whose Open has brought the fact
@@ -48,6 +51,15 @@ func New(db *sqlitedb.DB, opt Options) *Store {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	return s
+}
+
+// For returns the view of the facts of user owner ("" is the shared
+// facts): every method of it adds, finds, lists and forgets that user's
+// facts alone.
+func (s *Store) For(owner string) *Store {
+	v := *s
+	v.owner = owner
+	return &v
 }
 
 // writeTx runs fn in a write transaction, retrying while another process

@@ -250,3 +250,44 @@ func TestMarkUsed(t *testing.T) {
 		t.Errorf("after MarkUsed: uses %d, last used %v; want 2 and %v", fs[0].Uses, fs[0].LastUsedAt, now)
 	}
 }
+
+// TestFactsOfOneOwner: a user's facts are theirs alone. The same fact
+// told by two users is two facts; one user's search, CJK scan, list and
+// recall find nothing of another's or of the shared ones, and one cannot
+// forget another's by its id.
+func TestFactsOfOneOwner(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := t.Context()
+	ana, bob := s.For("ana"), s.For("bob")
+	mustAdd(t, ana, Fact{Kind: KindFact, Subject: "vault", Content: "The vault code of acme is 4711"},
+		Fact{Kind: KindFact, Content: "ana 的项目代号是金桔"})
+	mustAdd(t, bob, Fact{Kind: KindFact, Subject: "vault", Content: "The vault code of acme is 4711"})
+	mustAdd(t, s, Fact{Kind: KindFact, Content: "The owner's vault is in the basement"})
+	for _, q := range []string{"vault code", "金桔", "basement"} {
+		found, err := bob.Search(ctx, q, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range found {
+			if strings.Contains(f.Content, "金桔") || strings.Contains(f.Content, "basement") {
+				t.Errorf("bob's search %q found %q", q, f.Content)
+			}
+		}
+	}
+	if found, _ := bob.Search(ctx, "vault code", 10); len(found) != 1 {
+		t.Errorf("bob's own fact: %+v", found)
+	}
+	all, _ := ana.List(ctx, 0)
+	if len(all) != 2 {
+		t.Fatalf("ana's facts: %+v", all)
+	}
+	if err := bob.Forget(ctx, all[0].ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("bob forgot ana's fact: %v", err)
+	}
+	if shared, _ := s.List(ctx, 0); len(shared) != 1 || !strings.Contains(shared[0].Content, "basement") {
+		t.Errorf("the shared facts: %+v", shared)
+	}
+	if got, _ := Recall(ctx, bob, "what is the vault code of acme?", 5); len(got) != 1 || got[0].Content != "The vault code of acme is 4711" {
+		t.Errorf("bob's recall: %+v", got)
+	}
+}
