@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/hermes-go/hermes/engine"
@@ -34,9 +35,14 @@ func (a *App) engineUsers() map[string]*engine.User {
 		if space == "" {
 			space = "users"
 		}
-		u := &engine.User{ID: id, Tenant: caller.Tenant, Toolsets: l.Toolsets, Model: l.Model,
+		u := &engine.User{ID: id, Tenant: caller.Tenant, Toolsets: l.Toolsets, Model: l.Model, Skills: l.Skills,
 			Memory: memory.Open(filepath.Join(home, "memories", space, id), mem)}
-		if l.Knowledge != nil && a.KB != nil {
+		switch {
+		case l.Knowledge != nil && len(l.Knowledge) == 0:
+			// The tenant's and the user's lists have nothing in common:
+			// no knowledge base (an unscoped kb_search would be all).
+			u.Toolsets = slices.DeleteFunc(slices.Clone(u.Toolsets), func(ts string) bool { return ts == kb.Toolset })
+		case l.Knowledge != nil && a.KB != nil:
 			u.Tools = append(u.Tools, kb.NewTool(a.KB, l.Knowledge...))
 		}
 		out[id] = u

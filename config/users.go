@@ -20,6 +20,8 @@ type Tenant struct {
 	Toolsets []string `yaml:"toolsets"`
 	// Knowledge, when set, are the knowledge bases its users may search.
 	Knowledge []string `yaml:"knowledge"`
+	// Skills, when set, are the skills its users' prompts list.
+	Skills []string `yaml:"skills"`
 	// Model is the model its users' turns call instead of the main one.
 	Model string `yaml:"model"`
 	// Budget caps what the whole tenant spends in a UTC day.
@@ -66,9 +68,11 @@ type User struct {
 	// key itself is never stored (hermes users add --api-key makes one
 	// and prints it once).
 	APIKeySHA256 string `yaml:"api_key_sha256"`
-	// Toolsets, Knowledge and Model narrow the tenant's for this user.
+	// Toolsets, Knowledge, Skills and Model narrow the tenant's for this
+	// user.
 	Toolsets  []string `yaml:"toolsets"`
 	Knowledge []string `yaml:"knowledge"`
+	Skills    []string `yaml:"skills"`
 	Model     string   `yaml:"model"`
 	// Budget caps what this user spends in a UTC day, within the
 	// tenant's.

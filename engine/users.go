@@ -25,6 +25,9 @@ type User struct {
 	Toolsets []string
 	// Model is the model their turns call where the input names none.
 	Model string
+	// Skills, when set, limits the skills index of their prompts (an
+	// agent's own list is narrowed to it).
+	Skills []string
 	// Memory is the user's own MEMORY.md and USER.md, in place of the
 	// shared ones and of a role agent's (which other users share).
 	Memory *memory.Store
@@ -153,5 +156,20 @@ func persona(a *Agent, u *User) *Agent {
 	}
 	p.Tools = append(tools, u.Tools...)
 	p.Memory = u.Memory
+	if u.Skills != nil {
+		p.Skills = u.Skills
+		if a != nil && a.Skills != nil {
+			p.Skills = nil
+			for _, s := range a.Skills {
+				if slices.Contains(u.Skills, s) {
+					p.Skills = append(p.Skills, s)
+				}
+			}
+		}
+		if len(p.Skills) == 0 {
+			// No skill in common is none; an empty list would be all.
+			p.Skills = []string{""}
+		}
+	}
 	return p
 }

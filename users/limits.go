@@ -11,8 +11,11 @@ import (
 type Limits struct {
 	// Toolsets, when set, are the most a turn is offered.
 	Toolsets []string
-	// Knowledge, when set, are the knowledge bases kb_search may read.
+	// Knowledge are the knowledge bases kb_search may read; empty for a
+	// user whose tenant names none.
 	Knowledge []string
+	// Skills, when set, are the skills the prompt's index lists.
+	Skills []string
 	// Model replaces the main model ("" keeps it).
 	Model string
 	// Budgets are the day's caps that apply, the user's first.
@@ -51,10 +54,16 @@ func (d *Directory) Limits(c Caller) Limits {
 	l := Limits{
 		Toolsets:  narrow(tenantSets, u.Toolsets),
 		Knowledge: narrow(t.Knowledge, u.Knowledge),
+		Skills:    narrow(t.Skills, u.Skills),
 		Model:     u.Model,
 	}
 	if l.Model == "" {
 		l.Model = t.Model
+	}
+	if l.Knowledge == nil {
+		// A tenant sees the knowledge bases it is given, and none
+		// unless it is given some: another tenant's may be there.
+		l.Knowledge = []string{}
 	}
 	if u.Budget.Set() {
 		l.Budgets = append(l.Budgets, Budget{Budget: u.Budget, User: c.User, Key: "users." + c.User + ".budget"})

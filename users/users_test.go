@@ -126,6 +126,9 @@ func TestLimits(t *testing.T) {
 	if l := d.Limits(get("bob")); slices.Contains(l.Toolsets, "terminal") || slices.Contains(l.Toolsets, "file") || slices.Contains(l.Toolsets, "cron") {
 		t.Errorf("bob (globex names no toolsets) = %+v, reaches the host", l)
 	}
+	if l := d.Limits(get("bob")); l.Knowledge == nil || len(l.Knowledge) != 0 {
+		t.Errorf("bob (globex names no knowledge bases) may search %v, want none", l.Knowledge)
+	}
 	if l := d.Limits(Caller{}); l.Toolsets != nil || l.Model != "" {
 		t.Errorf("owner = %+v", l)
 	}

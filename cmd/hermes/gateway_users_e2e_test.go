@@ -40,6 +40,10 @@ func TestGatewayUsersIsolated(t *testing.T) {
 	tg := telegramtest.New(telegramtest.Options{})
 	t.Cleanup(tg.Close)
 	srv := llmtest.New(t)
+	// A knowledge base of the owner's, which globex is not given.
+	if r := h.hermes("kb", "add", kbDocs(t), "--kb", "acme-docs"); r.code != 0 {
+		t.Fatalf("kb add: %s", r.stderr)
+	}
 	search, _ := json.Marshal(map[string]any{"query": "kumquat launch"})
 	srv.Enqueue(
 		llmtest.Reply{Text: "Noted, ana."},
@@ -57,7 +61,7 @@ func TestGatewayUsersIsolated(t *testing.T) {
 	// that run as the owner.
 	for _, spec := range srv.Requests()[1].Tools {
 		switch spec.Name {
-		case "terminal", "read_file", "write_file", "patch", "search_files", "execute_code", "cronjob", "browser_navigate", "process":
+		case "terminal", "read_file", "write_file", "patch", "search_files", "execute_code", "cronjob", "browser_navigate", "process", "kb_search":
 			t.Errorf("bob was offered %s", spec.Name)
 		}
 	}
