@@ -105,6 +105,8 @@ type Config struct {
 	// Hooks are the commands run at events of hermes's life, by event
 	// name (see Hook).
 	Hooks map[string][]Hook `yaml:"hooks"`
+	// Logging configures the logs' level and the log file's rotation.
+	Logging Logging `yaml:"logging"`
 	// Tenants are the groups users belong to, by name (see Tenant).
 	Tenants map[string]Tenant `yaml:"tenants"`
 	// Users are the people who talk to hermes, by id (see User): once

@@ -27,6 +27,7 @@ import (
 	"github.com/hermes-go/hermes/compress"
 	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/logctx"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
@@ -333,6 +334,10 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if err != nil {
 		return nil, err
 	}
+	// Every line logged for this turn, here or in the tools and stores
+	// it calls, says which turn it was.
+	ctx = logctx.With(ctx, slog.String("session_id", s.ID), slog.String("turn_id", newTurnID()),
+		slog.String("user", s.User), slog.String("tenant", s.Tenant), slog.String("source", s.Source), slog.String("agent", s.Agent))
 	if sessionID == "" && known == nil {
 		e.sessionStarted(ctx, s.ID, s.Source)
 	}
@@ -424,9 +429,11 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if lost := lostCause(ctx); lost != nil {
 		res.Err = lost
 	}
-	e.opt.Logger.Info("turn finished", slog.String("session_id", s.ID), slog.String("stopped", string(res.Stopped)),
+	e.opt.Logger.LogAttrs(ctx, slog.LevelInfo, "turn finished", slog.String("session_id", s.ID), slog.String("stopped", string(res.Stopped)),
 		slog.Int("iterations", res.Iterations), slog.Int64("duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds()),
-		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens))
+		slog.Int("tokens", res.Usage.InputTokens+res.Usage.OutputTokens),
+		slog.Int("tokens_in", res.Usage.InputTokens), slog.Int("tokens_out", res.Usage.OutputTokens),
+		slog.Float64("cost", rec.cost(model.Name, res.Usage)), slog.String("model", model.Name))
 	// A compressed conversation goes on in a child session; the caller
 	// continues there.
 	final := rec.sessionID

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/logctx"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/team"
@@ -125,6 +126,7 @@ func DeliverRun(ctx context.Context, n *notify.Notifier, job cron.Job, scheduled
 // runJob runs the job's script and agent turn under the inactivity
 // watchdog, without delivering.
 func (e *Engine) runJob(ctx context.Context, job cron.Job, log *slog.Logger) cron.RunResult {
+	ctx = logctx.With(ctx, slog.String("job", job.Name))
 	var scriptOut string
 	if job.Script != "" {
 		script := job.Script

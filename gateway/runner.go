@@ -11,6 +11,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/logctx"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/slash"
 )
@@ -242,6 +243,7 @@ func (r *Runner) unknown(ctx context.Context, p Platform, ev Event, why string) 
 
 // turn runs one turn of chat key for text and streams its reply.
 func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text string) {
+	ctx = logctx.With(ctx, slog.String("platform", p.Name()))
 	sessionID, reset, err := r.resolve(ctx, key)
 	if err != nil {
 		r.reply(ctx, p, ev, "", "I could not open this chat's session: "+err.Error())

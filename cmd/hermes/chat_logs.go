@@ -26,11 +26,18 @@ func logToFile(cmd *cobra.Command, a *cli) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := logfile.Open(logfile.Path(l.Paths.Home), logfile.MaxSize, logfile.Keep)
+	size, keep := int64(logfile.MaxSize), logfile.Keep
+	if mb := l.Config.Logging.FileMaxMB; mb > 0 {
+		size = int64(mb) << 20
+	}
+	if k := l.Config.Logging.FileKeep; k > 0 {
+		keep = k
+	}
+	w, err := logfile.Open(logfile.Path(l.Paths.Home), size, keep)
 	if err != nil {
 		return nil, err
 	}
-	a.log = slog.New(redact.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: a.logLevel(slog.LevelInfo)})))
+	a.log = newLogger(slog.NewTextHandler(w, &slog.HandlerOptions{Level: a.logLevel(slog.LevelInfo)}))
 	return func() { w.Close() }, nil
 }
 

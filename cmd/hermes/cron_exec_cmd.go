@@ -13,7 +13,6 @@ import (
 
 	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/cron"
-	"github.com/hermes-go/hermes/safety/redact"
 )
 
 // newCronExecCmd is the child side of app.ProcRunner: it reads a job as JSON
@@ -46,7 +45,7 @@ func newCronExecCmd(a *cli) *cobra.Command {
 				return err
 			}
 			// Job processes log as JSON, like hermes serve.
-			a.log = jsonLogger(stderr)
+			a.log = a.jsonLogger(stderr)
 			h, err := openJobRunner(cmd, a)
 			if err != nil {
 				return err
@@ -61,9 +60,9 @@ func newCronExecCmd(a *cli) *cobra.Command {
 }
 
 // jsonLogger is the log of hermes serve and its job processes: JSON lines
-// at info level, secrets redacted.
-func jsonLogger(w io.Writer) *slog.Logger {
-	return slog.New(redact.Handler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})))
+// at info level (or logging.level), secrets redacted.
+func (a *cli) jsonLogger(w io.Writer) *slog.Logger {
+	return newLogger(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: a.logLevel(slog.LevelInfo)}))
 }
 
 // selfExe is this binary's path, for starting job processes.

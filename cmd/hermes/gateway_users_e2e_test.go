@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,5 +135,60 @@ func TestGatewayViewerCannotApprove(t *testing.T) {
 	json.Unmarshal([]byte(r.stdout), &list)
 	if len(list) != 1 || list[0].User != "val" || list[0].Tenant != "acme" || list[0].Approval != "person" || !strings.Contains(list[0].ApprovedBy, "ada") {
 		t.Errorf("audit: %s %s", r.stdout, r.stderr)
+	}
+}
+
+// TestServeLogsCarryTheTurn: serve's JSON log lines of a user's turn on
+// Telegram carry the turn's session_id, turn_id, user, tenant and
+// platform: the tool call its tool and duration_ms, the end of the turn
+// its tokens in and out and cost. A token the user pasted is in no line.
+func TestServeLogsCarryTheTurn(t *testing.T) {
+	h := newHome(t)
+	tg := telegramtest.New(telegramtest.Options{})
+	t.Cleanup(tg.Close)
+	srv := llmtest.New(t)
+	token := "ghp_" + strings.Repeat("Zq9x", 9)
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("echo " + token)}}, llmtest.Reply{Text: "Done."})
+	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
+memory: {long_term: false}
+logging: {level: info}
+gateway:
+  telegram: {token: "%s", base_url: "%s"}
+%s`, srv.URL(), tg.Token, tg.URL, telegramUsersYAML))
+	stop, logs := startServe(t, h, tg.Token, token)
+	tg.UserMessage(telegramtest.Incoming{Text: "echo my token " + token})
+	waitText(t, tg, 42, "Done.")
+	stop()
+	var call, end map[string]any
+	for _, line := range strings.Split(logs.String(), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) != nil {
+			continue
+		}
+		switch m["msg"] {
+		case "tool call":
+			call = m
+		case "turn finished":
+			end = m
+		}
+	}
+	if call == nil || end == nil {
+		t.Fatalf("no tool call or turn finished line:\n%s", logs.String())
+	}
+	for _, m := range []map[string]any{call, end} {
+		for k, want := range map[string]any{"user": "ana", "tenant": "acme", "platform": "telegram", "source": "telegram"} {
+			if m[k] != want {
+				t.Errorf("%s: %s = %v, want %v", m["msg"], k, m[k], want)
+			}
+		}
+		if m["session_id"] == nil || m["turn_id"] == nil || m["turn_id"] != call["turn_id"] {
+			t.Errorf("%s: session_id %v, turn_id %v (the call's %v)", m["msg"], m["session_id"], m["turn_id"], call["turn_id"])
+		}
+	}
+	if call["tool"] != "terminal" || call["duration_ms"] == nil {
+		t.Errorf("tool call line: %v", call)
+	}
+	if end["tokens_in"] == nil || end["tokens_out"] == nil || end["cost"] == nil {
+		t.Errorf("turn finished line: %v", end)
 	}
 }

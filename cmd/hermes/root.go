@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/logctx"
 	"github.com/hermes-go/hermes/safety/redact"
 )
 
@@ -74,14 +75,28 @@ func (a *cli) logger(cmd *cobra.Command) *slog.Logger {
 	if a.log != nil {
 		return a.log
 	}
-	return slog.New(redact.Handler(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: a.logLevel(slog.LevelWarn)})))
+	return newLogger(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: a.logLevel(slog.LevelWarn)}))
+}
+
+// newLogger is every logger of hermes over h: secrets redacted from what
+// it writes, and each line logged with a turn's context given the turn's
+// attributes (session_id, turn_id, user, platform, job).
+func newLogger(h slog.Handler) *slog.Logger {
+	return slog.New(redact.Handler(logctx.Handler(h)))
 }
 
 // logLevel is the level logs are kept at: debug with --debug or
-// HERMES_LOG_LEVEL=debug, else def.
+// HERMES_LOG_LEVEL=debug, else logging.level of config.yaml once it is
+// loaded, else def.
 func (a *cli) logLevel(def slog.Level) slog.Level {
 	if v, _ := a.env("HERMES_LOG_LEVEL"); a.debug || strings.EqualFold(v, "debug") {
 		return slog.LevelDebug
+	}
+	if a.loaded != nil && a.loaded.Config.Logging.Level != "" {
+		var l slog.Level
+		if l.UnmarshalText([]byte(a.loaded.Config.Logging.Level)) == nil {
+			return l
+		}
 	}
 	return def
 }

@@ -59,7 +59,11 @@ With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.log = jsonLogger(cmd.ErrOrStderr())
+			// The configuration first: it may set the log's level.
+			if _, err := a.load(cmd); err != nil {
+				return err
+			}
+			a.log = a.jsonLogger(cmd.ErrOrStderr())
 			h, err := a.openStores(cmd)
 			if err != nil {
 				return err

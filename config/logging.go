@@ -1,0 +1,33 @@
+package config
+
+import "fmt"
+
+// Logging configures hermes's logs (logging: in config.yaml).
+type Logging struct {
+	// Level is the least severe level kept: debug, info, warn or error.
+	// Empty keeps each command's own (warn on a terminal, info for
+	// hermes serve and the chat's log file); --debug and
+	// HERMES_LOG_LEVEL=debug win over it.
+	Level string `yaml:"level"`
+	// FileMaxMB is the size in MB past which $HERMES_HOME/logs/hermes.log
+	// is rotated (5); FileKeep how many rotated files are kept (3).
+	FileMaxMB int `yaml:"file_max_mb"`
+	FileKeep  int `yaml:"file_keep"`
+}
+
+// validateLogging checks logging:.
+func validateLogging(c *Config, where func(key string) string) []error {
+	var errs []error
+	switch c.Logging.Level {
+	case "", "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, badValue(where("logging.level"), "logging.level", c.Logging.Level, "is not accepted; use debug, info, warn or error"))
+	}
+	if c.Logging.FileMaxMB < 0 || c.Logging.FileMaxMB > 1024 {
+		errs = append(errs, badValue(where("logging.file_max_mb"), "logging.file_max_mb", fmt.Sprint(c.Logging.FileMaxMB), "is not accepted; give 1 to 1024 MB, or 0 for the default 5"))
+	}
+	if c.Logging.FileKeep < 0 || c.Logging.FileKeep > 100 {
+		errs = append(errs, badValue(where("logging.file_keep"), "logging.file_keep", fmt.Sprint(c.Logging.FileKeep), "is not accepted; give 1 to 100 files, or 0 for the default 3"))
+	}
+	return errs
+}
