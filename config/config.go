@@ -107,6 +107,8 @@ type Config struct {
 	Hooks map[string][]Hook `yaml:"hooks"`
 	// KB configures the knowledge base.
 	KB KB `yaml:"kb"`
+	// Observability configures metrics and traces.
+	Observability Observability `yaml:"observability"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
