@@ -27,18 +27,20 @@ const MaxSeries = 256
 // Other is the label value that stands for label sets past MaxSeries.
 const Other = "other"
 
-// Set is hermes's metrics. It is safe for concurrent use.
+// Set is hermes's metrics. It is safe for concurrent use, and a nil
+// *Set counts nothing, for the parts of hermes built without metrics.
 type Set struct {
 	s *vm.Set
 
 	mu     sync.Mutex
 	series map[string]int // label sets per family
 	known  map[string]bool
+	gauges map[string]func() float64
 }
 
 // New returns an empty Set.
 func New() *Set {
-	s := &Set{s: vm.NewSet(), series: map[string]int{}, known: map[string]bool{}}
+	s := &Set{s: vm.NewSet(), series: map[string]int{}, known: map[string]bool{}, gauges: map[string]func() float64{}}
 	// The counters without labels show from the start, at 0, so an alert
 	// on their rate has a series before the first event.
 	for _, f := range []string{SchedulerFires, SchedulerCatchUp, SchedulerFailed, SpansDropped} {
@@ -115,17 +117,26 @@ func escape(v string) string {
 
 // counter adds n to family{labels}.
 func (s *Set) counter(n uint64, family string, labels ...string) {
+	if s == nil {
+		return
+	}
 	s.s.GetOrCreateCounter(s.name(family, labels...)).Add(int(n))
 }
 
 // floatCounter adds f to family{labels}.
 func (s *Set) floatCounter(f float64, family string, labels ...string) {
+	if s == nil {
+		return
+	}
 	s.s.GetOrCreateFloatCounter(s.name(family, labels...)).Add(f)
 }
 
 // histogram records d in seconds in family{labels}, with the buckets of
 // latencies from 5 ms to 5 min.
 func (s *Set) histogram(d time.Duration, family string, labels ...string) {
+	if s == nil {
+		return
+	}
 	s.s.GetOrCreatePrometheusHistogramExt(s.name(family, labels...), latencyBuckets).Update(d.Seconds())
 }
 
@@ -134,16 +145,34 @@ func (s *Set) histogram(d time.Duration, family string, labels ...string) {
 var latencyBuckets = []float64{0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300}
 
 // Gauge registers a value read at every scrape, such as the length of a
-// queue; f must be cheap and safe to call from any goroutine. A family
-// registered twice with the same labels keeps the first f.
+// queue; f must be cheap and safe to call from any goroutine. Registering
+// the same family and labels again replaces f: a gateway started again
+// reports its new queues, not the old ones.
 func (s *Set) Gauge(f func() float64, family string, labels ...string) {
-	s.s.GetOrCreateGauge(s.name(family, labels...), f)
+	if s == nil {
+		return
+	}
+	name := s.name(family, labels...)
+	s.mu.Lock()
+	_, had := s.gauges[name]
+	s.gauges[name] = f
+	s.mu.Unlock()
+	if !had {
+		s.s.NewGauge(name, func() float64 {
+			s.mu.Lock()
+			f := s.gauges[name]
+			s.mu.Unlock()
+			return f()
+		})
+	}
 }
 
 // WritePrometheus writes every metric of s, and the process's own (RSS,
 // goroutines, CPU, open files), in the Prometheus text format.
 func (s *Set) WritePrometheus(w io.Writer) {
-	s.s.WritePrometheus(w)
+	if s != nil {
+		s.s.WritePrometheus(w)
+	}
 	vm.WriteProcessMetrics(w)
 }
 

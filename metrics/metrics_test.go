@@ -133,3 +133,23 @@ func TestSetsAreSeparate(t *testing.T) {
 		t.Errorf("a turn of one Set shows in another: %q", got)
 	}
 }
+
+// TestGaugeReplaced registers a queue twice, as a gateway started again
+// does: the scrape reads the second.
+func TestGaugeReplaced(t *testing.T) {
+	s := metrics.New()
+	s.Queue("outbound", func() int { return 1 })
+	s.Queue("outbound", func() int { return 2 })
+	if got := scrape(t, s)[`hermes_queue_depth{queue="outbound"}`]; got != "2" {
+		t.Errorf("queue = %q, want the second registration's 2", got)
+	}
+}
+
+func TestNilSetCountsNothing(t *testing.T) {
+	var s *metrics.Set
+	s.Turn("cli", "done", 1)
+	s.ToolCall("t", "ok", time.Second)
+	s.Usage("m", "", 1, 1, 1)
+	s.Queue("q", func() int { return 1 })
+	s.SchedulerFire(true, true)
+}
