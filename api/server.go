@@ -96,6 +96,9 @@ type Options struct {
 	Conversations Conversations
 	// Admin, when set, serves /v1/sessions and /v1/jobs.
 	Admin *Admin
+	// Metrics, when set, answers GET /metrics (behind the keys, like
+	// every endpoint but /health).
+	Metrics http.Handler
 }
 
 // Server answers the API's endpoints.
@@ -132,6 +135,9 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("GET /v1/responses/{id}", s.getResponse)
 	s.mux.HandleFunc("DELETE /v1/responses/{id}", s.deleteResponse)
 	s.routeAdmin()
+	if opt.Metrics != nil {
+		s.mux.Handle("GET /metrics", opt.Metrics)
+	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})
