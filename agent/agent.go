@@ -78,10 +78,13 @@ type Config struct {
 	// is reached, one last call without tools asks for a summary.
 	MaxTurns  int
 	MaxTokens int
-	// SessionID, Source, Workdir and Approver reach tools through
-	// tool.Invocation.
+	// SessionID, Source, Agent, User, Tenant, Workdir and Approver
+	// reach tools through tool.Invocation.
 	SessionID string
 	Source    string
+	Agent     string
+	User      string
+	Tenant    string
 	Workdir   string
 	Approver  tool.Approver
 	Logger    *slog.Logger

@@ -7,11 +7,13 @@ import (
 	"strings"
 
 	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/memory"
 )
 
 // roleAgents resolves config's agents for the engine: each soul file is
-// read now, and each agent gets a memory store of its own folder.
+// read now, each agent gets a memory store of its own folder, and one
+// given knowledge bases a kb_search that searches only those.
 func (a *App) roleAgents() (map[string]*engine.Agent, error) {
 	c, home := a.Config.Config, a.Config.Paths.Home
 	if len(c.Agents) == 0 {
@@ -35,6 +37,9 @@ func (a *App) roleAgents() (map[string]*engine.Agent, error) {
 			return nil, fmt.Errorf("%s.memory: %w", key, err)
 		}
 		ag.Memory = memory.Open(dir, limits)
+		if len(ra.Knowledge) > 0 && a.KB != nil {
+			ag.Tools = append(ag.Tools, kb.NewTool(a.KB, ra.Knowledge...))
+		}
 		out[name] = ag
 	}
 	return out, nil

@@ -33,6 +33,7 @@ import (
 	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/team"
 	"github.com/hermes-go/hermes/trace"
+	"github.com/hermes-go/hermes/users"
 )
 
 // Options say what to assemble from what.
@@ -84,6 +85,8 @@ type App struct {
 	Gateway *gwstore.Store
 	// Team is the team task queue of state.db: runs, tasks, artifacts.
 	Team *team.Store
+	// Users are config's users and tenants: who a message or a key is.
+	Users *users.Directory
 	// KB is the knowledge bases of state.db.
 	KB *kb.KB
 
@@ -186,6 +189,7 @@ func (a *App) openStores(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.Users = users.New(l.Config)
 	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config), Embedder: emb,
 		EmbedModel: l.Config.KB.Embedding.Provider + "/" + l.Config.KB.Embedding.Model, Logger: a.Log})
 	nc := NotifyConfig(l, a.Log)

@@ -72,6 +72,9 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 	if opts.Agents, err = a.roleAgents(); err != nil {
 		return engine.Options{}, err
 	}
+	if opts.Users = a.engineUsers(); opts.Users != nil {
+		opts.Admit = a.admit
+	}
 	opts.Teams = engine.Teams{Store: a.Team, Defs: a.teams()}
 	if c.Memory.LongTerm.Or(true) {
 		m, err := a.Models.aux("auxiliary.memory", c.Auxiliary.Memory)

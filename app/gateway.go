@@ -81,7 +81,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		Bind:   a.Gateway.Bind,
 		Forget: a.Gateway.Forget,
 		Send: func(ctx context.Context, sessionID string, p gateway.Platform, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
-			if p.Name() == "email" && !mayMail(ctx, auth, chat) {
+			if p.Name() == "email" && !mayMail(ctx, auth, chat) && !a.isUser("email", chat.ID) {
 				// A From line is easily forged: answering a stranger
 				// (a pairing code, a notice) would let anyone make
 				// hermes mail any address. Strangers get nothing.
@@ -159,6 +159,9 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		}
 	}
 	opt.Approvers = func(platform string) []string { return access[platform].approvers }
+	if a.Users.Enabled() {
+		a.gatewayUsers(&opt)
+	}
 	return gateway.New(opt), nil
 }
 

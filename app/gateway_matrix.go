@@ -32,7 +32,7 @@ func (a *App) addMatrix(out []gateway.Platform) ([]gateway.Platform, error) {
 		DeviceID:    m.DeviceID,
 		MayInvite: func(ctx context.Context, user string) bool {
 			ok, _, err := auth.Allowed(ctx, "matrix", user)
-			return err == nil && ok
+			return err == nil && ok || a.isUser("matrix", user)
 		},
 		Cursor: matrixCursor{store: a.Gateway, name: "since " + m.Homeserver + " " + m.UserID},
 		Logger: a.Log,

@@ -34,6 +34,12 @@ type RoleAgent struct {
 	Memory string `yaml:"memory"`
 	// Skills are the skills the agent's prompt lists; empty means all.
 	Skills []string `yaml:"skills"`
+	// Knowledge names the knowledge bases the agent's kb_search may
+	// search, so an agent for one team does not read another's documents.
+	// Left out, the agent searches every knowledge base. An agent that
+	// should search none leaves the knowledge toolset out of toolsets; an
+	// empty list is refused rather than read as either.
+	Knowledge []string `yaml:"knowledge"`
 }
 
 // agentName is what an agent may be called: it names a folder and is
@@ -109,11 +115,31 @@ func validateAgents(c *Config, where func(key string) string) []error {
 				errs = append(errs, badValue(where(k), k, s, "is not accepted; name a skill, or leave skills out for all"))
 			}
 		}
+		errs = append(errs, validateKnowledge(a.Knowledge, key+".knowledge", where)...)
 	}
 	for _, job := range slices.Sorted(maps.Keys(c.Schedules)) {
 		name, key := c.Schedules[job].Agent, "schedules."+job+".agent"
 		if _, ok := c.Agents[name]; name != "" && !ok {
 			errs = append(errs, badValue(where(key), key, name, "is not accepted; "+agentList(c)))
+		}
+	}
+	return errs
+}
+
+// validateKnowledge checks an agent's knowledge: each entry names a
+// knowledge base, and the list is not empty, since an empty list would
+// read as "every knowledge base" to hermes and as "none" to a person.
+func validateKnowledge(names []string, key string, where func(key string) string) []error {
+	if names != nil && len(names) == 0 {
+		return []error{badValue(where(key), key, "[]",
+			"is not accepted; name the knowledge bases it may search, leave knowledge out for all of them, or leave the knowledge toolset out of toolsets for none")}
+	}
+	var errs []error
+	for i, n := range names {
+		if !KBName(n) {
+			k := fmt.Sprintf("%s[%d]", key, i)
+			errs = append(errs, badValue(where(k), k, n,
+				"is not accepted as a knowledge base name; use 1–64 letters, digits, '_', '.' or '-', starting with a letter or digit, as hermes kb list shows them"))
 		}
 	}
 	return errs

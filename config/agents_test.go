@@ -28,6 +28,7 @@ func TestAgentsLoad(t *testing.T) {
     toolsets: [file, web]
     model: gpt-4o
     skills: [charts]
+    knowledge: [ops, finance.v2]
   writer:
     system_prompt: You write reports.
     memory: /srv/writer-memory
@@ -47,6 +48,9 @@ schedules:
 	a := c.Agents["analyst"]
 	if a.Description != "reads numbers" || a.Model != "gpt-4o" || !slices.Equal(a.Toolsets, []string{"file", "web"}) || !slices.Equal(a.Skills, []string{"charts"}) {
 		t.Fatalf("analyst = %+v", a)
+	}
+	if !slices.Equal(a.Knowledge, []string{"ops", "finance.v2"}) || c.Agents["writer"].Knowledge != nil {
+		t.Fatalf("knowledge = %q, writer's %q", a.Knowledge, c.Agents["writer"].Knowledge)
 	}
 	if p, err := a.SoulPath(home); err != nil || p != filepath.Join(home, "souls/analyst.md") {
 		t.Fatalf("soul path = %q, %v", p, err)
@@ -74,6 +78,10 @@ func TestAgentsRejected(t *testing.T) {
 		{"agents:\n  a:\n    memory: agents/../../b\n", `agents.a.memory: "agents/../../b" is not accepted`},
 		{"agents:\n  a:\n    soul: s.md\n    system_prompt: hi\n", `agents.a.soul: "s.md" is not accepted beside system_prompt`},
 		{"agents:\n  a:\n    skills: [\"\"]\n", `agents.a.skills[0]: "" is not accepted; name a skill`},
+		{"agents:\n  a:\n    knowledge: [ops, \"../hr\"]\n", `agents.a.knowledge[1]: "../hr" is not accepted as a knowledge base name; use 1–64 letters`},
+		{"agents:\n  a:\n    knowledge: [\"hr ops\"]\n", `agents.a.knowledge[0]: "hr ops" is not accepted as a knowledge base name`},
+		{"agents:\n  a:\n    knowledge: [\"\"]\n", `agents.a.knowledge[0]: "" is not accepted as a knowledge base name`},
+		{"agents:\n  a:\n    knowledge: []\n", `agents.a.knowledge: "[]" is not accepted; name the knowledge bases it may search, leave knowledge out for all of them, or leave the knowledge toolset out of toolsets for none`},
 		{"agents:\n  a:\n    model: \"gpt 4; rm\"\n", `agents.a.model: "gpt 4; rm" is not accepted as a model name`},
 		{"agents:\n  a: {}\nschedules:\n  j:\n    cron: \"@daily\"\n    prompt: x\n    agent: b\n", `schedules.j.agent: "b" is not accepted; use one of a`},
 		{"schedules:\n  j:\n    cron: \"@daily\"\n    prompt: x\n    agent: b\n", `schedules.j.agent: "b" is not accepted; no agents are configured`},

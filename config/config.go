@@ -105,6 +105,12 @@ type Config struct {
 	// Hooks are the commands run at events of hermes's life, by event
 	// name (see Hook).
 	Hooks map[string][]Hook `yaml:"hooks"`
+	// Tenants are the groups users belong to, by name (see Tenant).
+	Tenants map[string]Tenant `yaml:"tenants"`
+	// Users are the people who talk to hermes, by id (see User): once
+	// any is configured, the gateway and the API serve only the users
+	// they recognize, each in their own sessions and within their limits.
+	Users map[string]User `yaml:"users"`
 	// KB configures the knowledge base.
 	KB KB `yaml:"kb"`
 	// Observability configures metrics and traces.

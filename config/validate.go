@@ -53,6 +53,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateHooks(c, where)...)
 	errs = append(errs, validateKB(c, where)...)
 	errs = append(errs, validateObservability(c, where)...)
+	errs = append(errs, validateUsers(c, where)...)
 	return errs
 }
 

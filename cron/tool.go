@@ -98,12 +98,18 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if a.Action != "list" && a.Name == "" {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "name is required for %s", a.Action)
 	}
-	spec := Spec{Schedule: a.Schedule, Timezone: a.Timezone, Prompt: a.Prompt, Deliver: a.Deliver, SessionType: a.SessionType}
+	agent := tool.InvocationFrom(ctx).Agent
+	spec := Spec{Schedule: a.Schedule, Timezone: a.Timezone, Prompt: a.Prompt, Deliver: a.Deliver, SessionType: a.SessionType, Agent: agent}
+	if a.Action != "list" && a.Action != "create" {
+		if err := t.ownJob(ctx, a.Name, agent); err != nil {
+			return nil, err
+		}
+	}
 	var job Job
 	var err error
 	switch a.Action {
 	case "list":
-		return t.list(ctx)
+		return t.list(ctx, agent)
 	case "create":
 		if a.Schedule == "" || a.Prompt == "" {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "create needs schedule and prompt")
@@ -168,16 +174,38 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	return describe(job), nil
 }
 
-func (t *Tool) list(ctx context.Context) (any, error) {
+// list lists the jobs; in a role agent's turn, only the agent's own.
+func (t *Tool) list(ctx context.Context, agent string) (any, error) {
 	jobs, err := t.store.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]map[string]any, len(jobs))
-	for i, j := range jobs {
-		out[i] = describe(j)
+	out := make([]map[string]any, 0, len(jobs))
+	for _, j := range jobs {
+		if agent == "" || j.Agent == agent {
+			out = append(out, describe(j))
+		}
 	}
 	return map[string]any{"jobs": out}, nil
+}
+
+// ownJob refuses, in a role agent's turn, a job that runs as someone
+// else: changing or running it would act with another's tools, memory
+// and knowledge bases. Such a job is reported as missing, as list leaves
+// it out, so the agent learns nothing of it. Jobs the agent creates run
+// as the agent; hermes's own turns may touch every job.
+func (t *Tool) ownJob(ctx context.Context, name, agent string) error {
+	if agent == "" {
+		return nil
+	}
+	j, err := t.store.Get(ctx, name)
+	if err == nil && j.Agent != agent {
+		err = fmt.Errorf("cron: job %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return classify(err)
+	}
+	return nil
 }
 
 // describe is a job as the model sees it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,5 +159,52 @@ func TestToolStartsNoTeam(t *testing.T) {
 	}
 	if err := call(`{"action":"run","name":"brief"}`); err != nil || len(run.ran) != 1 {
 		t.Errorf("running a job without a team: %v, ran %v", err, run.ran)
+	}
+}
+
+// In a role agent's turn the cronjob tool acts for the agent: a job it
+// creates runs as the agent, and jobs that run as anyone else are not
+// listed, changed, run or removed (a job as hermes would search every
+// knowledge base), and are reported as a missing job is.
+func TestToolActsForTheTurnsAgent(t *testing.T) {
+	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	run := &fakeRunner{}
+	tl := NewTool(st, run)
+	if _, err := st.Create(context.Background(), Job{Name: "hermes-job", Spec: Spec{Schedule: "@daily", Prompt: "search every knowledge base"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(context.Background(), Job{Name: "writer-job", Spec: Spec{Schedule: "@daily", Prompt: "p", Agent: "writer"}}); err != nil {
+		t.Fatal(err)
+	}
+	analyst := tool.WithInvocation(context.Background(), tool.Invocation{Source: "cli", Agent: "analyst"})
+	if _, err := tl.Call(analyst, json.RawMessage(`{"action":"create","name":"mine","schedule":"@daily","prompt":"search hr"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if j, err := st.Get(analyst, "mine"); err != nil || j.Agent != "analyst" {
+		t.Errorf("the analyst's job = %+v, %v; want it to run as analyst", j, err)
+	}
+	_, missing := tl.Call(analyst, json.RawMessage(`{"action":"pause","name":"nosuch"}`))
+	for _, name := range []string{"hermes-job", "writer-job"} {
+		for _, action := range []string{"update", "pause", "resume", "remove", "run"} {
+			_, err := tl.Call(analyst, json.RawMessage(`{"action":"`+action+`","name":"`+name+`","prompt":"search hr"}`))
+			te, ok := tool.AsError(err)
+			if !ok || te.Code != tool.CodeNotFound || strings.ReplaceAll(err.Error(), name, "nosuch") != missing.Error() {
+				t.Errorf("%s %s: %v, want it reported as missing like %v", action, name, err, missing)
+			}
+		}
+		if j, err := st.Get(context.Background(), name); err != nil || j.Prompt == "search hr" || slices.Contains(run.ran, name) {
+			t.Errorf("%s was changed or run: %+v, %v", name, j, err)
+		}
+	}
+	out, err := tl.Call(analyst, json.RawMessage(`{"action":"list"}`))
+	if b, _ := json.Marshal(out); err != nil || !strings.Contains(string(b), `"mine"`) || strings.Contains(string(b), "-job") {
+		t.Errorf("the analyst's list: %s, %v", b, err)
+	}
+	if _, err := tl.Call(analyst, json.RawMessage(`{"action":"update","name":"mine","prompt":"search ops"}`)); err != nil {
+		t.Errorf("the analyst's own job: %v", err)
+	}
+	out, _ = tl.Call(context.Background(), json.RawMessage(`{"action":"list"}`))
+	if b, _ := json.Marshal(out); !strings.Contains(string(b), "hermes-job") || !strings.Contains(string(b), "writer-job") {
+		t.Errorf("hermes's own list: %s", b)
 	}
 }

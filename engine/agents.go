@@ -37,6 +37,21 @@ type Agent struct {
 	Memory *memory.Store
 	// Skills limits the skills index to these names; empty lists all.
 	Skills []string
+	// Tools replace hermes's tools of the same names in the agent's
+	// turns, such as a kb_search limited to the agent's knowledge bases.
+	// They replace only what the agent's toolsets select: a tool the
+	// selection leaves out stays out.
+	Tools []tool.Tool
+}
+
+// overrides are the tools that replace hermes's in a's turns: a's
+// Tools, and a memory tool writing to a's memory when it has one.
+func (a *Agent) overrides() []tool.Tool {
+	tools := slices.Clone(a.Tools)
+	if a.Memory != nil {
+		tools = append(tools, memory.NewTool(a.Memory))
+	}
+	return tools
 }
 
 // Agents returns the configured agents' names, sorted.
@@ -83,7 +98,7 @@ func (e *Engine) turnAgent(ctx context.Context, sessionID string, in Input) (*Ag
 func (e *Engine) existing(ctx context.Context, id string) (*session.Session, error) {
 	s, err := e.opt.Store.Get(ctx, id)
 	if errors.Is(err, session.ErrNotFound) {
-		return nil, fmt.Errorf("session %q does not exist; `hermes sessions list` shows the sessions there are", id)
+		return nil, errSessionNotFound(id)
 	}
 	return s, err
 }
@@ -104,28 +119,45 @@ func agentInput(in Input, a *Agent) Input {
 }
 
 // agentToolbox returns the toolbox of toolsets for agent a: the default
-// one when a has no memory of its own, else the same selection with a
-// memory tool writing to a's memory. It is cached per agent.
+// one when a has no tools of its own, else the same selection with a's
+// tools (see Agent.overrides) in place of those of the same names. A tool
+// is replaced when the selection holds it, available or not, so a tool
+// that becomes available later is a's and never hermes's. It is cached
+// per agent until hermes's registry changes (a tool registered, or
+// availability refreshed), since it holds a copy of the selection.
 func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
+	gen := e.opt.Tools.Registry.Generation()
 	box, err := e.Toolbox(toolsets)
 	if err != nil && a != nil {
 		return nil, fmt.Errorf("agent %s (agents.%s.toolsets in config.yaml): %w", a.Name, a.Name, err)
 	}
-	if err != nil || a == nil || a.Memory == nil || !box.Offers("memory") {
+	if err != nil || a == nil {
 		return box, err
 	}
 	key := "agent " + a.Name + ":" + strings.Join(toolsets, ",")
 	e.mu.Lock()
 	cached, ok := e.boxes[key]
 	e.mu.Unlock()
-	if ok {
+	if ok && cached.gen == gen {
 		return cached, nil
 	}
+	var own []tool.Tool
+	var names []string
+	for _, t := range a.overrides() {
+		if name := t.Spec().Name; box.selects(name) {
+			own, names = append(own, t), append(names, name)
+		}
+	}
+	if len(own) == 0 {
+		return box, nil
+	}
 	reg := tool.NewRegistry()
-	if err := reg.Swap(nil, append(box.selected("memory"), memory.NewTool(a.Memory))); err != nil {
+	if err := reg.Swap(nil, append(box.selected(names...), own...)); err != nil {
 		return nil, fmt.Errorf("agent %s's tools: %w", a.Name, err)
 	}
-	return e.keepBox(key, e.toolbox(reg)), nil
+	made := e.toolbox(reg)
+	made.gen = gen
+	return e.keepBox(key, made), nil
 }
 
 // sharesFacts reports whether session id's lasting facts belong in the
@@ -135,9 +167,9 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 // do not recall shared facts either (see recall); its MEMORY.md is its
 // own.
 func (e *Engine) sharesFacts(ctx context.Context, id string) bool {
-	if len(e.opt.Agents) == 0 {
+	if len(e.opt.Agents) == 0 && len(e.opt.Users) == 0 {
 		return true
 	}
 	s, err := e.opt.Store.Get(ctx, id)
-	return err == nil && s.Agent == ""
+	return err == nil && s.Agent == "" && s.User == ""
 }

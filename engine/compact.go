@@ -102,7 +102,8 @@ func (e *Engine) markFutile(sessionID string, est int) {
 // lease before anything is written to it: a process continuing the newest
 // session would otherwise find the child and write to it too.
 func (e *Engine) continueIn(ctx context.Context, parent *session.Session, msgs []llm.Message, model string, box *Toolbox, lease *leases) (*session.Session, string, error) {
-	child := &session.Session{Source: parent.Source, Model: model, Cwd: parent.Cwd, ParentID: parent.ID, Agent: parent.Agent}
+	child := &session.Session{Source: parent.Source, Model: model, Cwd: parent.Cwd, ParentID: parent.ID, Agent: parent.Agent,
+		User: parent.User, Tenant: parent.Tenant}
 	if err := e.opt.Store.Create(ctx, child); err != nil {
 		return nil, "", fmt.Errorf("starting the compressed session: %w", err)
 	}

@@ -172,15 +172,17 @@ func depthOf(ctx context.Context) int {
 // childTools is the registry a child is offered: the tools its parent is
 // offered, less the blocked ones; delegate_task stays only for an
 // orchestrator that may still delegate. A tool the engine does not hold
-// (a session's own MCP tools) is not passed on.
-func (d *delegateTool) childTools(parent []string, mayDelegate bool) (*tool.Registry, error) {
+// by name (a session's own MCP tools) is not passed on; one it holds is
+// passed on as the parent has it, so a role agent's own tool (a scoped
+// kb_search) does not turn back into hermes's in its children.
+func (d *delegateTool) childTools(parent []tool.Tool, mayDelegate bool) (*tool.Registry, error) {
 	reg := tool.NewRegistry()
-	for _, name := range parent {
+	for _, t := range parent {
+		name := t.Spec().Name
 		if slices.Contains(childBlocked, name) && !(mayDelegate && name == DelegateToolName) {
 			continue
 		}
-		t, ok := d.e.opt.Tools.Registry.Get(name)
-		if !ok {
+		if _, ok := d.e.opt.Tools.Registry.Get(name); !ok {
 			continue
 		}
 		if err := reg.Register(t); err != nil {
@@ -188,4 +190,26 @@ func (d *delegateTool) childTools(parent []string, mayDelegate bool) (*tool.Regi
 		}
 	}
 	return reg, nil
+}
+
+// toolsCaller is a Caller that hands out the tools it offers, as the
+// dispatcher's does.
+type toolsCaller interface{ Tools() []tool.Tool }
+
+// offeredBy returns the tools c offers: its own when it hands them out,
+// else hermes's of the names it lists.
+func (d *delegateTool) offeredBy(c tool.Caller) []tool.Tool {
+	if c == nil {
+		return nil
+	}
+	if tc, ok := c.(toolsCaller); ok {
+		return tc.Tools()
+	}
+	var out []tool.Tool
+	for _, name := range c.ToolNames() {
+		if t, ok := d.e.opt.Tools.Registry.Get(name); ok {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -59,10 +59,7 @@ func (d *delegateTool) Call(ctx context.Context, raw json.RawMessage) (any, erro
 		return nil, tool.Errorf(tool.CodeDenied, "this agent runs %d delegation levels deep and delegation.max_spawn_depth is %d: do the work yourself with the tools you have", depth, d.cfg.MaxDepth)
 	}
 	inv := tool.InvocationFrom(ctx)
-	var parentTools []string
-	if inv.Caller != nil {
-		parentTools = inv.Caller.ToolNames()
-	}
+	parentTools := d.offeredBy(inv.Caller)
 	results := make([]childResult, len(tasks))
 	slots := make(chan struct{}, d.cfg.MaxConcurrent)
 	var wg sync.WaitGroup
@@ -86,7 +83,7 @@ func (d *delegateTool) Call(ctx context.Context, raw json.RawMessage) (any, erro
 
 // runChild runs one task as a child session at depth and reports how it
 // ended, with what it had written when it was stopped.
-func (d *delegateTool) runChild(ctx context.Context, i int, t task, depth int, inv tool.Invocation, parentTools []string) childResult {
+func (d *delegateTool) runChild(ctx context.Context, i int, t task, depth int, inv tool.Invocation, parentTools []tool.Tool) childResult {
 	r := childResult{Task: i, Goal: t.Goal}
 	mayDelegate := t.Role == roleOrchestrator && depth < d.cfg.MaxDepth
 	reg, err := d.childTools(parentTools, mayDelegate)

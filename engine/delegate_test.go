@@ -15,6 +15,7 @@ import (
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -51,6 +52,7 @@ func newDelegationOn(t *testing.T, srv *llmtest.Server, cfg engine.Delegation, e
 	fake := clock.NewFake(time.Now())
 	e := engine.New(engine.Options{
 		Store: st, Models: model(srv), Clock: fake, Delegation: cfg,
+		Users:  map[string]*engine.User{"ana": {ID: "ana", Tenant: "acme", Memory: memory.Open(t.TempDir(), memory.Limits{})}},
 		Tools:  engine.Tools{Registry: reg, Redact: func(s string) string { return strings.ReplaceAll(s, "sk-live-SECRET", "[REDACTED]") }},
 		Prompt: engine.PromptSources{Home: soulHome(t, "You are a test.")},
 	})
@@ -133,7 +135,7 @@ func offeredNames(r llmtest.Request) []string {
 
 // Three children run at once (the first answers only after the last),
 // their results come back in task order with their sessions, children of
-// the parent's, a secret one wrote is redacted, and no child is offered a
+// the parent's and of its user, a secret one wrote is redacted, and no child is offered a
 // blocked tool whatever role or context its task claims.
 func TestDelegateThreeChildrenResultsInOrder(t *testing.T) {
 	d := newDelegation(t, engine.Delegation{})
@@ -160,7 +162,7 @@ func TestDelegateThreeChildrenResultsInOrder(t *testing.T) {
 		return llmtest.Reply{Text: "done: " + goal + " key sk-live-SECRET"}
 	})
 	var res results
-	turn, err := d.e.Turn(t.Context(), "", engine.Input{Text: "Plan the trip", Source: "test"}, &res)
+	turn, err := d.e.Turn(t.Context(), "", engine.Input{Text: "Plan the trip", Source: "test", User: "ana", Tenant: "acme"}, &res)
 	if err != nil || turn.Stopped != agent.StopDone {
 		t.Fatalf("turn: %v %+v", err, turn)
 	}
@@ -173,8 +175,8 @@ func TestDelegateThreeChildrenResultsInOrder(t *testing.T) {
 			t.Errorf("result %d = %+v, want the answer to %q", i, g, goal)
 		}
 		s, err := d.st.Get(t.Context(), g.SessionID)
-		if err != nil || s.ParentID != turn.SessionID || s.Source != "delegate" {
-			t.Errorf("child session %q: %v %+v, want a child of %s", g.SessionID, err, s, turn.SessionID)
+		if err != nil || s.ParentID != turn.SessionID || s.Source != "delegate" || s.User != "ana" || s.Tenant != "acme" {
+			t.Errorf("child session %q: %v %+v, want a child of %s, of ana in acme", g.SessionID, err, s, turn.SessionID)
 		}
 	}
 	if strings.Contains(res.raw, "sk-live-SECRET") || !strings.Contains(res.raw, "[REDACTED]") {

@@ -69,6 +69,12 @@ type Options struct {
 	Delegation Delegation
 	// Agents are the role agents turns can run as, by name.
 	Agents map[string]*Agent
+	// Users are the users turns can run for, by id (see User). Each
+	// must have its Memory.
+	Users map[string]*User
+	// Admit, when set, is asked before every turn run for a user
+	// whether it may start: a *RefusedError says why not (over budget).
+	Admit func(ctx context.Context, user string) error
 	// Teams is what team runs need: the queue and the configured teams.
 	Teams Teams
 	// Clock times turns, idle sessions and job runs; nil is the wall
@@ -227,6 +233,12 @@ type Input struct {
 	// The agent's toolsets and model apply where Toolsets and Model are
 	// empty.
 	Agent string
+	// User is the id of the user the turn runs for (config's users:),
+	// resolved by the front from a platform identity or an API key, and
+	// Tenant that user's tenant; both empty for the local owner. A new
+	// session records them.
+	User   string
+	Tenant string
 	// MaxTurns, when positive, replaces the engine's iteration budget.
 	MaxTurns int
 	// Approval says who can be asked about this turn's dangerous
@@ -288,10 +300,22 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if err != nil {
 		return nil, err
 	}
+	if known == nil && sessionID != "" && len(e.opt.Users) > 0 {
+		if known, err = e.existing(ctx, sessionID); err != nil {
+			return nil, err
+		}
+	}
+	u, err := e.turnUser(ctx, known, &in)
+	if err != nil {
+		return nil, err
+	}
 	in = agentInput(in, ag)
+	if in.Toolsets, err = e.capToolsets(u, in.Toolsets); err != nil {
+		return nil, err
+	}
 	box := in.box
 	if box == nil {
-		if box, err = e.agentToolbox(in.Toolsets, ag); err != nil {
+		if box, err = e.agentToolbox(in.Toolsets, persona(ag, u)); err != nil {
 			return nil, fmt.Errorf("toolsets: %w", err)
 		}
 	}
@@ -348,7 +372,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if in.Text != "" || len(attached) > 0 {
 		text := in.Text
 		if text != "" {
-			text = e.recall(ctx, ag, history, text)
+			text = e.recall(ctx, persona(ag, u), history, text)
 			text = e.withHookContext(ctx, s.ID, s.Source, in.Text, text)
 		}
 		input = userMessage(text, attached)
@@ -381,6 +405,9 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		MaxTokens:  model.MaxTokens,
 		SessionID:  s.ID,
 		Source:     s.Source,
+		Agent:      s.Agent,
+		User:       s.User,
+		Tenant:     s.Tenant,
 		Workdir:    workdir,
 		Logger:     e.opt.Logger,
 		Wire:       e.wire(s.ID),
@@ -433,17 +460,19 @@ func (e *Engine) session(ctx context.Context, id string, known *session.Session,
 	if id != "" {
 		s, err := e.opt.Store.Get(ctx, id)
 		if errors.Is(err, session.ErrNotFound) {
-			return nil, fmt.Errorf("session %q does not exist; `hermes sessions list` shows the sessions there are", id)
+			return nil, errSessionNotFound(id)
 		}
 		return s, err
 	}
 	// The title comes with the row: a stateless request or a job makes a
 	// session every time, and a write of its own would cost one more
 	// transaction before the model is called.
-	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text), ParentID: in.parentID, Agent: in.Agent}
+	s := &session.Session{Source: in.Source, Model: model, Cwd: in.Workdir, Title: title(in.Text), ParentID: in.parentID, Agent: in.Agent,
+		User: in.User, Tenant: in.Tenant}
 	if s.Source == "" {
 		s.Source = "cli"
 	}
+
 	if err := e.opt.Store.Create(ctx, s); err != nil {
 		return nil, fmt.Errorf("creating a session: %w", err)
 	}

@@ -119,7 +119,7 @@ func (e *Engine) systemPrompt(ctx context.Context, s *session.Session, history [
 		e.opt.Logger.Warn("reading the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
 	}
 	if p == "" {
-		p = e.agentPrompt(s.Cwd, box, e.opt.Agents[s.Agent]).Text()
+		p = e.agentPrompt(s.Cwd, box, persona(e.opt.Agents[s.Agent], e.opt.Users[s.User])).Text()
 		if err := e.opt.Store.SetSystemPrompt(ctx, s.ID, p); err != nil {
 			e.opt.Logger.Warn("recording the session's system prompt", slog.String("session_id", s.ID), slog.String("error", err.Error()))
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hermes-go/hermes/llm"
@@ -34,6 +35,9 @@ type Toolbox struct {
 	// prompt is the system prompt last cached for a session offered this
 	// box (see shared); guarded by Engine.mu.
 	prompt string
+	// gen is the generation of hermes's registry a box of its own tools
+	// (an agent's) was made at; a later one makes it again.
+	gen uint64
 }
 
 // Offers reports whether the model is offered the tool named exactly name.
@@ -86,7 +90,7 @@ func (e *Engine) keepBox(key string, box *Toolbox) *Toolbox {
 // turn's alone, so they join a registry made for it instead of the
 // engine's. A name both hold is an error naming it.
 func (e *Engine) withTools(box *Toolbox, extra *tool.Registry) (*Toolbox, error) {
-	tools := append(box.selected(""), extra.All()...)
+	tools := append(box.selected(), extra.All()...)
 	reg := tool.NewRegistry()
 	if err := reg.Swap(nil, tools); err != nil {
 		return nil, fmt.Errorf("the session's own tools clash with hermes's: %w; rename the MCP server that offers them", err)
@@ -94,11 +98,22 @@ func (e *Engine) withTools(box *Toolbox, extra *tool.Registry) (*Toolbox, error)
 	return e.toolbox(reg), nil
 }
 
-// selected returns the tools b offers, but for the one named except.
-func (b *Toolbox) selected(except string) []tool.Tool {
+// selects reports whether b's selection holds the tool named name,
+// available or not.
+func (b *Toolbox) selects(name string) bool {
+	for _, info := range b.Registry.Infos() {
+		if info.Selected && info.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// selected returns the tools b selects, but for those named in except.
+func (b *Toolbox) selected(except ...string) []tool.Tool {
 	var tools []tool.Tool
 	for _, info := range b.Registry.Infos() {
-		if !info.Selected || info.Name == except {
+		if !info.Selected || slices.Contains(except, info.Name) {
 			continue
 		}
 		if t, ok := b.Registry.Get(info.Name); ok {

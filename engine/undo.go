@@ -48,7 +48,7 @@ func (e *Engine) Undo(ctx context.Context, sessionID string) (*Undone, error) {
 	defer release()
 	msgs, err := e.opt.Store.Messages(ctx, sessionID)
 	if errors.Is(err, session.ErrNotFound) {
-		return nil, fmt.Errorf("session %q does not exist; `hermes sessions list` shows the sessions there are", sessionID)
+		return nil, errSessionNotFound(sessionID)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading session %s: %w", sessionID, err)

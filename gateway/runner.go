@@ -50,6 +50,14 @@ type Options struct {
 	// Approvers lists, per platform, the user ids who may answer approval
 	// requests; a platform with none lets anyone who may talk to hermes.
 	Approvers func(platform string) []string
+	// Identify, when set (users: in config.yaml), tells which user a
+	// platform identity is; turns run for that user. Authorize then
+	// admits only identified users.
+	Identify func(platform string, u User) (user string, ok bool)
+	// MayApprove, when set with Identify, decides who may answer an
+	// approval request of a turn run for requester, in place of
+	// Approvers: no one who is not a user, nor a user of another tenant.
+	MayApprove func(platform string, approver, requester User) bool
 	// GroupSessionsPerUser gives each person in a group a session.
 	GroupSessionsPerUser bool
 	// RequireMention answers groups only when addressed.
@@ -207,6 +215,14 @@ func (r *Runner) message(ctx context.Context, p Platform, ev Event) {
 }
 
 func (r *Runner) authorize(ctx context.Context, p Platform, u User) (bool, string, error) {
+	if r.opt.Identify != nil {
+		// With users configured, someone who is none of them is a
+		// stranger, whatever an allowlist says: their turn would run as
+		// nobody's, with the owner's memory and sessions.
+		if _, ok := r.opt.Identify(p.Name(), u); !ok {
+			return false, "not one of the users in config.yaml", nil
+		}
+	}
 	if r.opt.Authorize == nil {
 		return false, "no one is allowed: the gateway has no authorization configured", nil
 	}
@@ -261,13 +277,14 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 		stream.canEdit = false
 	}
 	prompter := chatPrompter{a: r.approvals, chatKey: key, chat: ev.Chat, buttons: caps.Buttons,
-		allowed: func(u User) bool { return r.mayApprove(ctx, p, u) },
+		allowed: func(u User) bool { return r.mayApprove(ctx, p, u, ev.User) },
 		send:    stream.send, edit: stream.edit}
 	start := time.Now()
 	stopTyping := r.typing(ctx, p, ev.Chat)
 	media, sink := r.media(p, ev, stream)
 	res, err := r.opt.Engine.Turn(ctx, sessionID, engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
-		Model: r.chatModel(ctx, key), Agent: r.chatAgent(ctx, key), Approval: safety.Asker{Prompter: prompter}, Attach: media.attach()}, sink)
+		Model: r.chatModel(ctx, key), Agent: r.chatAgent(ctx, key), User: r.user(p, ev.User),
+		Approval: safety.Asker{Prompter: prompter}, Attach: media.attach()}, sink)
 	stopTyping()
 	if err != nil {
 		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())
@@ -340,8 +357,22 @@ func (r *Runner) resolve(ctx context.Context, key string) (string, bool, error) 
 	return r.opt.Resolve(ctx, key)
 }
 
-// mayApprove says whether u may answer approval requests on p.
-func (r *Runner) mayApprove(ctx context.Context, p Platform, u User) bool {
+// user is the user a platform identity is, "" when users are not
+// configured (Authorize admitted only identified users otherwise).
+func (r *Runner) user(p Platform, u User) string {
+	if r.opt.Identify == nil {
+		return ""
+	}
+	id, _ := r.opt.Identify(p.Name(), u)
+	return id
+}
+
+// mayApprove says whether u may answer the approval requests on p of a
+// turn run for requester.
+func (r *Runner) mayApprove(ctx context.Context, p Platform, u, requester User) bool {
+	if r.opt.Identify != nil && r.opt.MayApprove != nil {
+		return r.opt.MayApprove(p.Name(), u, requester)
+	}
 	if r.opt.Approvers != nil {
 		if ids := r.opt.Approvers(p.Name()); len(ids) > 0 {
 			return slices.Contains(ids, u.ID)

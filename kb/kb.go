@@ -97,10 +97,19 @@ func CheckTag(tag string) error {
 }
 
 // Exists reports whether some knowledge base has a source, so the
-// kb_search tool is worth offering.
-func (k *KB) Exists(ctx context.Context) (bool, error) {
+// kb_search tool is worth offering; with names, whether one of those
+// does, so an agent limited to them is not offered a search of nothing.
+func (k *KB) Exists(ctx context.Context, names ...string) (bool, error) {
 	var n int
-	err := k.db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM kb_sources LIMIT 1)`).Scan(&n)
+	query, args := `SELECT count(*) FROM (SELECT 1 FROM kb_sources LIMIT 1)`, []any(nil)
+	if len(names) > 0 {
+		query = `SELECT count(*) FROM (SELECT 1 FROM kb_sources s JOIN kb_bases b ON b.id = s.kb
+WHERE b.name IN (?` + strings.Repeat(",?", len(names)-1) + `) LIMIT 1)`
+		for _, name := range names {
+			args = append(args, name)
+		}
+	}
+	err := k.db.Reader().QueryRowContext(ctx, query, args...).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("look for knowledge bases: %w", err)
 	}

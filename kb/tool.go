@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hermes-go/hermes/safety/redact"
@@ -22,11 +23,12 @@ const ToolName = "kb_search"
 // Toolset is the toolset of the knowledge base's tool.
 const Toolset = "knowledge"
 
+// toolParameters is kb_search's schema; %s is the description of kb.
 const toolParameters = `{
   "type": "object",
   "properties": {
     "query": {"type": "string", "description": "Keywords or a question, in the documents' language."},
-    "kb": {"type": "string", "description": "Search only this knowledge base; omit to search all."},
+    "kb": {"type": "string", "description": %s},
     "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "How many passages to return."}
   },
   "required": ["query"],
@@ -34,33 +36,74 @@ const toolParameters = `{
 }`
 
 // searchTool is kb_search over a KB.
-type searchTool struct{ k *KB }
+type searchTool struct {
+	k *KB
+	// within are the knowledge bases it may search, sorted; nil is every
+	// one.
+	within []string
+}
 
 // NewTool returns the kb_search tool. It is available only while some
 // knowledge base has a source, so a model is never offered a search
-// that can find nothing.
-func NewTool(k *KB) tool.Tool { return &searchTool{k: k} }
+// that can find nothing. Given within (a role agent's knowledge bases),
+// it searches only those: every search carries them as Query.Within, a
+// kb outside them is refused without naming any other knowledge base,
+// its description lists them, and it is available only while one of
+// them has a source.
+func NewTool(k *KB, within ...string) tool.Tool {
+	if len(within) == 0 {
+		return &searchTool{k: k}
+	}
+	return &searchTool{k: k, within: slices.Compact(slices.Sorted(slices.Values(within)))}
+}
 
 // Spec describes kb_search. It only reads, so calls may run in parallel
 // and be retried.
 func (t *searchTool) Spec() tool.Spec {
 	return tool.Spec{
 		Name:         ToolName,
-		Description:  strings.TrimSpace(toolDescription),
-		Parameters:   json.RawMessage(toolParameters),
+		Description:  t.description(),
+		Parameters:   t.parameters(),
 		Toolset:      Toolset,
 		ParallelSafe: true,
 		Idempotent:   true,
 	}
 }
 
-// Available reports whether a knowledge base holds anything.
+// description is tool.md, and for a scoped tool which knowledge bases
+// it may search.
+func (t *searchTool) description() string {
+	d := strings.TrimSpace(toolDescription)
+	if t.within != nil {
+		d += "\n\nYou may search only these knowledge bases: " + t.scope() + ". Omit `kb` to search all of them."
+	}
+	return d
+}
+
+// parameters is the schema, whose kb says what may be searched.
+func (t *searchTool) parameters() json.RawMessage {
+	kbDoc := "Search only this knowledge base; omit to search all."
+	if t.within != nil {
+		kbDoc = "Search only this knowledge base, one of: " + t.scope() + "; omit to search all of them."
+	}
+	doc, _ := json.Marshal(kbDoc)
+	return json.RawMessage(fmt.Sprintf(toolParameters, doc))
+}
+
+// scope lists the knowledge bases a scoped tool may search.
+func (t *searchTool) scope() string { return strings.Join(t.within, ", ") }
+
+// Available reports whether a knowledge base it may search holds
+// anything.
 func (t *searchTool) Available() error {
-	ok, err := t.k.Exists(context.Background())
+	ok, err := t.k.Exists(context.Background(), t.within...)
 	if err != nil {
 		return err
 	}
-	if !ok {
+	switch {
+	case !ok && t.within != nil:
+		return fmt.Errorf("the knowledge bases this agent may search (%s) hold no documents yet: add some with hermes kb add PATH --kb %s", t.scope(), t.within[0])
+	case !ok:
 		return fmt.Errorf("no knowledge base yet: add documents with hermes kb add PATH")
 	}
 	return nil
@@ -117,8 +160,13 @@ func (t *searchTool) Call(ctx context.Context, raw json.RawMessage) (any, error)
 		if err := CheckName(a.KB); err != nil {
 			return nil, tool.Errorf(tool.CodeInvalidArguments, "kb: %v", err)
 		}
+		// Whether the knowledge base exists is not said: an agent kept
+		// from it must not learn what the others are called.
+		if t.within != nil && !slices.Contains(t.within, a.KB) {
+			return nil, tool.Errorf(tool.CodeDenied, "kb %q is not a knowledge base you may search; search one of %s, or omit kb to search all of them", a.KB, t.scope())
+		}
 	}
-	hits, err := t.k.Search(ctx, Query{Text: a.Query, KB: a.KB, Limit: limit})
+	hits, err := t.k.Search(ctx, Query{Text: a.Query, KB: a.KB, Within: t.within, Limit: limit})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +184,7 @@ func (t *searchTool) Call(ctx context.Context, raw json.RawMessage) (any, error)
 	}
 	switch {
 	case len(res) == 0 && a.KB != "":
-		out.Note = fmt.Sprintf("Nothing in knowledge base %q matches. Try other words, or omit kb to search every knowledge base.", a.KB)
+		out.Note = fmt.Sprintf("Nothing in knowledge base %q matches. Try other words, or omit kb to search every knowledge base you may search.", a.KB)
 	case len(res) == 0:
 		out.Note = "Nothing matches. Try other words or fewer of them; if the answer is not in the knowledge base, say so."
 	default:

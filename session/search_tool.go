@@ -103,17 +103,25 @@ func (t *searchTool) Call(ctx context.Context, raw json.RawMessage) (any, error)
 		out any
 		err error
 	)
+	// A user's turn searches and reads that user's sessions alone;
+	// another's, or the owner's, are answered as sessions that do not
+	// exist.
+	user := tool.InvocationFrom(ctx).User
+	if sessionID != "" {
+		err = t.mine(ctx, sessionID, user)
+	}
 	switch {
+	case err != nil:
 	case query != "":
 		current := ""
 		if !a.IncludeCurrent && sessionID == "" {
 			current = tool.InvocationFrom(ctx).SessionID
 		}
-		out, err = t.search(ctx, query, SearchOptions{SessionID: sessionID, Role: llm.Role(a.Role)}, limit, around, current)
+		out, err = t.search(ctx, query, SearchOptions{SessionID: sessionID, Role: llm.Role(a.Role), User: user}, limit, around, current)
 	case sessionID != "":
 		out, err = t.read(ctx, sessionID)
 	default:
-		out, err = t.recent(ctx, limit, tool.InvocationFrom(ctx).SessionID)
+		out, err = t.recent(ctx, limit, tool.InvocationFrom(ctx).SessionID, user)
 	}
 	switch {
 	case errors.Is(err, ErrNotFound):

@@ -122,6 +122,19 @@ func (t *searchTool) search(ctx context.Context, query string, opt SearchOptions
 
 // read returns one session and its messages, the middle of a long one
 // left out.
+// mine checks that session id is user's, when user is set: ErrNotFound
+// otherwise, as for a session that does not exist.
+func (t *searchTool) mine(ctx context.Context, id, user string) error {
+	if user == "" {
+		return nil
+	}
+	s, err := t.store.Get(ctx, id)
+	if err == nil && s.User != user {
+		err = ErrNotFound
+	}
+	return err
+}
+
 func (t *searchTool) read(ctx context.Context, id string) (*searchResult, error) {
 	sess, err := t.store.Get(ctx, id)
 	if err != nil {
@@ -146,8 +159,8 @@ func (t *searchTool) read(ctx context.Context, id string) (*searchResult, error)
 }
 
 // recent lists the latest sessions, except the session current.
-func (t *searchTool) recent(ctx context.Context, limit int, current string) (*searchResult, error) {
-	list, err := t.store.List(ctx, ListOptions{Limit: limit + 1})
+func (t *searchTool) recent(ctx context.Context, limit int, current, user string) (*searchResult, error) {
+	list, err := t.store.List(ctx, ListOptions{Limit: limit + 1, User: user})
 	if err != nil {
 		return nil, err
 	}

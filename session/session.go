@@ -32,6 +32,11 @@ type Session struct {
 	Cwd       string    `json:"cwd,omitempty"`
 	// Agent is the role agent the session runs as; empty for none.
 	Agent string `json:"agent,omitempty"`
+	// User is the id of the user the session belongs to (config's
+	// users:), and Tenant that user's tenant; both empty for the local
+	// owner. Children (compression, delegation) keep their parent's.
+	User   string `json:"user,omitempty"`
+	Tenant string `json:"tenant,omitempty"`
 
 	MessageCount  int `json:"message_count"`
 	ToolCallCount int `json:"tool_call_count"`
@@ -75,14 +80,39 @@ type Usage struct {
 	CostUSD          float64
 }
 
+// UsageQuery filters DailyUsage. Days are "2006-01-02" in UTC, both
+// ends included; empty fields do not filter.
+type UsageQuery struct {
+	From, To     string
+	User, Tenant string
+}
+
+// DailyUsage is one UTC day's usage of one user (of one tenant) with one
+// model, summed over every model call; User and Tenant are empty for the
+// local owner.
+type DailyUsage struct {
+	Day          string  `json:"day"`
+	User         string  `json:"user,omitempty"`
+	Tenant       string  `json:"tenant,omitempty"`
+	Model        string  `json:"model"`
+	Calls        int64   `json:"calls"`
+	InputTokens  int64   `json:"input_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	CostUSD      float64 `json:"cost_usd"`
+}
+
 // ListOptions filters List. Zero values mean no filter; Limit 0 means 20.
 type ListOptions struct {
 	Source string
 	// ParentID, when set, lists only the sessions continuing that one
 	// (after a compression or a fork).
 	ParentID string
-	Limit    int
-	Offset   int
+	// User and Tenant, when set, list only that user's or tenant's
+	// sessions; Owner lists only the local owner's (no user).
+	User, Tenant string
+	Owner        bool
+	Limit        int
+	Offset       int
 }
 
 // SearchOptions narrows Search. Limit 0 means 20.
@@ -90,7 +120,10 @@ type SearchOptions struct {
 	SessionID string
 	Source    string
 	Role      llm.Role
-	Limit     int
+	// User and Tenant, when set, search only that user's or tenant's
+	// sessions.
+	User, Tenant string
+	Limit        int
 }
 
 // Hit is one message matching a search, with a short snippet around the
@@ -159,8 +192,11 @@ type Store interface {
 	// Around returns up to n messages before and n after message id in
 	// its session, the message itself included.
 	Around(ctx context.Context, messageID int64, n int) ([]Message, error)
-	// AddUsage adds one model call's usage to a session's totals.
+	// AddUsage adds one model call's usage to a session's totals, and
+	// to the day's usage of its user, tenant and model (DailyUsage).
 	AddUsage(ctx context.Context, sessionID string, u Usage) error
+	// DailyUsage returns usage by UTC day, user, tenant and model.
+	DailyUsage(ctx context.Context, q UsageQuery) ([]DailyUsage, error)
 	// SetTitle sets a session's title.
 	SetTitle(ctx context.Context, sessionID, title string) error
 	// SetSystemPrompt records the system prompt the session started with;

@@ -28,3 +28,17 @@ func (c dispatchCaller) ToolNames() []string {
 	}
 	return out
 }
+
+// Tools returns the tools the dispatcher offers. A tool that runs turns of
+// its own (delegate_task) hands them these very tools rather than their
+// namesakes in hermes's registry, which a role agent's own tools replace.
+func (c dispatchCaller) Tools() []Tool {
+	specs := c.d.Registry.Specs()
+	out := make([]Tool, 0, len(specs))
+	for _, s := range specs {
+		if t, ok := c.d.Registry.Get(s.Name); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}

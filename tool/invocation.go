@@ -17,6 +17,14 @@ type Invocation struct {
 	// platform. Tools that must not run somewhere (the cron tool inside a
 	// scheduled job) check it.
 	Source string
+	// Agent is the role agent the turn runs as, "" for hermes itself.
+	// Tools that act later in someone's name (the cronjob tool) act in
+	// the agent's, so a turn cannot get past its agent's limits.
+	Agent string
+	// User is the user the turn runs for (config's users:), and Tenant
+	// theirs; both "" for the local owner. Tools that read or keep
+	// things per person (session_search) keep to the user's.
+	User, Tenant string
 	// Workdir is the directory the session works in; tools that keep
 	// their own working directory (terminal) start there.
 	Workdir string

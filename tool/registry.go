@@ -242,6 +242,11 @@ func (r *Registry) Refresh() {
 	r.tab.gen.Add(1)
 }
 
+// Generation counts the changes to the tools r shares with its views, a
+// Refresh included: a registry made of r's tools at an older generation
+// may lack a tool or its availability since.
+func (r *Registry) Generation() uint64 { return r.tab.gen.Load() }
+
 // lookup returns the entry of an offered tool (selected and available).
 func (r *Registry) lookup(name string) (*entry, bool) {
 	e, ok := r.snapshot().offered[name]

@@ -14,8 +14,8 @@ func newAgentsCmd(a *cli) *cobra.Command {
 		Short: "See the role agents of config.yaml",
 		Long: `Role agents are named identities under agents: in config.yaml, each with
 its own system prompt or soul file, toolsets, model, memory (MEMORY.md and
-USER.md in $HERMES_HOME/agents/NAME unless memory: says otherwise) and
-skills. A turn runs as one with hermes chat --agent NAME, a job's agent:,
+USER.md in $HERMES_HOME/agents/NAME unless memory: says otherwise),
+skills and knowledge bases (knowledge:, all of them when left out). A turn runs as one with hermes chat --agent NAME, a job's agent:,
 or a chat bound to it; its session keeps the agent when continued.`,
 	}
 	var asJSON bool
@@ -35,6 +35,7 @@ or a chat bound to it; its session keeps the agent when continued.`,
 				Model       string   `json:"model,omitempty"`
 				Toolsets    []string `json:"toolsets,omitempty"`
 				Skills      []string `json:"skills,omitempty"`
+				Knowledge   []string `json:"knowledge,omitempty"`
 				Memory      string   `json:"memory"`
 			}
 			rows := []row{}
@@ -44,7 +45,8 @@ or a chat bound to it; its session keeps the agent when continued.`,
 				if err != nil {
 					return fmt.Errorf("agents.%s.memory: %w", name, err)
 				}
-				rows = append(rows, row{Name: name, Description: ra.Description, Model: ra.Model, Toolsets: ra.Toolsets, Skills: ra.Skills, Memory: dir})
+				rows = append(rows, row{Name: name, Description: ra.Description, Model: ra.Model, Toolsets: ra.Toolsets, Skills: ra.Skills,
+					Knowledge: ra.Knowledge, Memory: dir})
 			}
 			if asJSON {
 				writeJSON(out, rows)
@@ -55,9 +57,13 @@ or a chat bound to it; its session keeps the agent when continued.`,
 				return nil
 			}
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tMODEL\tTOOLSETS\tDESCRIPTION")
+			fmt.Fprintln(tw, "NAME\tMODEL\tTOOLSETS\tKNOWLEDGE\tDESCRIPTION")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, orDefault(r.Model), orDefault(strings.Join(r.Toolsets, ",")), r.Description)
+				knowledge := strings.Join(r.Knowledge, ",")
+				if knowledge == "" {
+					knowledge = "(all)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, orDefault(r.Model), orDefault(strings.Join(r.Toolsets, ",")), knowledge, r.Description)
 			}
 			return tw.Flush()
 		},

@@ -210,6 +210,35 @@ END;
 	// 7: the role agent (config's agents:) a session runs as, so a
 	// continued session keeps its identity, tools, model and memory.
 	`ALTER TABLE sessions ADD COLUMN agent TEXT;`,
+	// 8: the user a session belongs to and that user's tenant (config's
+	// users: and tenants:), so a user sees only their own sessions and
+	// costs add up per user and tenant. user_id is Hermes Agent's name
+	// for the column. Empty is the local owner.
+	`
+ALTER TABLE sessions ADD COLUMN user_id TEXT;
+ALTER TABLE sessions ADD COLUMN tenant TEXT;
+CREATE INDEX sessions_user ON sessions(user_id, started_at DESC) WHERE user_id IS NOT NULL;
+`,
+	// 9: usage by UTC day, user, tenant and model, added to with every
+	// model call in the transaction that adds it to the session: daily
+	// budgets count what was spent today even in a session started
+	// yesterday, and cost charts read a few rows a day, not every
+	// session. user_id and tenant are '' for the local owner.
+	`
+CREATE TABLE usage_daily (
+	day           TEXT NOT NULL,
+	user_id       TEXT NOT NULL DEFAULT '',
+	tenant        TEXT NOT NULL DEFAULT '',
+	model         TEXT NOT NULL DEFAULT '',
+	calls         INTEGER NOT NULL DEFAULT 0,
+	input_tokens  INTEGER NOT NULL DEFAULT 0,
+	output_tokens INTEGER NOT NULL DEFAULT 0,
+	cost_usd      REAL NOT NULL DEFAULT 0,
+	PRIMARY KEY (day, user_id, tenant, model)
+) WITHOUT ROWID;
+CREATE INDEX usage_daily_tenant ON usage_daily(tenant, day);
+CREATE INDEX usage_daily_user ON usage_daily(user_id, day);
+`,
 }
 
 // indexedUpto is, in SQL, the id of the last message in the full-text

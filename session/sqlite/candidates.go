@@ -82,6 +82,14 @@ func addFilters(q string, args []any, opt session.SearchOptions) (string, []any)
 		q += ` AND m.role = ?`
 		args = append(args, string(opt.Role))
 	}
+	if opt.User != "" {
+		q += ` AND s.user_id = ?`
+		args = append(args, opt.User)
+	}
+	if opt.Tenant != "" {
+		q += ` AND s.tenant = ?`
+		args = append(args, opt.Tenant)
+	}
 	return q, args
 }
 

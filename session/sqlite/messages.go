@@ -88,6 +88,9 @@ func (s *Store) Record(ctx context.Context, sessionID string, u session.Usage, m
 				return fmt.Errorf("insert messages %d-%d: %w", at, at+len(chunk)-1, err)
 			}
 		}
+		if err := s.addDaily(ctx, tx, sessionID, u); err != nil {
+			return err
+		}
 		indexing = s.batchDue(len(msgs))
 		if indexing {
 			if _, err := sqlitedb.IndexMessages(ctx, tx); err != nil {

@@ -14,7 +14,7 @@ import (
 // order scanSession reads.
 const sessionCols = `id, source, title, model, parent_session_id, started_at, ended_at,
 	end_reason, cwd, message_count, tool_call_count, input_tokens, output_tokens,
-	cache_read_tokens, cache_write_tokens, reasoning_tokens, estimated_cost_usd, agent`
+	cache_read_tokens, cache_write_tokens, reasoning_tokens, estimated_cost_usd, agent, user_id, tenant`
 
 // idAttempts is how many generated ids Create tries before giving up:
 // ids carry only six random hex digits per second, so a burst of
@@ -73,7 +73,8 @@ func (s *Store) Create(ctx context.Context, sess *session.Session) error {
 			id, sess.Source, nullString(sess.Title), nullString(sess.Model), nullString(sess.ParentID),
 			toMicros(started), ended, nullString(sess.EndReason), nullString(sess.Cwd),
 			sess.MessageCount, sess.ToolCallCount, sess.InputTokens, sess.OutputTokens,
-			sess.CacheReadTokens, sess.CacheWriteTokens, sess.ReasoningTokens, sess.CostUSD, nullString(sess.Agent))
+			sess.CacheReadTokens, sess.CacheWriteTokens, sess.ReasoningTokens, sess.CostUSD, nullString(sess.Agent),
+			nullString(sess.User), nullString(sess.Tenant))
 		return err
 	})
 	if err != nil {
@@ -90,7 +91,7 @@ func (s *Store) Create(ctx context.Context, sess *session.Session) error {
 const (
 	sessionExistsQuery = `SELECT 1 FROM sessions WHERE id = ?`
 	sessionInsert      = `INSERT INTO sessions (` + sessionCols + `)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 )
 
 // sessionTaken returns a function reporting whether a session id is
@@ -152,6 +153,17 @@ func (s *Store) List(ctx context.Context, opt session.ListOptions) ([]session.Se
 		where = append(where, `parent_session_id = ?`)
 		args = append(args, opt.ParentID)
 	}
+	if opt.User != "" {
+		where = append(where, `user_id = ?`)
+		args = append(args, opt.User)
+	}
+	if opt.Tenant != "" {
+		where = append(where, `tenant = ?`)
+		args = append(args, opt.Tenant)
+	}
+	if opt.Owner {
+		where = append(where, `user_id IS NULL`)
+	}
 	if len(where) > 0 {
 		q += ` WHERE ` + strings.Join(where, ` AND `)
 	}
@@ -179,20 +191,21 @@ func (s *Store) List(ctx context.Context, opt session.ListOptions) ([]session.Se
 // scanSession reads one row selected with sessionCols.
 func scanSession(row interface{ Scan(...any) error }) (*session.Session, error) {
 	var (
-		sess                                        session.Session
-		title, model, parent, endReason, cwd, agent sql.NullString
-		started                                     int64
-		ended                                       sql.NullInt64
+		sess                                                      session.Session
+		title, model, parent, endReason, cwd, agent, user, tenant sql.NullString
+		started                                                   int64
+		ended                                                     sql.NullInt64
 	)
 	err := row.Scan(&sess.ID, &sess.Source, &title, &model, &parent, &started, &ended,
 		&endReason, &cwd, &sess.MessageCount, &sess.ToolCallCount, &sess.InputTokens,
 		&sess.OutputTokens, &sess.CacheReadTokens, &sess.CacheWriteTokens,
-		&sess.ReasoningTokens, &sess.CostUSD, &agent)
+		&sess.ReasoningTokens, &sess.CostUSD, &agent, &user, &tenant)
 	if err != nil {
 		return nil, err
 	}
 	sess.Title, sess.Model, sess.ParentID = title.String, model.String, parent.String
 	sess.EndReason, sess.Cwd, sess.Agent = endReason.String, cwd.String, agent.String
+	sess.User, sess.Tenant = user.String, tenant.String
 	sess.StartedAt = fromMicros(started)
 	if ended.Valid {
 		sess.EndedAt = fromMicros(ended.Int64)

@@ -12,14 +12,25 @@ import (
 // AddUsage adds one model call's usage to a session's totals. The
 // addition happens in SQL, so concurrent callers never lose an update.
 func (s *Store) AddUsage(ctx context.Context, sessionID string, u session.Usage) error {
-	return s.updateSession(ctx, "add usage to session "+sessionID, `
+	return s.writeTx(ctx, "sqlite: add usage to session "+sessionID, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `
 UPDATE sessions SET
 	input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
 	cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
 	reasoning_tokens = reasoning_tokens + ?, estimated_cost_usd = estimated_cost_usd + ?
 WHERE id = ?`,
-		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens,
-		u.ReasoningTokens, u.CostUSD, sessionID)
+			u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens,
+			u.ReasoningTokens, u.CostUSD, sessionID)
+		if err != nil {
+			return err
+		}
+		if n, err := rowsAffected(res); err != nil {
+			return err
+		} else if n == 0 {
+			return session.ErrNotFound
+		}
+		return s.addDaily(ctx, tx, sessionID, u)
+	})
 }
 
 // SetTitle sets a session's title.

@@ -26,6 +26,7 @@ func testCreateGet(t *testing.T, s session.Store) {
 		ID: "20261202_110737_abcdef", Source: "telegram", Title: "Deploy",
 		Model: "qwen3:8b", ParentID: parent.ID, StartedAt: base,
 		EndedAt: base.Add(time.Hour), EndReason: "done", Cwd: "/srv/app",
+		Agent: "analyst", User: "ana", Tenant: "acme",
 	}
 	create(t, s, want)
 	got = get(t, s, want.ID)

@@ -44,6 +44,8 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		{"AppendOrderAndCounts", testAppendOrderAndCounts},
 		{"Around", testAround},
 		{"UsageTitleEnd", testUsageTitleEnd},
+		{"DailyUsage", testDailyUsage},
+		{"UserFilters", testUserFilters},
 		{"Delete", testDelete},
 		{"Rewind", testRewind},
 		{"Stats", testStats},

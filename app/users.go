@@ -1,0 +1,114 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/kb"
+	"github.com/hermes-go/hermes/memory"
+	"github.com/hermes-go/hermes/session"
+)
+
+// engineUsers resolves config's users for the engine: each gets a
+// memory of their own under memories/<tenant>/<user>/ (memories/users/
+// when no tenants are configured), their tenant's limits narrowed by
+// theirs, and, when their knowledge bases are limited, a kb_search
+// that searches only those.
+func (a *App) engineUsers() map[string]*engine.User {
+	dir := a.Users
+	if !dir.Enabled() {
+		return nil
+	}
+	c, home := a.Config.Config, a.Config.Paths.Home
+	mem := memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit}
+	out := map[string]*engine.User{}
+	for _, id := range dir.Users() {
+		caller, _ := dir.Get(id)
+		l := dir.Limits(caller)
+		space := caller.Tenant
+		if space == "" {
+			space = "users"
+		}
+		u := &engine.User{ID: id, Tenant: caller.Tenant, Toolsets: l.Toolsets, Model: l.Model,
+			Memory: memory.Open(filepath.Join(home, "memories", space, id), mem)}
+		if l.Knowledge != nil && a.KB != nil {
+			u.Tools = append(u.Tools, kb.NewTool(a.KB, l.Knowledge...))
+		}
+		out[id] = u
+	}
+	return out
+}
+
+// admit refuses a turn for a user past one of their budgets (theirs or
+// their tenant's) for the UTC day, saying which, how much was used and
+// when it resets.
+func (a *App) admit(ctx context.Context, user string) error {
+	caller, ok := a.Users.Get(user)
+	if !ok {
+		return fmt.Errorf("user %q is not configured", user)
+	}
+	now := a.opts.Clock.Now().UTC()
+	today := now.Format(time.DateOnly)
+	for _, b := range a.Users.Limits(caller).Budgets {
+		rows, err := a.Sessions.DailyUsage(ctx, session.UsageQuery{From: today, To: today, User: b.User, Tenant: b.Tenant})
+		if err != nil {
+			return err
+		}
+		var tokens int64
+		var cost float64
+		for _, r := range rows {
+			tokens += r.InputTokens + r.OutputTokens
+			cost += r.CostUSD
+		}
+		reset := now.Truncate(24 * time.Hour).Add(24 * time.Hour).Sub(now).Round(time.Minute)
+		whose := "you have"
+		if b.Tenant != "" {
+			whose = "your team (" + b.Tenant + ") has"
+		}
+		switch {
+		case b.TokensPerDay > 0 && tokens >= b.TokensPerDay:
+			return &engine.RefusedError{Reason: fmt.Sprintf("Today's budget is spent: %s used %d of %d tokens (%s.tokens_per_day). It resets at 00:00 UTC, in %s.", whose, tokens, b.TokensPerDay, b.Key, reset)}
+		case b.CostPerDay > 0 && cost >= b.CostPerDay:
+			return &engine.RefusedError{Reason: fmt.Sprintf("Today's budget is spent: %s used $%.2f of $%.2f (%s.cost_per_day). It resets at 00:00 UTC, in %s.", whose, cost, b.CostPerDay, b.Key, reset)}
+		}
+	}
+	return nil
+}
+
+// gatewayUsers makes the gateway serve config's users alone: a message
+// runs for the user its sender is, strangers get no pairing code (being
+// a user is being added to config.yaml), each person in a group has a
+// session of their own (a shared one would be one user's), and an
+// approval is answered only by the requester or an admin of their
+// tenant, never a viewer.
+func (a *App) gatewayUsers(opt *gateway.Options) {
+	dir := a.Users
+	opt.Identify = func(platform string, u gateway.User) (string, bool) {
+		c, ok := dir.ByIdentity(platform, u.ID)
+		return c.User, ok
+	}
+	opt.Authorize = func(_ context.Context, platform string, u gateway.User) (bool, string, error) {
+		c, ok := dir.ByIdentity(platform, u.ID)
+		if !ok {
+			return false, "not one of the users in config.yaml", nil
+		}
+		return true, "user " + c.User, nil
+	}
+	opt.MayApprove = func(platform string, approver, requester gateway.User) bool {
+		ac, ok := dir.ByIdentity(platform, approver.ID)
+		rc, rok := dir.ByIdentity(platform, requester.ID)
+		return ok && rok && dir.MayApprove(ac, rc)
+	}
+	opt.Pair = nil
+	opt.GroupSessionsPerUser = true
+}
+
+// isUser reports whether id is a user's identity on platform.
+func (a *App) isUser(platform, id string) bool {
+	_, ok := a.Users.ByIdentity(platform, id)
+	return ok
+}

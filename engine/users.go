@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hermes-go/hermes/memory"
+	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// User is a user of config.yaml resolved for the engine: what a turn run
+// for them uses instead of the defaults. Fronts name the user
+// (Input.User) after telling who a message or a request comes from; the
+// session records it, so a continued session stays theirs.
+type User struct {
+	// ID is the user's id; Tenant their tenant's name.
+	ID, Tenant string
+	// Toolsets, when set, are the most their turns are offered: the
+	// selection (hermes's, the input's or an agent's) is cut down to
+	// these, never widened.
+	Toolsets []string
+	// Model is the model their turns call where the input names none.
+	Model string
+	// Memory is the user's own MEMORY.md and USER.md, in place of the
+	// shared ones and of a role agent's (which other users share).
+	Memory *memory.Store
+	// Tools replace hermes's (and an agent's) tools of the same names in
+	// their turns: a kb_search limited to their knowledge bases.
+	Tools []tool.Tool
+}
+
+// RefusedError is a turn refused before it starts for who asked: over
+// their budget. Fronts show Reason as it is.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return e.Reason }
+
+// errSessionNotFound is what a turn continuing a session that does not
+// exist, or is another user's, is told: the same either way, so nobody
+// learns another user's session ids by trying them.
+func errSessionNotFound(id string) error { return &notFoundError{id: id} }
+
+// notFoundError is a session that does not exist, for this caller.
+type notFoundError struct{ id string }
+
+func (e *notFoundError) Error() string {
+	return fmt.Sprintf("session %q does not exist; `hermes sessions list` shows the sessions there are", e.id)
+}
+
+func (e *notFoundError) Unwrap() error { return session.ErrNotFound }
+
+// turnUser settles whose turn in is: the input's user for a new session,
+// the parent's for a child session (delegation, a team's task), the
+// session's for a continued one. A user continuing a session that is not
+// theirs is told it does not exist. It then checks the user may run a
+// turn now (Options.Admit), and returns the user, nil for the owner.
+func (e *Engine) turnUser(ctx context.Context, known *session.Session, in *Input) (*User, error) {
+	switch {
+	case known != nil && in.User != "" && known.User != in.User:
+		return nil, errSessionNotFound(known.ID)
+	case known != nil:
+		in.User = known.User
+	case in.User == "" && in.parentID != "":
+		parent, err := e.opt.Store.Get(ctx, in.parentID)
+		if err != nil {
+			return nil, fmt.Errorf("the parent session %s: %w", in.parentID, err)
+		}
+		in.User = parent.User
+	}
+	if in.User == "" {
+		return nil, nil
+	}
+	u, ok := e.opt.Users[in.User]
+	if !ok {
+		return nil, fmt.Errorf("user %q is not configured (users: in config.yaml)", in.User)
+	}
+	if u.Memory == nil {
+		// The shared memory would otherwise stand in: every user's.
+		return nil, fmt.Errorf("user %s has no memory space of their own", u.ID)
+	}
+	in.Tenant = u.Tenant
+	if e.opt.Admit != nil {
+		if err := e.opt.Admit(ctx, u.ID); err != nil {
+			var refused *RefusedError
+			if !errors.As(err, &refused) {
+				err = fmt.Errorf("checking %s's budget: %w", u.ID, err)
+			}
+			return nil, err
+		}
+	}
+	if in.Model == "" {
+		in.Model = u.Model
+	}
+	return u, nil
+}
+
+// capToolsets cuts a turn's toolsets (the default selection when none
+// are named) down to the user's.
+func (e *Engine) capToolsets(u *User, toolsets []string) ([]string, error) {
+	if u == nil || u.Toolsets == nil {
+		return toolsets, nil
+	}
+	if len(toolsets) == 0 {
+		toolsets = e.opt.Tools.Toolsets
+	}
+	if len(toolsets) == 0 {
+		// No selection is every toolset.
+		toolsets = e.opt.Tools.Registry.Toolsets()
+	}
+	var out []string
+	for _, ts := range toolsets {
+		if slices.Contains(u.Toolsets, ts) {
+			out = append(out, ts)
+		}
+	}
+	if len(out) == 0 {
+		return nil, &RefusedError{Reason: fmt.Sprintf("none of the toolsets this turn would use (%s) is allowed for user %s; the allowed ones are %s",
+			strings.Join(toolsets, ", "), u.ID, strings.Join(cmpOr(u.Toolsets, "none"), ", "))}
+	}
+	return out, nil
+}
+
+// cmpOr is list, or one entry "none" when it is empty, for messages.
+func cmpOr(list []string, none string) []string {
+	if len(list) == 0 {
+		return []string{none}
+	}
+	return list
+}
+
+// persona is what a turn of user u as agent a is made of: a's identity
+// and tools, with u's memory and tools in place. Nil when neither is
+// set. Its name keys the cached toolbox, so two users of one agent never
+// share one.
+func persona(a *Agent, u *User) *Agent {
+	if u == nil {
+		return a
+	}
+	p := &Agent{Name: "user " + u.ID}
+	var tools []tool.Tool
+	if a != nil {
+		*p = *a
+		p.Name = a.Name + " for user " + u.ID
+		for _, t := range a.Tools {
+			if !slices.ContainsFunc(u.Tools, func(o tool.Tool) bool { return o.Spec().Name == t.Spec().Name }) {
+				tools = append(tools, t)
+			}
+		}
+	}
+	p.Tools = append(tools, u.Tools...)
+	p.Memory = u.Memory
+	return p
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package kb
+
+// raceDetector: see race_test.go.
+const raceDetector = false

@@ -1,0 +1,71 @@
+package users
+
+import (
+	"slices"
+
+	"github.com/hermes-go/hermes/config"
+)
+
+// Limits are what a caller's turns may use: their tenant's limits
+// narrowed by their own. Nil slices do not limit.
+type Limits struct {
+	// Toolsets, when set, are the most a turn is offered.
+	Toolsets []string
+	// Knowledge, when set, are the knowledge bases kb_search may read.
+	Knowledge []string
+	// Model replaces the main model ("" keeps it).
+	Model string
+	// Budgets are the day's caps that apply, the user's first.
+	Budgets []Budget
+}
+
+// Budget is one day's cap and whose spending it counts.
+type Budget struct {
+	config.Budget
+	// User or Tenant is whose usage counts (one is set).
+	User, Tenant string
+	// Key is where it is configured, for messages
+	// ("users.ana.budget").
+	Key string
+}
+
+// Limits returns c's limits. The owner has none.
+func (d *Directory) Limits(c Caller) Limits {
+	if c.Owner() || d == nil {
+		return Limits{}
+	}
+	u, t := d.users[c.User], d.tenants[c.Tenant]
+	l := Limits{
+		Toolsets:  narrow(t.Toolsets, u.Toolsets),
+		Knowledge: narrow(t.Knowledge, u.Knowledge),
+		Model:     u.Model,
+	}
+	if l.Model == "" {
+		l.Model = t.Model
+	}
+	if u.Budget.Set() {
+		l.Budgets = append(l.Budgets, Budget{Budget: u.Budget, User: c.User, Key: "users." + c.User + ".budget"})
+	}
+	if t.Budget.Set() {
+		l.Budgets = append(l.Budgets, Budget{Budget: t.Budget, Tenant: c.Tenant, Key: "tenants." + c.Tenant + ".budget"})
+	}
+	return l
+}
+
+// narrow is the user's list within the tenant's: their intersection when
+// both are set, else whichever is. A user cannot widen their tenant's.
+func narrow(tenant, user []string) []string {
+	switch {
+	case tenant == nil:
+		return user
+	case user == nil:
+		return tenant
+	}
+	out := []string{}
+	for _, x := range user {
+		if slices.Contains(tenant, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
