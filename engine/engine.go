@@ -421,7 +421,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if e.opt.Compressor != nil {
 		cfg.Compactor = &compactor{e: e, sess: s, rec: rec, model: model.Name, box: box, lease: lease}
 	}
-	ctx, obs := e.observe(ctx, TurnInfo{SessionID: s.ID, Source: s.Source, Model: model.Name, Agent: s.Agent})
+	ctx, obs := e.observe(ctx, TurnInfo{SessionID: s.ID, Source: s.Source, Model: model.Name, Agent: s.Agent, User: s.User})
 	cfg.Provider = obs.provider(cfg.Provider)
 	start := e.opt.Clock.Now()
 	res := agent.Run(ctx, cfg, history, input, obs.sink(sink))

@@ -27,7 +27,8 @@ type TurnInfo struct {
 	Model string
 	// Agent is the role agent the session runs as, if any.
 	Agent string
-	// User is who the turn runs for; empty is the local owner.
+	// User is the id of the user the session belongs to (Input.User);
+	// empty is the local owner.
 	User string
 }
 

@@ -68,6 +68,9 @@ func (o *Observer) Turn(ctx context.Context, t engine.TurnInfo) (context.Context
 		trace.String("gen_ai.conversation.id", t.SessionID),
 		trace.String("gen_ai.request.model", t.Model),
 		trace.String("hermes.source", t.Source))
+	if t.User != "" {
+		span.Set(trace.String("user.id", t.User))
+	}
 	return ctx, &turn{o: o, info: t, span: span, tools: map[int]*trace.Span{}}
 }
 

@@ -187,3 +187,29 @@ func TestStreamLeftEarly(t *testing.T) {
 		t.Errorf("abandoned calls = %q, want 1", got)
 	}
 }
+
+// TestUserLabels labels a user's tokens and cost with their id and their
+// turn's span with user.id.
+func TestUserLabels(t *testing.T) {
+	c := tracetest.New()
+	defer c.Close()
+	tr, _ := trace.New(trace.Options{Endpoint: c.URL, Interval: time.Hour})
+	clk := clock.NewFake(time.Unix(1e9, 0))
+	m := metrics.New()
+	o := observe.New(observe.Options{Tracer: tr, Metrics: m, Clock: clk, Prices: map[string]llm.Price{"m": {InputPerM: 1}}})
+	p := &fakeProvider{clk: clk, resp: &llm.Response{Usage: llm.Usage{InputTokens: 2_000_000}}}
+	ctx, w := o.Turn(context.Background(), engine.TurnInfo{SessionID: "s", Source: "api", Model: "m", User: "ana"})
+	for range w.Provider(p).Stream(ctx, &llm.Request{Model: "m"}) {
+	}
+	w.End(&agent.Result{Stopped: agent.StopDone, Iterations: 1})
+	tr.Close(context.Background())
+	got := scrape(m)
+	if got[`hermes_tokens_total{model="m",user="ana",type="input"}`] != "2000000" || got[`hermes_cost_usd_total{model="m",user="ana"}`] != "2" {
+		t.Errorf("ana's usage not labelled with her id: %v", got)
+	}
+	for _, s := range c.Spans() {
+		if s.Attrs["gen_ai.operation.name"] == "invoke_agent" && s.Attrs["user.id"] != "ana" {
+			t.Errorf("turn span user.id = %q, want ana", s.Attrs["user.id"])
+		}
+	}
+}
