@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/hermes-go/hermes/safety/netguard"
 )
 
 // Observability is the observability section: where hermes serve offers
@@ -41,19 +43,6 @@ func (o Observability) MetricsAddr() string {
 	return net.JoinHostPort("127.0.0.1", port)
 }
 
-// loopbackAddr reports whether hostport listens only on this machine.
-func loopbackAddr(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // validateObservability checks the listener, the collector's URL and its
 // headers.
 func validateObservability(c *Config, where func(key string) string) []error {
@@ -66,7 +55,7 @@ func validateObservability(c *Config, where func(key string) string) []error {
 		switch {
 		case err != nil || port == "":
 			errs = append(errs, badValue(where(key), key, o.MetricsListen, "is not accepted; use HOST:PORT, like 127.0.0.1:9464, or :9464 for 127.0.0.1"))
-		case !loopbackAddr(addr) && !o.MetricsAllowRemote:
+		case !netguard.Loopback(addr) && !o.MetricsAllowRemote:
 			errs = append(errs, badValue(where(key), key, o.MetricsListen,
 				"is not accepted: other machines could read the metrics without a key; listen on 127.0.0.1, or set observability.metrics_allow_remote: true"))
 		}

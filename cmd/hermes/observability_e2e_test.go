@@ -5,12 +5,10 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
@@ -49,7 +47,7 @@ api: {enabled: true, listen: "`+listen+`"}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	o.stop = stopOnce(t, cmd, o.logs, append(secrets, key)...)
+	o.stop = serveStopper(t, cmd, o.logs, append(secrets, key)...)
 	t.Cleanup(o.stop)
 	sc := bufio.NewScanner(stdout)
 	for (o.api == "" || (strings.Contains(extra, "metrics_listen") && o.metrics == "")) && sc.Scan() {
@@ -66,35 +64,6 @@ api: {enabled: true, listen: "`+listen+`"}
 		t.Fatalf("serve did not say where the API listens:\n%s", o.logs.String())
 	}
 	return o
-}
-
-// stopOnce returns a function that stops serve with SIGINT (and fails
-// the test if it does not stop) and checks its log holds no secret.
-func stopOnce(t *testing.T, cmd *exec.Cmd, logs *syncBuffer, secrets ...string) func() {
-	stopped := false
-	return func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("hermes serve did not stop on SIGINT")
-		}
-		if t.Failed() {
-			t.Logf("serve's log:\n%s", logs.String())
-		}
-		for _, s := range secrets {
-			if strings.Contains(logs.String(), s) {
-				t.Errorf("a secret (%d characters) is in serve's log", len(s))
-			}
-		}
-	}
 }
 
 // scrapeMetrics gets base/metrics with key ("" sends none) and returns
