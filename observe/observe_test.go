@@ -96,13 +96,20 @@ func TestTurnMetrics(t *testing.T) {
 	}
 }
 
-func TestTurnSpans(t *testing.T) {
+// tracing is a collector and a tracer exporting to it when closed.
+func tracing(t *testing.T) (*tracetest.Collector, *trace.Tracer) {
+	t.Helper()
 	c := tracetest.New()
-	defer c.Close()
+	t.Cleanup(c.Close)
 	tr, err := trace.New(trace.Options{Endpoint: c.URL, Interval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, tr
+}
+
+func TestTurnSpans(t *testing.T) {
+	c, tr := tracing(t)
 	clk := clock.NewFake(time.Unix(1e9, 0))
 	o := observe.New(observe.Options{Tracer: tr, Clock: clk, Redact: func(s string) string { return strings.ReplaceAll(s, "sk-secret", "[REDACTED]") }})
 	p := &fakeProvider{clk: clk, resp: &llm.Response{Model: "gpt-test-2026", ID: "resp_1", FinishReason: llm.FinishToolCalls,
@@ -147,9 +154,7 @@ func TestTurnSpans(t *testing.T) {
 // TestFailedModelCall counts the error and marks the chat span with the
 // error's kind.
 func TestFailedModelCall(t *testing.T) {
-	c := tracetest.New()
-	defer c.Close()
-	tr, _ := trace.New(trace.Options{Endpoint: c.URL, Interval: time.Hour})
+	c, tr := tracing(t)
 	clk := clock.NewFake(time.Unix(1e9, 0))
 	m := metrics.New()
 	o := observe.New(observe.Options{Tracer: tr, Metrics: m, Clock: clk})
@@ -191,9 +196,7 @@ func TestStreamLeftEarly(t *testing.T) {
 // TestUserLabels labels a user's tokens and cost with their id and their
 // turn's span with user.id.
 func TestUserLabels(t *testing.T) {
-	c := tracetest.New()
-	defer c.Close()
-	tr, _ := trace.New(trace.Options{Endpoint: c.URL, Interval: time.Hour})
+	c, tr := tracing(t)
 	clk := clock.NewFake(time.Unix(1e9, 0))
 	m := metrics.New()
 	o := observe.New(observe.Options{Tracer: tr, Metrics: m, Clock: clk, Prices: map[string]llm.Price{"m": {InputPerM: 1}}})
