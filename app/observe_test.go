@@ -98,3 +98,12 @@ func TestSchedulerMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestOTLPHeadersAreSecrets writes a collector's key in config.yaml, not
+// in .env: tool results and span messages still have it redacted.
+func TestOTLPHeadersAreSecrets(t *testing.T) {
+	a := openHome(t, "memory: {long_term: false}\nobservability: {otlp_endpoint: \"http://127.0.0.1:1\", otlp_headers: {X-Api-Key: literal-collector-key-4242}}\n")
+	if got := a.Redactor().Redact("the key is literal-collector-key-4242."); strings.Contains(got, "literal-collector-key-4242") {
+		t.Errorf("Redact = %q, want the key hidden", got)
+	}
+}
