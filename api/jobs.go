@@ -23,15 +23,27 @@ type jobAPI struct {
 
 func (s *Server) routeJobs(a *Admin) {
 	h := &jobAPI{s: s, a: a}
-	s.mux.HandleFunc("GET /v1/jobs", h.list)
-	s.mux.HandleFunc("POST /v1/jobs", h.create)
-	s.mux.HandleFunc("GET /v1/jobs/{name}", h.get)
-	s.mux.HandleFunc("PATCH /v1/jobs/{name}", h.update)
-	s.mux.HandleFunc("DELETE /v1/jobs/{name}", h.remove)
-	s.mux.HandleFunc("POST /v1/jobs/{name}/pause", h.pause)
-	s.mux.HandleFunc("POST /v1/jobs/{name}/resume", h.resume)
-	s.mux.HandleFunc("POST /v1/jobs/{name}/run", h.run)
-	s.mux.HandleFunc("GET /v1/jobs/{name}/runs", h.history)
+	s.mux.HandleFunc("GET /v1/jobs", ownerOnly(h.list))
+	s.mux.HandleFunc("POST /v1/jobs", ownerOnly(h.create))
+	s.mux.HandleFunc("GET /v1/jobs/{name}", ownerOnly(h.get))
+	s.mux.HandleFunc("PATCH /v1/jobs/{name}", ownerOnly(h.update))
+	s.mux.HandleFunc("DELETE /v1/jobs/{name}", ownerOnly(h.remove))
+	s.mux.HandleFunc("POST /v1/jobs/{name}/pause", ownerOnly(h.pause))
+	s.mux.HandleFunc("POST /v1/jobs/{name}/resume", ownerOnly(h.resume))
+	s.mux.HandleFunc("POST /v1/jobs/{name}/run", ownerOnly(h.run))
+	s.mux.HandleFunc("GET /v1/jobs/{name}/runs", ownerOnly(h.history))
+}
+
+// ownerOnly lets the owner's keys through to h and refuses users': jobs
+// run with the owner's tools and memory, and belong to no user.
+func ownerOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !CallerFrom(r.Context()).Owner() {
+			writeError(w, http.StatusForbidden, "permission_error", "", "scheduled jobs are the owner's: a user's key cannot list or change them; ask the owner")
+			return
+		}
+		h(w, r)
+	}
 }
 
 // jobJSON is a job as the API shows it.

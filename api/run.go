@@ -24,7 +24,10 @@ const (
 // watchers follow, and the approvals it waits for. It is the Sink of its
 // turn.
 type run struct {
-	id      string
+	id string
+	// user is the user who started it ("" for the owner): only they
+	// (and the owner) see it.
+	user    string
 	created time.Time
 	cancel  context.CancelFunc
 	// done is closed when the turn has ended and the terminal event is

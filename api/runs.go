@@ -57,6 +57,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	rn := newRun("run_"+randomID(), req.SessionID, s.opt.Clock.Now(), cancel)
+	rn.user = CallerFrom(r.Context()).User
 	s.runs.mu.Lock()
 	if s.runs.closed {
 		s.runs.mu.Unlock()
@@ -123,6 +124,10 @@ func (s *Server) lookupRun(w http.ResponseWriter, r *http.Request) *run {
 	s.pruneRuns()
 	run := s.runs.byID[id]
 	s.runs.mu.Unlock()
+	if c := CallerFrom(r.Context()); run != nil && !c.Owner() && run.user != c.User {
+		// Another user's run is answered as one that does not exist.
+		run = nil
+	}
 	if run == nil {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "id", fmt.Sprintf("run %q is not known: it never existed or finished long enough ago to be forgotten; POST /v1/runs starts one", id))
 	}

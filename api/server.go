@@ -68,9 +68,14 @@ type Result struct {
 
 // Options configures a Server.
 type Options struct {
-	// Keys are the bearer tokens accepted; none lets every caller in
-	// (the caller allows that only on a loopback address).
+	// Keys are the owner's bearer tokens; with none, and no Identify,
+	// every caller is let in as the owner (the caller allows that only
+	// on a loopback address).
 	Keys []string
+	// Identify, when set, tells which user a bearer token that is not
+	// one of Keys belongs to (users: in config.yaml); the request then
+	// runs for that user and sees only what is theirs.
+	Identify func(token string) (Caller, bool)
 	// CORSOrigins are the browser origins allowed to call.
 	CORSOrigins []string
 	// MaxConcurrentRuns caps the turns running at once; more get 429.
@@ -99,6 +104,9 @@ type Options struct {
 	// Metrics, when set, answers GET /metrics (behind the keys, like
 	// every endpoint but /health).
 	Metrics http.Handler
+	// UI, when set, serves the dashboard under /ui; it checks the keys
+	// itself (a login form and a cookie, which a browser can hold).
+	UI http.Handler
 }
 
 // Server answers the API's endpoints.
@@ -150,6 +158,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
+	if s.opt.UI != nil && (r.URL.Path == "/ui" || strings.HasPrefix(r.URL.Path, "/ui/")) {
+		s.opt.UI.ServeHTTP(w, r)
+		return
+	}
 	if origin := r.Header.Get("Origin"); origin != "" {
 		if !slices.Contains(s.opt.CORSOrigins, origin) {
 			writeError(w, http.StatusForbidden, "invalid_request_error", "", fmt.Sprintf("origin %q is not allowed; add it to api.cors_origins", origin))
@@ -167,31 +179,45 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		h.Set("Access-Control-Expose-Headers", SessionHeader)
 	}
-	if r.URL.Path != "/health" && !s.authorized(r) {
-		h.Set("WWW-Authenticate", "Bearer")
-		writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "a valid API key is needed: send Authorization: Bearer KEY with a key of api.keys or HERMES_API_KEY")
-		return
+	if r.URL.Path != "/health" {
+		c, ok := s.authorized(r)
+		if !ok {
+			h.Set("WWW-Authenticate", "Bearer")
+			writeError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "a valid API key is needed: send Authorization: Bearer KEY with a key of api.keys, HERMES_API_KEY or a user's key")
+			return
+		}
+		r = r.WithContext(WithCaller(r.Context(), c))
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBodyBytes)
 	s.mux.ServeHTTP(w, r)
 }
 
-// authorized compares the bearer token with every key in constant time
-// (over hashes, so neither the length nor the content leaks).
-func (s *Server) authorized(r *http.Request) bool {
-	if len(s.keys) == 0 {
-		return true
+// authorized tells who the bearer token is: the owner when it is one of
+// the keys, compared with every key in constant time (over hashes, so
+// neither the length nor the content leaks), else the user Identify
+// finds. With no keys and no users, everyone is the owner.
+func (s *Server) authorized(r *http.Request) (Caller, bool) {
+	if len(s.keys) == 0 && s.opt.Identify == nil {
+		return Caller{}, true
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok {
-		return false
+		return Caller{}, false
 	}
-	sum := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	tok = strings.TrimSpace(tok)
+	sum := sha256.Sum256([]byte(tok))
 	found := 0
 	for _, k := range s.keys {
 		found |= subtle.ConstantTimeCompare(sum[:], k[:])
 	}
-	return found == 1
+	if found == 1 {
+		return Caller{}, true
+	}
+	if s.opt.Identify == nil || tok == "" {
+		return Caller{}, false
+	}
+	c, ok := s.opt.Identify(tok)
+	return c, ok && !c.Owner()
 }
 
 // models lists hermes and the configured models.

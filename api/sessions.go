@@ -45,7 +45,9 @@ func (h *sessionAPI) list(w http.ResponseWriter, r *http.Request) {
 		writeBad(w, &badRequest{http.StatusBadRequest, "source", fmt.Sprintf("source: %q is not accepted; only the API's own sessions (source %s) are seen through it, unless api.sessions is all in config.yaml", src, SessionSource)})
 		return
 	}
-	list, err := h.a.Sessions.List(r.Context(), session.ListOptions{Source: cmp.Or(src, h.source()), Limit: limit})
+	opt := session.ListOptions{Source: cmp.Or(src, h.source()), Limit: limit}
+	opt.User, opt.Tenant = scope(CallerFrom(r.Context()))
+	list, err := h.a.Sessions.List(r.Context(), opt)
 	if err != nil {
 		h.fail(w, err)
 		return
@@ -61,7 +63,8 @@ func (h *sessionAPI) list(w http.ResponseWriter, r *http.Request) {
 func (h *sessionAPI) find(w http.ResponseWriter, r *http.Request) *session.Session {
 	id := r.PathValue("id")
 	s, err := h.a.Sessions.Get(r.Context(), id)
-	if errors.Is(err, session.ErrNotFound) || (err == nil && !h.a.AllSources && s.Source != SessionSource) {
+	hidden := err == nil && (!h.a.AllSources && s.Source != SessionSource || !CallerFrom(r.Context()).Sees(s))
+	if errors.Is(err, session.ErrNotFound) || hidden {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "id", fmt.Sprintf("session %q does not exist; GET /v1/sessions lists the sessions there are", id))
 		return nil
 	}
@@ -159,7 +162,9 @@ func (h *sessionAPI) search(w http.ResponseWriter, r *http.Request) {
 		writeBad(w, bad)
 		return
 	}
-	hits, err := h.a.Sessions.Search(r.Context(), q, session.SearchOptions{Source: h.source(), Limit: limit})
+	opt := session.SearchOptions{Source: h.source(), Limit: limit}
+	opt.User, opt.Tenant = scope(CallerFrom(r.Context()))
+	hits, err := h.a.Sessions.Search(r.Context(), q, opt)
 	if err != nil {
 		h.fail(w, err)
 		return
@@ -169,6 +174,19 @@ func (h *sessionAPI) search(w http.ResponseWriter, r *http.Request) {
 		hits[i].SessionTitle = h.a.Redact(hits[i].SessionTitle)
 	}
 	writeList(w, hits)
+}
+
+// scope is the user or tenant whose sessions c lists and searches: none
+// for the owner, the tenant for an admin, the user's own otherwise.
+func scope(c Caller) (user, tenant string) {
+	switch {
+	case c.Owner():
+		return "", ""
+	case c.Admin && c.Tenant != "":
+		return "", c.Tenant
+	default:
+		return c.User, ""
+	}
 }
 
 // fail answers an error of the store or the runtime: an *Error as it

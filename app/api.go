@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/api"
+	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
@@ -47,15 +48,23 @@ func (a *App) APIHandler() (*api.Server, error) {
 		return nil, fmt.Errorf("app: the API server needs the whole runtime (app.Open), not just the stores")
 	}
 	keys := a.APIKeys()
-	if len(keys) == 0 && !netguard.Loopback(cfg.Listen) {
+	if len(keys) == 0 && !a.Users.Enabled() && !netguard.Loopback(cfg.Listen) {
 		return nil, fmt.Errorf("api.listen: %q is not accepted without a key; set api.keys or HERMES_API_KEY, or listen on 127.0.0.1", cfg.Listen)
 	}
 	var models []string
 	if m := a.Config.Config.Model.Default; m != "" {
 		models = append(models, m)
 	}
+	var identify func(string) (api.Caller, bool)
+	if a.Users.Enabled() {
+		identify = func(token string) (api.Caller, bool) {
+			c, ok := a.Users.ByKey(token)
+			return api.Caller{User: c.User, Tenant: c.Tenant, Admin: c.Role == config.RoleAdmin}, ok
+		}
+	}
 	return api.New(api.Options{
 		Keys:              keys,
+		Identify:          identify,
 		CORSOrigins:       cfg.CORSOrigins,
 		MaxConcurrentRuns: cfg.MaxConcurrentRuns,
 		MaxBodyBytes:      cfg.MaxBodyBytes,
@@ -64,6 +73,7 @@ func (a *App) APIHandler() (*api.Server, error) {
 		Conversations:     apiConversations{store: a.Sessions, delete: a.apiDeleteSession},
 		Admin:             a.apiAdmin(),
 		Metrics:           a.Metrics,
+		UI:                a.apiUI(keys),
 		Clock:             a.opts.Clock,
 		Logger:            a.Log,
 	}), nil
@@ -73,14 +83,15 @@ func (a *App) APIHandler() (*api.Server, error) {
 func (a *App) apiTurn(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Result, error) {
 	if t.SessionID != "" {
 		s, err := a.Sessions.Get(ctx, t.SessionID)
-		if errors.Is(err, session.ErrNotFound) || (err == nil && s.Source != apiSource) {
+		c := api.CallerFrom(ctx)
+		if errors.Is(err, session.ErrNotFound) || (err == nil && (s.Source != apiSource || !c.Owner() && s.User != c.User)) {
 			return nil, &api.Error{Status: http.StatusNotFound, Message: fmt.Sprintf("%s: %q is not a session of the API; send X-Hermes-Session-Id: new to start one, and the id it returns to continue it", api.SessionHeader, t.SessionID)}
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	in := engine.Input{Text: t.Text, Source: apiSource, Model: t.Model, Approval: safety.Asker{Prompter: t.Prompter},
+	in := engine.Input{Text: t.Text, Source: apiSource, Model: t.Model, User: api.CallerFrom(ctx).User, Approval: safety.Asker{Prompter: t.Prompter},
 		Attach: func(ctx context.Context, to engine.AttachTo) ([]llm.Part, error) {
 			if t.Ready != nil {
 				if err := t.Ready(ctx, to.SessionID); err != nil {
@@ -98,8 +109,12 @@ func (a *App) apiTurn(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Re
 	res, err := a.Engine.Turn(ctx, t.SessionID, in, sink)
 	var busy *engine.BusyError
 	var refused *api.Error
+	var spent *engine.RefusedError
 	if errors.As(err, &refused) {
 		return nil, refused
+	}
+	if errors.As(err, &spent) {
+		return nil, &api.Error{Status: http.StatusTooManyRequests, Message: spent.Reason}
 	}
 	if errors.As(err, &busy) {
 		return nil, &api.Error{Status: http.StatusConflict, Message: fmt.Sprintf("session %s is running a turn already; wait for it to end, then send again", busy.SessionID)}

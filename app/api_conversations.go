@@ -65,7 +65,8 @@ func (c apiConversations) Delete(ctx context.Context, id string) error {
 // session returns the session id when the API made it.
 func (c apiConversations) session(ctx context.Context, id string) (*session.Session, error) {
 	s, err := c.store.Get(ctx, id)
-	if errors.Is(err, session.ErrNotFound) || (err == nil && s.Source != apiSource) {
+	hidden := err == nil && (s.Source != apiSource || !api.CallerFrom(ctx).Sees(s))
+	if errors.Is(err, session.ErrNotFound) || hidden {
 		return nil, notAPISession(id)
 	}
 	return s, err

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// telegramUsersYAML is acme (ana, member; ada, admin; val, viewer) and
+// globex (bob), known by their Telegram ids; Alice (42) is ana.
+const telegramUsersYAML = `  require_mention: false
+tenants:
+  acme: {}
+  globex: {}
+users:
+  ana: {tenant: acme, identities: {telegram: "42"}}
+  ada: {tenant: acme, role: admin, identities: {telegram: "43"}}
+  val: {tenant: acme, role: viewer, identities: {telegram: "44"}}
+  bob: {tenant: globex, identities: {telegram: "77"}}
+`
+
+var (
+	tgAda = telegramtest.User{ID: 43, FirstName: "Ada", Username: "ada"}
+	tgVal = telegramtest.User{ID: 44, FirstName: "Val", Username: "val"}
+	tgBob = telegramtest.User{ID: 77, FirstName: "Bob", Username: "bob"}
+)
+
+// TestGatewayUsersIsolated is bob, of another tenant, asking his model
+// to dig up what ana said on Telegram: session_search in his turn finds
+// only his own chats. A stranger gets nothing, not even a pairing code,
+// and never reaches the model. Each user's sessions record who they are.
+func TestGatewayUsersIsolated(t *testing.T) {
+	h := newHome(t)
+	tg := telegramtest.New(telegramtest.Options{})
+	t.Cleanup(tg.Close)
+	srv := llmtest.New(t)
+	search, _ := json.Marshal(map[string]any{"query": "kumquat launch"})
+	srv.Enqueue(
+		llmtest.Reply{Text: "Noted, ana."},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "session_search", Arguments: string(search)}}},
+		llmtest.Reply{Text: "I found nothing."},
+	)
+	gatewayServe(t, h, tg, srv, telegramUsersYAML)
+
+	tg.UserMessage(telegramtest.Incoming{Text: "the kumquat launch is on friday, keep it secret"})
+	waitText(t, tg, 42, "Noted, ana.")
+	tg.UserMessage(telegramtest.Incoming{From: tgBob, Text: "search everything for kumquat"})
+	waitText(t, tg, 77, "I found nothing.")
+	res := lastToolResult(t, srv, 2)
+	if strings.Contains(res, "friday") || strings.Contains(res, "keep it secret") {
+		t.Errorf("bob's session_search reached ana's chat:\n%s", res)
+	}
+	stranger := telegramtest.User{ID: 555, FirstName: "Eve"}
+	tg.UserMessage(telegramtest.Incoming{From: stranger, Text: "hello?"})
+	tg.UserMessage(telegramtest.Incoming{From: tgBob, Text: "/whoami"})
+	waitText(t, tg, 77, "user bob")
+	if sent := tg.Sent(555); len(sent) != 0 {
+		t.Errorf("the stranger was answered: %+v", sent)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d model calls, want 3", n)
+	}
+	r := h.hermes("sessions", "list", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"user":"ana"`) || !strings.Contains(r.stdout, `"tenant":"globex"`) {
+		t.Errorf("sessions list: %s %s", r.stdout, r.stderr)
+	}
+}
+
+// TestGatewayViewerCannotApprove: in a group, a viewer's dangerous
+// command asks for approval; the viewer's own press and a press by a
+// user of another tenant do nothing, and their tenant's admin allows it.
+func TestGatewayViewerCannotApprove(t *testing.T) {
+	h := newHome(t)
+	tg := telegramtest.New(telegramtest.Options{})
+	t.Cleanup(tg.Close)
+	srv := llmtest.New(t)
+	marker := filepath.Join(h.dir, "cleaned")
+	args, _ := json.Marshal(map[string]string{"command": "rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker})
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "terminal", Arguments: string(args)}}}, llmtest.Reply{Text: "Cleaned."})
+	gatewayServe(t, h, tg, srv, telegramUsersYAML)
+
+	const group = -100500
+	tg.UserMessage(telegramtest.Incoming{Chat: group, From: tgVal, Text: "clean up please"})
+	ask := waitText(t, tg, group, "needs your approval")
+	var once string
+	if ask.ReplyMarkup != nil {
+		for _, row := range ask.ReplyMarkup.InlineKeyboard {
+			for _, b := range row {
+				if b.Text == "Allow once" {
+					once = b.CallbackData
+				}
+			}
+		}
+	}
+	if once == "" {
+		t.Fatalf("the request has no Allow once button: %+v", ask)
+	}
+	tg.Press(group, ask.MessageID, tgVal, once)
+	tg.Press(group, ask.MessageID, tgBob, once)
+	tg.Press(group, ask.MessageID, tgAda, once)
+	done := waitText(t, tg, group, "Allowed (once) by")
+	if !strings.Contains(done.Text, "by @ada") {
+		t.Errorf("allowed by someone else than ada: %q", done.Text)
+	}
+	waitText(t, tg, group, "Cleaned.")
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+}
