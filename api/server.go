@@ -144,7 +144,7 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("DELETE /v1/responses/{id}", s.deleteResponse)
 	s.routeAdmin()
 	if opt.Metrics != nil {
-		s.mux.Handle("GET /metrics", opt.Metrics)
+		s.mux.HandleFunc("GET /metrics", ownerMetrics(opt.Metrics))
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))

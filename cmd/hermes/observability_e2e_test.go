@@ -296,3 +296,29 @@ func TestGatewayMetrics(t *testing.T) {
 		t.Errorf("outbound queue = %q, want 0", got[`hermes_queue_depth{queue="outbound"}`])
 	}
 }
+
+// A user's API turn counts its tokens and cost under the user's id; the
+// user's own key cannot read /metrics, which shows every user's usage
+// (an admin's neither), and the owner's key can.
+func TestMetricsByUser(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: "hi ana", Usage: &llm.Usage{InputTokens: 70, OutputTokens: 7}})
+	const owner, ana, ada = "sk-hermes-owner-metrics-0123", "sk-user-ana-0123456789", "sk-user-ada-0123456789"
+	o := serveObserved(t, srv, "127.0.0.1:0", owner, usersYAML(), "")
+	resp := apiPost(t, context.Background(), o.api, ana, `{"model":"hermes","messages":[{"role":"user","content":"hello"}]}`)
+	if b, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ana's turn: %d %s", resp.StatusCode, b)
+	}
+	for _, k := range []string{ana, ada} {
+		if status, got := scrapeMetrics(t, o.api, k); status != http.StatusForbidden || len(got) > 1 {
+			t.Errorf("/metrics with a user's key: %d and %d samples, want 403 and none", status, len(got))
+		}
+	}
+	status, got := scrapeMetrics(t, o.api, owner)
+	if status != http.StatusOK || got[`hermes_tokens_total{model="test-model",user="ana",type="input"}`] != "70" {
+		t.Errorf("/metrics with the owner's key: %d, ana's input tokens %q, want 70", status, got[`hermes_tokens_total{model="test-model",user="ana",type="input"}`])
+	}
+	if _, ok := got[`hermes_tokens_total{model="test-model",user="local",type="input"}`]; ok {
+		t.Error("ana's tokens were counted for the owner too")
+	}
+}
