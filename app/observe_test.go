@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/metrics"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -105,5 +107,27 @@ func TestOTLPHeadersAreSecrets(t *testing.T) {
 	a := openHome(t, "memory: {long_term: false}\nobservability: {otlp_endpoint: \"http://127.0.0.1:1\", otlp_headers: {X-Api-Key: literal-collector-key-4242}}\n")
 	if got := a.Redactor().Redact("the key is literal-collector-key-4242."); strings.Contains(got, "literal-collector-key-4242") {
 		t.Errorf("Redact = %q, want the key hidden", got)
+	}
+}
+
+// TestJobProcessUsageCounted: what a job process reports its turns used
+// is counted in serve's metrics.
+func TestJobProcessUsageCounted(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "job")
+	line := `{"status":"ok","session_id":"s1","usage":[{"model":"m","user":"local","input_tokens":40,"output_tokens":4,"cost_usd":0.5}]}`
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\necho '"+line+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := metrics.New()
+	p := &ProcRunner{Exe: exe, Stderr: io.Discard, Log: slog.New(slog.DiscardHandler), Metrics: m}
+	if res := p.Run(context.Background(), cron.Job{Name: "brief"}, time.Now()); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	for _, want := range []string{`hermes_tokens_total{model="m",user="local",type="input"} 40`, `hermes_cost_usd_total{model="m",user="local"} 0.5`} {
+		if !strings.Contains(rec.Body.String(), want+"\n") {
+			t.Errorf("metrics lack %s", want)
+		}
 	}
 }

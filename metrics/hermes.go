@@ -1,6 +1,10 @@
 package metrics
 
-import "time"
+import (
+	"cmp"
+	"slices"
+	"time"
+)
 
 // The metric families hermes writes. Their names are what dashboards and
 // alerts depend on: change one only with a note in the README.
@@ -54,6 +58,7 @@ func (s *Set) Usage(model, user string, input, output int, cost float64) {
 	if user == "" {
 		user = LocalUser
 	}
+	s.tally(model, user, input, output, cost)
 	if input > 0 {
 		s.counter(uint64(input), Tokens, "model", model, "user", user, "type", "input")
 	}
@@ -100,5 +105,64 @@ func (s *Set) SchedulerFire(catchUp, failed bool) {
 func (s *Set) SpansDropped(n int) {
 	if n > 0 {
 		s.counter(uint64(n), SpansDropped)
+	}
+}
+
+// UsageTotal is what one model used for one user: how a job process
+// tells hermes serve, which counts it, what its turns used.
+type UsageTotal struct {
+	Model  string  `json:"model"`
+	User   string  `json:"user"`
+	Input  int64   `json:"input_tokens"`
+	Output int64   `json:"output_tokens"`
+	Cost   float64 `json:"cost_usd"`
+}
+
+// tally adds to the totals UsageTotals returns.
+func (s *Set) tally(model, user string, input, output int, cost float64) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := [2]string{model, user}
+	u := s.usage[k]
+	if u == nil {
+		if len(s.usage) >= MaxSeries {
+			k = [2]string{Other, Other}
+			u = s.usage[k]
+		}
+		if u == nil {
+			u = &UsageTotal{Model: k[0], User: k[1]}
+			s.usage[k] = u
+		}
+	}
+	u.Input += int64(input)
+	u.Output += int64(output)
+	u.Cost += cost
+}
+
+// UsageTotals returns the tokens and cost counted so far, by model and
+// user, in that order.
+func (s *Set) UsageTotals() []UsageTotal {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]UsageTotal, 0, len(s.usage))
+	for _, u := range s.usage {
+		out = append(out, *u)
+	}
+	slices.SortFunc(out, func(a, b UsageTotal) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.User, b.User))
+	})
+	return out
+}
+
+// AddUsage counts totals another process reported (a job process's).
+func (s *Set) AddUsage(totals []UsageTotal) {
+	for _, u := range totals {
+		s.Usage(u.Model, u.User, int(u.Input), int(u.Output), u.Cost)
 	}
 }

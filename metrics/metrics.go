@@ -36,11 +36,13 @@ type Set struct {
 	series map[string]int // label sets per family
 	known  map[string]bool
 	gauges map[string]func() float64
+	usage  map[[2]string]*UsageTotal // by model and user
 }
 
 // New returns an empty Set.
 func New() *Set {
-	s := &Set{s: vm.NewSet(), series: map[string]int{}, known: map[string]bool{}, gauges: map[string]func() float64{}}
+	s := &Set{s: vm.NewSet(), series: map[string]int{}, known: map[string]bool{}, gauges: map[string]func() float64{},
+		usage: map[[2]string]*UsageTotal{}}
 	// The counters without labels show from the start, at 0, so an alert
 	// on their rate has a series before the first event.
 	for _, f := range []string{SchedulerFires, SchedulerCatchUp, SchedulerFailed, SpansDropped} {

@@ -153,3 +153,21 @@ func TestNilSetCountsNothing(t *testing.T) {
 	s.Queue("q", func() int { return 1 })
 	s.SchedulerFire(true, true)
 }
+
+// TestUsageTotalsTravel moves a job process's usage to serve's Set.
+func TestUsageTotalsTravel(t *testing.T) {
+	job, serve := metrics.New(), metrics.New()
+	job.Usage("m", "", 10, 1, 0.25)
+	job.Usage("m", "", 5, 2, 0.25)
+	job.Usage("m", "ana", 7, 0, 0)
+	totals := job.UsageTotals()
+	want := []metrics.UsageTotal{{Model: "m", User: "ana", Input: 7}, {Model: "m", User: "local", Input: 15, Output: 3, Cost: 0.5}}
+	if fmt.Sprint(totals) != fmt.Sprint(want) {
+		t.Fatalf("totals = %+v, want %+v", totals, want)
+	}
+	serve.AddUsage(totals)
+	got := scrape(t, serve)
+	if got[`hermes_tokens_total{model="m",user="local",type="input"}`] != "15" || got[`hermes_tokens_total{model="m",user="ana",type="input"}`] != "7" || got[`hermes_cost_usd_total{model="m",user="local"}`] != "0.5" {
+		t.Errorf("serve's metrics = %v", got)
+	}
+}
