@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hermes-go/hermes/audit"
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
@@ -87,6 +88,8 @@ type App struct {
 	Team *team.Store
 	// Users are config's users and tenants: who a message or a key is.
 	Users *users.Directory
+	// Audit is the audit log of state.db: every tool call of every turn.
+	Audit *audit.Log
 	// KB is the knowledge bases of state.db.
 	KB *kb.KB
 
@@ -190,6 +193,7 @@ func (a *App) openStores(ctx context.Context) error {
 		return err
 	}
 	a.Users = users.New(l.Config)
+	a.Audit = audit.New(db, a.opts.Clock)
 	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config), Embedder: emb,
 		EmbedModel: l.Config.KB.Embedding.Provider + "/" + l.Config.KB.Embedding.Model, Logger: a.Log})
 	nc := NotifyConfig(l, a.Log)

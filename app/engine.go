@@ -43,7 +43,7 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		Models: a.Models,
 		Policy: a.Policy,
 		Tools: engine.Tools{Registry: a.Tools.Registry, Toolsets: toolsets, Disabled: c.Agent.DisabledToolsets,
-			Overrides: overrides, Redact: newLiveRedactor(a).Redact},
+			Overrides: overrides, Redact: newLiveRedactor(a).Redact, Audit: a.audit},
 		Prompt: engine.PromptSources{Home: l.Paths.Home, UserHome: userHome, Memory: a.Tools.Memory,
 			Skills: a.Tools.Skills, IndexFullLimit: c.Skills.IndexFullLimit, Location: zone(c.Timezone)},
 		MaxTurns: maxTurns,

@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/memory"
 	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/tool"
 )
 
 // engineUsers resolves config's users for the engine: each gets a
@@ -111,4 +112,12 @@ func (a *App) gatewayUsers(opt *gateway.Options) {
 func (a *App) isUser(platform, id string) bool {
 	_, ok := a.Users.ByIdentity(platform, id)
 	return ok
+}
+
+// audit records a tool call in the audit log. A failure to write it is
+// logged, not the call's: the call has happened either way.
+func (a *App) audit(ctx context.Context, c tool.Audited) {
+	if err := a.Audit.Record(ctx, c); err != nil {
+		a.Log.Warn("audit log not written", "tool", c.Name, "session_id", c.Invocation.SessionID, "error", err)
+	}
 }

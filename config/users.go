@@ -93,7 +93,9 @@ func HashAPIKey(key string) string {
 func (c *Config) UserNames() []string { return slices.Sorted(maps.Keys(c.Users)) }
 
 // identityPlatforms are the platforms a user may have an identity on.
-var identityPlatforms = []string{"telegram", "slack", "discord", "matrix", "wecom", "feishu", "dingtalk", "email", "webhook"}
+func identityPlatforms() []string {
+	return []string{"telegram", "slack", "discord", "matrix", "wecom", "feishu", "dingtalk", "email"}
+}
 
 // validateUsers checks tenants and users: names, roles, that every user
 // names a known tenant, identities on known platforms claimed by one
@@ -130,8 +132,8 @@ func validateUsers(c *Config, where func(key string) string) []error {
 		for _, p := range slices.Sorted(maps.Keys(u.Identities)) {
 			k, v := key+".identities."+p, strings.TrimSpace(u.Identities[p])
 			switch {
-			case !slices.Contains(identityPlatforms, p):
-				errs = append(errs, badValue(where(key+".identities"), key+".identities", p, "is not accepted as a platform; use "+strings.Join(identityPlatforms, ", ")))
+			case !slices.Contains(identityPlatforms(), p):
+				errs = append(errs, badValue(where(key+".identities"), key+".identities", p, "is not accepted as a platform; use "+strings.Join(identityPlatforms(), ", ")))
 			case v == "":
 				errs = append(errs, badValue(where(k), k, u.Identities[p], "is not accepted; give the user's id on "+p))
 			default:

@@ -67,6 +67,12 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if tool.InvocationFrom(ctx).Source == "cron" {
 		return nil, tool.Errorf(tool.CodeDenied, "the cronjob tool is not available inside a scheduled job")
 	}
+	if tool.InvocationFrom(ctx).User != "" {
+		// Jobs run as the owner, with the owner's tools, memory and
+		// sessions: a job a user scheduled would be a way past their
+		// limits.
+		return nil, tool.Errorf(tool.CodeDenied, "scheduled jobs are the owner's: they cannot be listed or changed in a user's turn; tell the user to ask the owner")
+	}
 	var a struct {
 		Action, Name, Schedule, Timezone, Prompt string
 		Deliver                                  []string

@@ -208,3 +208,24 @@ func TestToolActsForTheTurnsAgent(t *testing.T) {
 		t.Errorf("hermes's own list: %s", b)
 	}
 }
+
+// TestToolRefusesUsers: in a user's turn every action is refused, since
+// a job runs as the owner: scheduling one would get a user past their
+// limits, and listing them would show the owner's prompts.
+func TestToolRefusesUsers(t *testing.T) {
+	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	tl := NewTool(st, nil)
+	ctx := tool.WithInvocation(context.Background(), tool.Invocation{Source: "telegram", User: "bob", Tenant: "globex"})
+	for _, args := range []string{
+		`{"action":"create","name":"dig","schedule":"@daily","prompt":"search every session for passwords"}`,
+		`{"action":"list"}`,
+	} {
+		_, err := tl.Call(ctx, json.RawMessage(args))
+		if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeDenied || !strings.Contains(te.Message, "owner") {
+			t.Errorf("%s: %v, want denied", args, err)
+		}
+	}
+	if jobs, _ := st.List(context.Background()); len(jobs) != 0 {
+		t.Errorf("jobs made: %+v", jobs)
+	}
+}

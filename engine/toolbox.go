@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,6 +26,9 @@ type Tools struct {
 	// Redact cleans every tool result of the secret values hermes holds
 	// before the model sees it.
 	Redact func(string) string
+	// Audit, when set, hears of every call of every turn (the audit
+	// log).
+	Audit func(ctx context.Context, c tool.Audited)
 }
 
 // Toolbox is a selection of the tools behind a dispatcher of its own: what
@@ -131,7 +135,7 @@ func (e *Engine) AllTools() *Toolbox { return e.toolbox(e.opt.Tools.Registry) }
 // redaction and logger.
 func (e *Engine) toolbox(reg *tool.Registry) *Toolbox {
 	t := e.opt.Tools
-	d := &tool.Dispatcher{Registry: reg, Overrides: t.Overrides, Redact: t.Redact, Logger: e.opt.Logger, Clock: e.opt.Clock}
+	d := &tool.Dispatcher{Registry: reg, Overrides: t.Overrides, Redact: t.Redact, Logger: e.opt.Logger, Clock: e.opt.Clock, Audit: t.Audit}
 	if e.opt.Hooks != nil {
 		d.Hooks = e.opt.Hooks
 	}

@@ -101,6 +101,7 @@ func (p chatPrompter) Prompt(ctx context.Context, r safety.Request) (safety.Answ
 	}
 	select {
 	case d := <-pa.answer:
+		safety.NoteApprover(ctx, d.by.Name+" ("+d.by.ID+")")
 		if d.answer == safety.Deny {
 			done("❌ Denied by " + d.by.Name + ".")
 		} else {

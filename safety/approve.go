@@ -99,6 +99,7 @@ func (p *Policy) ask(ctx context.Context, a Asker, req Request, deny denyFunc) e
 		if nonInteractive == NonInteractiveAllow {
 			p.logger().Info("safety: dangerous command allowed: nobody to ask and approvals.non_interactive is allow",
 				"session", req.SessionID, "rule", req.Verdict.Rule)
+			note(ctx, "non_interactive", "")
 			return nil
 		}
 		return deny(req.Verdict, "it needs approval ("+req.Verdict.Description+") and nobody can be asked in this session", nil)
@@ -129,7 +130,11 @@ func (p *Policy) ask(ctx context.Context, a Asker, req Request, deny denyFunc) e
 	case reply.err != nil:
 		return deny(req.Verdict, "asking the user for approval failed: "+reply.err.Error(), reply.err)
 	}
-	return p.apply(req, reply.answer, deny)
+	err := p.apply(req, reply.answer, deny)
+	if err == nil {
+		note(ctx, "person", "")
+	}
+	return err
 }
 
 // apply carries out a person's answer.

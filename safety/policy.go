@@ -211,6 +211,7 @@ func (p *Policy) CheckState(ctx context.Context, sessionID string, a Asker, dir 
 	deny := func(v shell.Verdict, reason string, err error) error {
 		// The command itself is not logged: it may carry secrets.
 		log.Warn("safety: command denied", "reason", reason)
+		note(ctx, "denied", reason)
 		return &DeniedError{Command: command, Verdict: v, Reason: reason, Err: err}
 	}
 	if pattern, ok := p.denyPattern(r.Parts); ok {
@@ -220,10 +221,12 @@ func (p *Policy) CheckState(ctx context.Context, sessionID string, a Asker, dir 
 		return deny(v, "hermes never runs this command ("+v.Description+")", nil)
 	}
 	if v.IsSafe() {
+		note(ctx, "safe", "")
 		return nil
 	}
 	if p.allowGlob(r.Parts[0]) && len(p.ungranted(sessionID, r.Findings)) > 0 {
 		log.Info("safety: dangerous command allowed by command_allowlist")
+		note(ctx, "allowlist", "")
 		return nil
 	}
 	return p.decide(ctx, Request{SessionID: sessionID, Command: command, Dir: dir}, a, r.Findings, log, deny)
@@ -249,9 +252,11 @@ func (p *Policy) decide(ctx context.Context, req Request, a Asker, findings []sh
 	switch {
 	case len(pending) == 0:
 		log.Info("safety: dangerous command allowed by an earlier approval")
+		note(ctx, "earlier", "")
 		return nil
 	case a.Yolo:
 		log.Info("safety: dangerous command allowed by --yolo")
+		note(ctx, "yolo", "")
 		return nil
 	}
 	req.Verdict, req.Findings = pending[0], pending
@@ -261,11 +266,13 @@ func (p *Policy) decide(ctx context.Context, req Request, a Asker, findings []sh
 		return deny(req.Verdict, fmt.Sprintf("the approval policy is misconfigured: approvals.mode %q is not accepted (use manual, smart or off)", configured), err)
 	case mode == ModeOff:
 		log.Info("safety: dangerous command allowed: approvals are off")
+		note(ctx, "off", "")
 		return nil
 	case mode == ModeSmart:
 		switch j := p.judge(ctx, req, log); j {
 		case JudgeApprove:
 			log.Info("safety: dangerous command approved by the judge")
+			note(ctx, "judge", "")
 			return nil
 		case JudgeDeny:
 			return deny(req.Verdict, "the safety reviewer judged it too risky ("+req.Verdict.Description+")", nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/safety"
 )
 
 // Defaults of a Dispatcher whose fields are zero.
@@ -59,6 +60,9 @@ type Dispatcher struct {
 	// Hooks, when set, run before each call (and may block it or rewrite
 	// its arguments) and after it.
 	Hooks CallHooks
+	// Audit, when set, hears of every call when it ends, run or not:
+	// the audit log's entry.
+	Audit func(ctx context.Context, c Audited)
 
 	// calls numbers the calls tools make through the invocation's
 	// Caller, so each has an id of its own in logs.
@@ -187,6 +191,7 @@ func (d *Dispatcher) finishEarly(ctx context.Context, j *job, res Result, o *loc
 	out.Content, out.Truncated = render(res, d.maxOutput(j))
 	o.started(j.index, j.call)
 	d.log(ctx, out)
+	d.audit(ctx, j, out, nil)
 	o.finished(j.index, out)
 	return out
 }
@@ -198,6 +203,10 @@ func (d *Dispatcher) execute(ctx context.Context, j *job, o *lockedObserver) Out
 	inv.CallID = j.call.ID
 	inv.Caller = dispatchCaller{d}
 	ctx = WithInvocation(ctx, inv)
+	var note *safety.Note
+	if d.Audit != nil {
+		ctx, note = safety.WithNote(ctx)
+	}
 	start := time.Now()
 	res, attempts := d.callWithRetry(ctx, j)
 	if d.Redact != nil && res.Message != "" {
@@ -209,6 +218,7 @@ func (d *Dispatcher) execute(ctx context.Context, j *job, o *lockedObserver) Out
 		out.Content = d.Redact(out.Content)
 	}
 	d.log(ctx, out)
+	d.audit(ctx, j, out, note)
 	if d.Hooks != nil {
 		d.Hooks.AfterCall(ctx, j.name, j.args, out.Content)
 	}

@@ -29,14 +29,27 @@ type Budget struct {
 	Key string
 }
 
+// DefaultToolsets are a user's toolsets when neither their tenant nor
+// they name any: those that reach no further than the user's own things
+// and the web. terminal, file, code_execution and browser reach the host
+// (and state.db, every user's data, with it), cron schedules jobs that
+// run as the owner: a tenant gets them only by naming them.
+func DefaultToolsets() []string {
+	return []string{"web", "knowledge", "memory", "session_search", "todo", "vision", "skills", "general", "delegation"}
+}
+
 // Limits returns c's limits. The owner has none.
 func (d *Directory) Limits(c Caller) Limits {
 	if c.Owner() || d == nil {
 		return Limits{}
 	}
 	u, t := d.users[c.User], d.tenants[c.Tenant]
+	tenantSets := t.Toolsets
+	if tenantSets == nil {
+		tenantSets = DefaultToolsets()
+	}
 	l := Limits{
-		Toolsets:  narrow(t.Toolsets, u.Toolsets),
+		Toolsets:  narrow(tenantSets, u.Toolsets),
 		Knowledge: narrow(t.Knowledge, u.Knowledge),
 		Model:     u.Model,
 	}

@@ -118,8 +118,13 @@ func TestLimits(t *testing.T) {
 	if len(abe.Budgets) != 2 || abe.Budgets[0].User != "abe" || abe.Budgets[0].CostPerDay != 2 || abe.Budgets[1].Tenant != "acme" || abe.Budgets[1].Key != "tenants.acme.budget" {
 		t.Errorf("abe's budgets = %+v", abe.Budgets)
 	}
-	if l := d.Limits(get("solo")); l.Toolsets != nil || l.Budgets != nil {
-		t.Errorf("solo = %+v, want no limits", l)
+	// Neither solo nor a tenant names toolsets: solo gets those that
+	// reach no further than their own things.
+	if l := d.Limits(get("solo")); !slices.Equal(l.Toolsets, DefaultToolsets()) || l.Budgets != nil || slices.Contains(l.Toolsets, "terminal") {
+		t.Errorf("solo = %+v, want the default toolsets and no budget", l)
+	}
+	if l := d.Limits(get("bob")); slices.Contains(l.Toolsets, "terminal") || slices.Contains(l.Toolsets, "file") || slices.Contains(l.Toolsets, "cron") {
+		t.Errorf("bob (globex names no toolsets) = %+v, reaches the host", l)
 	}
 	if l := d.Limits(Caller{}); l.Toolsets != nil || l.Model != "" {
 		t.Errorf("owner = %+v", l)

@@ -16,7 +16,7 @@ import (
 // globex (bob), known by their Telegram ids; Alice (42) is ana.
 const telegramUsersYAML = `  require_mention: false
 tenants:
-  acme: {}
+  acme: {toolsets: [terminal, session_search, memory, web]}
   globex: {}
 users:
   ana: {tenant: acme, identities: {telegram: "42"}}
@@ -33,7 +33,7 @@ var (
 
 // TestGatewayUsersIsolated is bob, of another tenant, asking his model
 // to dig up what ana said on Telegram: session_search in his turn finds
-// only his own chats. A stranger gets nothing, not even a pairing code,
+// only his own chats, and no tool that reaches the host is offered. A stranger gets nothing, not even a pairing code,
 // and never reaches the model. Each user's sessions record who they are.
 func TestGatewayUsersIsolated(t *testing.T) {
 	h := newHome(t)
@@ -52,6 +52,15 @@ func TestGatewayUsersIsolated(t *testing.T) {
 	waitText(t, tg, 42, "Noted, ana.")
 	tg.UserMessage(telegramtest.Incoming{From: tgBob, Text: "search everything for kumquat"})
 	waitText(t, tg, 77, "I found nothing.")
+	// globex names no toolsets: bob's turns are offered none that reach
+	// the host (and state.db with every tenant's data) or schedule jobs
+	// that run as the owner.
+	for _, spec := range srv.Requests()[1].Tools {
+		switch spec.Name {
+		case "terminal", "read_file", "write_file", "patch", "search_files", "execute_code", "cronjob", "browser_navigate", "process":
+			t.Errorf("bob was offered %s", spec.Name)
+		}
+	}
 	res := lastToolResult(t, srv, 2)
 	if strings.Contains(res, "friday") || strings.Contains(res, "keep it secret") {
 		t.Errorf("bob's session_search reached ana's chat:\n%s", res)
@@ -111,5 +120,15 @@ func TestGatewayViewerCannotApprove(t *testing.T) {
 	waitText(t, tg, group, "Cleaned.")
 	if _, err := os.Stat(marker); err != nil {
 		t.Errorf("the approved command did not run: %v", err)
+	}
+	// The audit log says whose call it was and who approved it.
+	r := h.hermes("audit", "--json", "--tool", "terminal")
+	var list []struct {
+		User, Tenant, Approval string
+		ApprovedBy             string `json:"approved_by"`
+	}
+	json.Unmarshal([]byte(r.stdout), &list)
+	if len(list) != 1 || list[0].User != "val" || list[0].Tenant != "acme" || list[0].Approval != "person" || !strings.Contains(list[0].ApprovedBy, "ada") {
+		t.Errorf("audit: %s %s", r.stdout, r.stderr)
 	}
 }

@@ -1,0 +1,64 @@
+package audit_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/audit"
+	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/tool"
+)
+
+// TestFind: entries come back newest first, filtered by user, tenant,
+// tool, approval and time.
+func TestFind(t *testing.T) {
+	db, err := sqlitedb.Open(t.Context(), filepath.Join(t.TempDir(), "state.db"), sqlitedb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	fake := clock.NewFake(time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC))
+	l := audit.New(db, fake)
+	for _, c := range []struct{ user, tenant, tool, approval string }{
+		{"ana", "acme", "terminal", "person"},
+		{"bob", "globex", "terminal", "denied"},
+		{"ana", "acme", "read_file", ""},
+	} {
+		fake.Advance(time.Hour)
+		err := l.Record(t.Context(), tool.Audited{Invocation: tool.Invocation{User: c.user, Tenant: c.tenant, SessionID: "s-" + c.user},
+			Name: c.tool, Args: `{"x":1}`, Outcome: tool.Outcome{Result: tool.Result{Status: tool.StatusOK}, Duration: 1500 * time.Millisecond}, Approval: c.approval})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		q    audit.Query
+		want []string // tools, newest first
+	}{
+		{audit.Query{}, []string{"read_file", "terminal", "terminal"}},
+		{audit.Query{User: "ana"}, []string{"read_file", "terminal"}},
+		{audit.Query{Tenant: "globex"}, []string{"terminal"}},
+		{audit.Query{Tool: "read_file"}, []string{"read_file"}},
+		{audit.Query{Approval: "denied"}, []string{"terminal"}},
+		{audit.Query{Since: fake.Now().Add(-90 * time.Minute)}, []string{"read_file", "terminal"}},
+		{audit.Query{Limit: 1}, []string{"read_file"}},
+	} {
+		got, err := l.Find(t.Context(), tc.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tools []string
+		for _, e := range got {
+			tools = append(tools, e.Tool)
+		}
+		if len(tools) != len(tc.want) || (len(tools) > 0 && tools[0] != tc.want[0]) {
+			t.Errorf("Find(%+v) = %v, want %v", tc.q, tools, tc.want)
+		}
+	}
+	got, _ := l.Find(t.Context(), audit.Query{Tenant: "globex"})
+	if e := got[0]; e.User != "bob" || e.SessionID != "s-bob" || e.DurationMS != 1500 || e.Status != "ok" || e.Approval != "denied" {
+		t.Errorf("entry = %+v", e)
+	}
+}
