@@ -101,6 +101,9 @@ type Options struct {
 	Conversations Conversations
 	// Admin, when set, serves /v1/sessions and /v1/jobs.
 	Admin *Admin
+	// Metrics, when set, answers GET /metrics (behind the keys, like
+	// every endpoint but /health).
+	Metrics http.Handler
 	// UI, when set, serves the dashboard under /ui; it checks the keys
 	// itself (a login form and a cookie, which a browser can hold).
 	UI http.Handler
@@ -140,6 +143,9 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("GET /v1/responses/{id}", s.getResponse)
 	s.mux.HandleFunc("DELETE /v1/responses/{id}", s.deleteResponse)
 	s.routeAdmin()
+	if opt.Metrics != nil {
+		s.mux.HandleFunc("GET /metrics", ownerMetrics(opt.Metrics))
+	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("%s %s is not an endpoint of hermes; use GET /v1/models or POST /v1/chat/completions", r.Method, r.URL.Path))
 	})

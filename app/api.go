@@ -72,6 +72,7 @@ func (a *App) APIHandler() (*api.Server, error) {
 		Run:               a.apiTurn,
 		Conversations:     apiConversations{store: a.Sessions, delete: a.apiDeleteSession},
 		Admin:             a.apiAdmin(),
+		Metrics:           a.Metrics,
 		UI:                a.apiUI(keys),
 		Clock:             a.opts.Clock,
 		Logger:            a.Log,

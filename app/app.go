@@ -28,10 +28,12 @@ import (
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/memory/facts"
+	"github.com/hermes-go/hermes/metrics"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/team"
+	"github.com/hermes-go/hermes/trace"
 	"github.com/hermes-go/hermes/users"
 )
 
@@ -103,6 +105,11 @@ type App struct {
 	Engine *engine.Engine
 	// Hooks runs config.yaml's hooks.
 	Hooks *hooks.Runner
+	// Metrics are the process's metrics, served at /metrics.
+	Metrics *metrics.Set
+	// Tracer exports spans when observability.otlp_endpoint is set; nil
+	// otherwise.
+	Tracer *trace.Tracer
 
 	opts    Options
 	cleanup []func()
@@ -124,6 +131,7 @@ func OpenStores(ctx context.Context, opts Options) (*App, error) {
 		a.Close()
 		return nil, err
 	}
+	a.openMetrics()
 	return a, nil
 }
 
@@ -217,10 +225,14 @@ func (a *App) openRuntime(ctx context.Context) error {
 	a.Tools = tools
 	a.onClose(tools.close)
 	a.Hooks = a.newHooks()
+	if err := a.openTracer(); err != nil {
+		return err
+	}
 	opts, err := a.engineOptions(ctx, main, mainErr)
 	if err != nil {
 		return err
 	}
+	opts.Observer = a.observer()
 	a.Engine = engine.New(opts)
 	a.onClose(a.Engine.Close)
 	// The cronjob and delegate_task tools run turns through the engine,

@@ -55,7 +55,8 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		// A short burst before the pace applies: a pairing notice or an
 		// approval request right before the reply need not hold it a
 		// second each, and platforms allow short bursts.
-		box := gateway.NewOutbox(gateway.OutboxOptions{Platform: p, Clock: a.opts.Clock, Logger: a.Log, Undelivered: undelivered, Burst: outboxBurst})
+		box := gateway.NewOutbox(gateway.OutboxOptions{Platform: p, Clock: a.opts.Clock, Logger: a.Log,
+			Undelivered: a.countUndelivered(p.Name(), undelivered), Burst: outboxBurst})
 		boxes[p.Name()] = box
 		a.onClose(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -63,6 +64,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			box.Close(ctx)
 		})
 	}
+	a.Metrics.Queue("outbound", func() int { return queued(boxes) })
 	commands := a.Slash()
 	opt := gateway.Options{
 		Engine:    a.Engine,
@@ -86,8 +88,13 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 				a.Log.Info("gateway: no mail to an address that is not allowed", slog.String("platform", "email"), slog.String("to", chat.ID))
 				return gateway.MessageRef{Chat: chat}, nil
 			}
-			return boxes[p.Name()].Send(ctx, sessionID, chat, m)
+			ref, err := boxes[p.Name()].Send(ctx, sessionID, chat, m)
+			if err == nil {
+				a.Metrics.GatewayMessage(p.Name(), "out")
+			}
+			return ref, err
 		},
+		Received: func(platform string) { a.Metrics.GatewayMessage(platform, "in") },
 		Edit: func(ctx context.Context, sessionID string, p gateway.Platform, ref gateway.MessageRef, m gateway.Outgoing) error {
 			return boxes[p.Name()].Edit(ctx, sessionID, ref, m)
 		},

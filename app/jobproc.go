@@ -15,6 +15,7 @@ import (
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/internal/procgroup"
+	"github.com/hermes-go/hermes/metrics"
 	"github.com/hermes-go/hermes/notify"
 )
 
@@ -38,6 +39,9 @@ type ProcRunner struct {
 	// without reporting (killed, out of memory), which could not send its
 	// own.
 	Notifier *notify.Notifier
+	// Metrics, when set, counts the tokens and cost the job processes
+	// report, so serve's /metrics has the jobs' too.
+	Metrics *metrics.Set
 }
 
 // ExecResult is what "hermes cron exec" prints: a cron.RunResult as one
@@ -48,6 +52,8 @@ type ExecResult struct {
 	Output     string          `json:"output,omitempty"`
 	Error      string          `json:"error,omitempty"`
 	Deliveries []cron.Delivery `json:"deliveries,omitempty"`
+	// Usage is what the job's turns used, by model and user.
+	Usage []metrics.UsageTotal `json:"usage,omitempty"`
 }
 
 // NewExecResult is the line a job process prints for res.
@@ -101,6 +107,7 @@ func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time)
 		}
 		return res
 	}
+	p.Metrics.AddUsage(r.Usage)
 	res := cron.RunResult{Status: r.Status, SessionID: r.SessionID, Output: r.Output, Deliveries: r.Deliveries}
 	if r.Error != "" {
 		res.Err = errors.New(r.Error)

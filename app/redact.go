@@ -27,6 +27,10 @@ func (a *App) secretValues(extra []string) map[string]string {
 			secrets[name] = v
 		}
 	}
+	// A collector's key may be written in config.yaml itself.
+	for k, v := range l.Config.Observability.OTLPHeaders {
+		secrets["observability.otlp_headers."+k] = string(v)
+	}
 	if r, err := a.Models.Main(); err == nil {
 		if k := string(r.APIKey); k != "" {
 			secrets["api_key"] = k

@@ -49,7 +49,7 @@ func (a *App) RunScheduler(ctx context.Context, runner cron.Runner, load config.
 	}
 	c := a.Config.Config.Scheduler
 	sched, err := cron.New(cron.Options{
-		Store: a.Jobs, Clock: a.opts.Clock, Logger: a.Log, Runner: runner,
+		Store: a.Jobs, Clock: a.opts.Clock, Logger: a.Log, Runner: a.countedRunner(runner),
 		Holder:        holder,
 		MaxConcurrent: c.MaxConcurrent,
 		ShutdownGrace: c.ShutdownTimeout,

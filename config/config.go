@@ -115,6 +115,8 @@ type Config struct {
 	Users map[string]User `yaml:"users"`
 	// KB configures the knowledge base.
 	KB KB `yaml:"kb"`
+	// Observability configures metrics and traces.
+	Observability Observability `yaml:"observability"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache

@@ -52,6 +52,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateTeams(c, where)...)
 	errs = append(errs, validateHooks(c, where)...)
 	errs = append(errs, validateKB(c, where)...)
+	errs = append(errs, validateObservability(c, where)...)
 	errs = append(errs, validateUsers(c, where)...)
 	errs = append(errs, validateLogging(c, where)...)
 	return errs

@@ -95,6 +95,8 @@ type Options struct {
 	// Hooks, when set, are the operator's commands at the events of
 	// sessions, turns and tool calls (config.yaml's hooks:).
 	Hooks *hooks.Runner
+	// Observer, when set, watches every turn for metrics and traces.
+	Observer Observer
 }
 
 // Engine runs turns. It is safe for concurrent use.
@@ -424,8 +426,11 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if e.opt.Compressor != nil {
 		cfg.Compactor = &compactor{e: e, sess: s, rec: rec, model: model.Name, box: box, lease: lease}
 	}
+	ctx, obs := e.observe(ctx, TurnInfo{SessionID: s.ID, Source: s.Source, Model: model.Name, Agent: s.Agent, User: s.User})
+	cfg.Provider = obs.provider(cfg.Provider)
 	start := e.opt.Clock.Now()
-	res := agent.Run(ctx, cfg, history, input, sink)
+	res := agent.Run(ctx, cfg, history, input, obs.sink(sink))
+	obs.end(res)
 	if lost := lostCause(ctx); lost != nil {
 		res.Err = lost
 	}

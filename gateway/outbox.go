@@ -218,6 +218,18 @@ func (o *Outbox) Edit(ctx context.Context, sessionID string, ref MessageRef, m O
 	return o.enqueue(&item{session: sessionID, chat: ref.Chat, edit: true, ref: ref, msg: m})
 }
 
+// Queued is how many sends and edits wait in the outbox, over every
+// chat; the one being sent is not counted.
+func (o *Outbox) Queued() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	n := 0
+	for _, q := range o.chats {
+		n += len(q.items)
+	}
+	return n
+}
+
 // check refuses a text longer than the platform takes, which no retry
 // could send.
 func (o *Outbox) check(m Outgoing) error {

@@ -30,6 +30,9 @@ type Options struct {
 	// Seen records an inbound event's id and reports whether it is the
 	// first time; a redelivered event is dropped.
 	Seen func(ctx context.Context, platform, eventID string) (first bool, err error)
+	// Received, when set, is told of each inbound message taken (a
+	// redelivery is not), for the metrics.
+	Received func(platform string)
 	// Authorize says whether user may talk to hermes on platform, and
 	// why (for /whoami and the logs).
 	Authorize func(ctx context.Context, platform string, user User) (ok bool, why string, err error)
@@ -166,6 +169,9 @@ func (r *Runner) deliver(ctx context.Context, p Platform, ev Event) error {
 			r.log.Debug("gateway: redelivered event dropped", slog.String("platform", p.Name()), slog.String("event", ev.ID))
 			return nil
 		}
+	}
+	if ev.Kind == KindMessage && r.opt.Received != nil {
+		r.opt.Received(p.Name())
 	}
 	switch ev.Kind {
 	case KindButton:

@@ -105,6 +105,17 @@ func (s *Store) Task(ctx context.Context, id int64) (Task, error) {
 	return getTask(ctx, s.read, id)
 }
 
+// Queued counts the tasks waiting for their inputs or ready for a
+// worker, across runs: the depth of the queue.
+func (s *Store) Queued(ctx context.Context) (int, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM team_tasks WHERE state IN (?, ?)`, StateWaiting, StateReady).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("team: counting queued tasks: %w", err)
+	}
+	return n, nil
+}
+
 // Tasks returns every task of run, oldest first.
 func (s *Store) Tasks(ctx context.Context, run int64) ([]Task, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+taskColumns+` FROM team_tasks WHERE run = ? ORDER BY id`, run)

@@ -254,7 +254,7 @@ func TestJobProcess(t *testing.T) {
 	h := newHome(t)
 	srv := llmtest.New(t)
 	h.write("config.yaml", modelConfig(srv))
-	srv.Enqueue(llmtest.Reply{Text: "Morning brief: all green."})
+	srv.Enqueue(llmtest.Reply{Text: "Morning brief: all green.", Usage: &llm.Usage{InputTokens: 300, OutputTokens: 9}})
 	cmd := exec.Command(hermesBin, "cron", "exec", "--scheduled", "2026-12-07T09:00:00+08:00")
 	cmd.Env = h.env
 	job, _ := json.Marshal(cron.Job{Name: "brief", Spec: cron.Spec{Prompt: "write the morning brief", Deliver: []string{"local"}}})
@@ -271,6 +271,10 @@ func TestJobProcess(t *testing.T) {
 	}
 	if len(res.Deliveries) != 1 || res.Deliveries[0].Target != "local" || !res.Deliveries[0].OK {
 		t.Errorf("deliveries = %+v", res.Deliveries)
+	}
+	// What the run used goes to serve, whose /metrics counts it.
+	if len(res.Usage) != 1 || res.Usage[0].Input != 300 || res.Usage[0].Output != 9 || res.Usage[0].User != "local" {
+		t.Errorf("usage = %+v, want the turn's 300 tokens in and 9 out", res.Usage)
 	}
 	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "morning brief") {
 		t.Errorf("the model got %q", got)

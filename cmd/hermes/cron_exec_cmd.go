@@ -52,7 +52,9 @@ func newCronExecCmd(a *cli) *cobra.Command {
 			}
 			defer h.Close()
 			res := h.Engine.RunJob(cmd.Context(), job, at)
-			return json.NewEncoder(cmd.OutOrStdout()).Encode(app.NewExecResult(res))
+			out := app.NewExecResult(res)
+			out.Usage = h.Metrics.UsageTotals()
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(out)
 		},
 	}
 	cmd.Flags().StringVar(&scheduled, "scheduled", "", "the fire this run is for (RFC 3339)")

@@ -54,7 +54,9 @@ whether each platform connects); mail is answered only from the addresses
 allowed. With gateway.webhook.routes it takes webhooks on
 gateway.webhook.listen; turns then run in serve itself. A message taken
 but not yet answered is kept in state.db, so a restart answers it.
-With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
+With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642),
+and Prometheus at /metrics there, behind the API's keys;
+observability.metrics_listen serves /metrics on a listener of its own.
 
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
@@ -101,7 +103,7 @@ With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
 				return err
 			}
 			h.StartKBReindex(ctx)
-			runner := &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: h.Log, Notifier: h.Notifier}
+			runner := &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: h.Log, Notifier: h.Notifier, Metrics: h.Metrics}
 			// Start-up (config, schema, job list) leaves garbage that an
 			// idle serve would hold for hours before the next collection.
 			debug.FreeOSMemory()
@@ -119,6 +121,11 @@ With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
 				gw()
 				return err
 			}
+			metricsWait, err := startMetrics(gctx, h, cmd.OutOrStdout())
+			if err != nil {
+				stopGateway()
+				return errors.Join(err, gw(), apiWait())
+			}
 			h.Log.Info("hermes serve started", "zone", zone)
 			// A moment after start, when the platforms have made their first
 			// connections, the garbage and the pages of the binary only
@@ -131,7 +138,7 @@ With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642).
 			defer settled.Stop()
 			err = h.RunScheduler(ctx, runner, a.loadOptions())
 			stopGateway()
-			gwErr := errors.Join(gw(), apiWait())
+			gwErr := errors.Join(gw(), apiWait(), metricsWait())
 			h.Log.Info("hermes serve stopped")
 			if ctx.Err() != nil {
 				return nil

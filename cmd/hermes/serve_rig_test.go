@@ -27,7 +27,16 @@ func startServe(t *testing.T, h *home, secrets ...string) (stop func(), logs *sy
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	stop = sync.OnceFunc(func() {
+	stop = serveStopper(t, cmd, logs, secrets...)
+	t.Cleanup(stop)
+	return stop, logs
+}
+
+// serveStopper returns a function that stops serve (SIGINT, then a kill
+// after 10 s, which fails the test) once, shows its log when the test
+// failed, and fails the test when the log holds any of secrets.
+func serveStopper(t *testing.T, cmd *exec.Cmd, logs *syncBuffer, secrets ...string) func() {
+	return sync.OnceFunc(func() {
 		cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
 		go func() { cmd.Wait(); close(done) }()
@@ -46,8 +55,6 @@ func startServe(t *testing.T, h *home, secrets ...string) (stop func(), logs *sy
 			}
 		}
 	})
-	t.Cleanup(stop)
-	return stop, logs
 }
 
 // waitSent waits until one of the messages sent returns holds want, as
