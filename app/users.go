@@ -11,6 +11,7 @@ import (
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/memory"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -36,6 +37,7 @@ func (a *App) engineUsers() map[string]*engine.User {
 			space = "users"
 		}
 		u := &engine.User{ID: id, Tenant: caller.Tenant, Toolsets: l.Toolsets, Model: l.Model, Skills: l.Skills,
+			Allow: l.Tools, ApprovalMode: safety.Mode(l.ApprovalMode),
 			Memory: memory.Open(filepath.Join(home, "memories", space, id), mem)}
 		switch {
 		case l.Knowledge != nil && len(l.Knowledge) == 0:

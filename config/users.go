@@ -22,6 +22,12 @@ type Tenant struct {
 	Knowledge []string `yaml:"knowledge"`
 	// Skills, when set, are the skills its users' prompts list.
 	Skills []string `yaml:"skills"`
+	// Tools, when set, are the only tools (by name, within the toolsets)
+	// its users' turns are offered.
+	Tools []string `yaml:"tools"`
+	// ApprovalMode replaces approvals.mode for its users' dangerous
+	// commands: manual, smart or off.
+	ApprovalMode string `yaml:"approval_mode"`
 	// Model is the model its users' turns call instead of the main one.
 	Model string `yaml:"model"`
 	// Budget caps what the whole tenant spends in a UTC day.
@@ -68,12 +74,14 @@ type User struct {
 	// key itself is never stored (hermes users add --api-key makes one
 	// and prints it once).
 	APIKeySHA256 string `yaml:"api_key_sha256"`
-	// Toolsets, Knowledge, Skills and Model narrow the tenant's for this
-	// user.
-	Toolsets  []string `yaml:"toolsets"`
-	Knowledge []string `yaml:"knowledge"`
-	Skills    []string `yaml:"skills"`
-	Model     string   `yaml:"model"`
+	// Toolsets, Knowledge, Skills, Tools, ApprovalMode and Model narrow
+	// or replace the tenant's for this user.
+	Toolsets     []string `yaml:"toolsets"`
+	Knowledge    []string `yaml:"knowledge"`
+	Skills       []string `yaml:"skills"`
+	Tools        []string `yaml:"tools"`
+	ApprovalMode string   `yaml:"approval_mode"`
+	Model        string   `yaml:"model"`
 	// Budget caps what this user spends in a UTC day, within the
 	// tenant's.
 	Budget Budget `yaml:"budget"`
@@ -113,6 +121,7 @@ func validateUsers(c *Config, where func(key string) string) []error {
 				"is not accepted as a tenant name; use up to 64 lowercase letters, digits, \"-\" and \"_\", starting with a letter or digit"))
 		}
 		errs = append(errs, validateLimits(key, t.Toolsets, t.Knowledge, t.Model, t.Budget, where)...)
+		errs = append(errs, validateApprovalMode(key, t.ApprovalMode, where)...)
 	}
 	owner := map[string]string{} // "platform:id" or "key:hash" → user
 	for _, id := range c.UserNames() {
@@ -158,6 +167,7 @@ func validateUsers(c *Config, where func(key string) string) []error {
 			}
 		}
 		errs = append(errs, validateLimits(key, u.Toolsets, u.Knowledge, u.Model, u.Budget, where)...)
+		errs = append(errs, validateApprovalMode(key, u.ApprovalMode, where)...)
 	}
 	return errs
 }
@@ -194,6 +204,15 @@ func validateLimits(key string, toolsets, knowledge []string, model string, b Bu
 		errs = append(errs, badValue(where(key+".budget.cost_per_day"), key+".budget.cost_per_day", fmt.Sprint(b.CostPerDay), "is not accepted; give US dollars ≥ 0 (0: no cap)"))
 	}
 	return errs
+}
+
+// validateApprovalMode checks a tenant's or a user's approval_mode.
+func validateApprovalMode(key, mode string, where func(string) string) []error {
+	switch mode {
+	case "", "manual", "smart", "off":
+		return nil
+	}
+	return []error{badValue(where(key+".approval_mode"), key+".approval_mode", mode, "is not accepted; use manual, smart or off")}
 }
 
 // tenantList says which tenants there are, for errors.

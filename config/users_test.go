@@ -63,6 +63,8 @@ func TestUsersRejected(t *testing.T) {
 		{"tenants:\n  acme: {budget: {cost_per_day: -2}}\n", `tenants.acme.budget.cost_per_day: "-2" is not accepted`},
 		{"tenants:\n  acme: {knowledge: []}\n", `tenants.acme.knowledge: "[]" is not accepted`},
 		{"tenants:\n  acme: {model: \"a b\"}\n", `tenants.acme.model: "a b" is not accepted as a model name`},
+		{"tenants:\n  acme: {approval_mode: yolo}\n", `tenants.acme.approval_mode: "yolo" is not accepted; use manual, smart or off`},
+		{"users:\n  ana: {approval_mode: never}\n", `users.ana.approval_mode: "never" is not accepted`},
 	} {
 		_, _, err := loadYAML(t, tc.yaml)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

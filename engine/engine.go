@@ -320,6 +320,11 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 			return nil, fmt.Errorf("toolsets: %w", err)
 		}
 	}
+	if in.box == nil {
+		if box, err = e.allowOnly(box, u); err != nil {
+			return nil, err
+		}
+	}
 	if in.Tools != nil {
 		if box, err = e.withTools(box, in.Tools); err != nil {
 			return nil, err

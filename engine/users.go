@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hermes-go/hermes/memory"
+	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 	"github.com/hermes-go/hermes/tool"
 )
@@ -34,6 +35,12 @@ type User struct {
 	// Tools replace hermes's (and an agent's) tools of the same names in
 	// their turns: a kb_search limited to their knowledge bases.
 	Tools []tool.Tool
+	// Allow, when set, are the only tools their turns are offered, by
+	// name.
+	Allow []string
+	// ApprovalMode, when set, replaces approvals.mode for their
+	// commands.
+	ApprovalMode safety.Mode
 }
 
 // RefusedError is a turn refused before it starts for who asked: over
@@ -98,7 +105,29 @@ func (e *Engine) turnUser(ctx context.Context, known *session.Session, in *Input
 	if in.Model == "" {
 		in.Model = u.Model
 	}
+	if u.ApprovalMode != "" {
+		in.Approval.Mode = u.ApprovalMode
+	}
 	return u, nil
+}
+
+// allowOnly returns box with only the tools u may be offered, when u
+// names them.
+func (e *Engine) allowOnly(box *Toolbox, u *User) (*Toolbox, error) {
+	if u == nil || u.Allow == nil {
+		return box, nil
+	}
+	var keep []tool.Tool
+	for _, t := range box.selected() {
+		if slices.Contains(u.Allow, t.Spec().Name) {
+			keep = append(keep, t)
+		}
+	}
+	reg := tool.NewRegistry()
+	if err := reg.Swap(nil, keep); err != nil {
+		return nil, fmt.Errorf("user %s's tools: %w", u.ID, err)
+	}
+	return e.toolbox(reg), nil
 }
 
 // capToolsets cuts a turn's toolsets (the default selection when none

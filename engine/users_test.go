@@ -50,6 +50,7 @@ func newUserRig(t *testing.T) *userRig {
 		Users: map[string]*engine.User{
 			"ana": {ID: "ana", Tenant: "acme", Toolsets: []string{"memory", "files"}, Model: "acme-model", Memory: stores["ana"]},
 			"bob": {ID: "bob", Tenant: "globex", Memory: stores["bob"]},
+			"cy":  {ID: "cy", Tenant: "globex", Memory: stores["bob"], Allow: []string{"search"}},
 		},
 		Admit: func(_ context.Context, user string) error {
 			if r.refusing[user] {
@@ -213,5 +214,22 @@ func TestUserFactsAreTheirOwn(t *testing.T) {
 	}
 	if shared, _ := fs.List(ctx, 0); len(shared) != 1 {
 		t.Errorf("the shared facts grew: %+v", shared)
+	}
+}
+
+// TestUserAllowedTools: a user whose tools are named is offered those
+// alone, whatever their toolsets hold.
+func TestUserAllowedTools(t *testing.T) {
+	r := newUserRig(t)
+	r.srv.Enqueue(llmtest.Reply{Text: "ok"})
+	if _, err := r.e.Turn(t.Context(), "", engine.Input{Text: "hi", User: "cy"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var offered []string
+	for _, tl := range r.srv.Requests()[0].Tools {
+		offered = append(offered, tl.Name)
+	}
+	if !slices.Equal(offered, []string{"search"}) {
+		t.Errorf("offered %v, want search alone", offered)
 	}
 }

@@ -1,6 +1,7 @@
 package users
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/hermes-go/hermes/config"
@@ -16,6 +17,11 @@ type Limits struct {
 	Knowledge []string
 	// Skills, when set, are the skills the prompt's index lists.
 	Skills []string
+	// Tools, when set, are the only tools offered, by name.
+	Tools []string
+	// ApprovalMode replaces approvals.mode ("" keeps it): the user's
+	// when set, else the tenant's.
+	ApprovalMode string
 	// Model replaces the main model ("" keeps it).
 	Model string
 	// Budgets are the day's caps that apply, the user's first.
@@ -52,10 +58,12 @@ func (d *Directory) Limits(c Caller) Limits {
 		tenantSets = DefaultToolsets()
 	}
 	l := Limits{
-		Toolsets:  narrow(tenantSets, u.Toolsets),
-		Knowledge: narrow(t.Knowledge, u.Knowledge),
-		Skills:    narrow(t.Skills, u.Skills),
-		Model:     u.Model,
+		Toolsets:     narrow(tenantSets, u.Toolsets),
+		Knowledge:    narrow(t.Knowledge, u.Knowledge),
+		Skills:       narrow(t.Skills, u.Skills),
+		Tools:        narrow(t.Tools, u.Tools),
+		ApprovalMode: cmp.Or(u.ApprovalMode, t.ApprovalMode),
+		Model:        u.Model,
 	}
 	if l.Model == "" {
 		l.Model = t.Model

@@ -10,12 +10,12 @@ import (
 func directory() *Directory {
 	return New(config.Config{
 		Tenants: map[string]config.Tenant{
-			"acme":   {Toolsets: []string{"web", "files"}, Knowledge: []string{"acme-docs"}, Model: "m-acme", Budget: config.Budget{TokensPerDay: 1000}},
+			"acme":   {Toolsets: []string{"web", "files"}, Knowledge: []string{"acme-docs"}, Model: "m-acme", Budget: config.Budget{TokensPerDay: 1000}, Tools: []string{"web_search", "read_file"}, ApprovalMode: "smart"},
 			"globex": {},
 		},
 		Users: map[string]config.User{
 			"ana":  {Tenant: "acme", Role: "admin", Identities: map[string]string{"telegram": "111", "email": "Ana@Acme.example"}, APIKeySHA256: config.HashAPIKey("sk-ana")},
-			"abe":  {Tenant: "acme", Toolsets: []string{"files", "terminal"}, Budget: config.Budget{CostPerDay: 2}},
+			"abe":  {Tenant: "acme", Toolsets: []string{"files", "terminal"}, Budget: config.Budget{CostPerDay: 2}, Tools: []string{"read_file", "terminal"}, ApprovalMode: "manual"},
 			"val":  {Tenant: "acme", Role: "viewer", Identities: map[string]string{"telegram": "333"}},
 			"bob":  {Tenant: "globex", Role: "admin", Identities: map[string]string{"telegram": "222"}},
 			"solo": {},
@@ -114,6 +114,9 @@ func TestLimits(t *testing.T) {
 	abe := d.Limits(get("abe"))
 	if !slices.Equal(abe.Toolsets, []string{"files"}) || abe.Model != "m-acme" || !slices.Equal(abe.Knowledge, []string{"acme-docs"}) {
 		t.Errorf("abe = %+v: want files only (terminal is not acme's), acme's model and knowledge", abe)
+	}
+	if !slices.Equal(abe.Tools, []string{"read_file"}) || abe.ApprovalMode != "manual" || d.Limits(get("ana")).ApprovalMode != "smart" {
+		t.Errorf("abe = %+v: want read_file alone (terminal is not acme's) and abe's own approval mode", abe)
 	}
 	if len(abe.Budgets) != 2 || abe.Budgets[0].User != "abe" || abe.Budgets[0].CostPerDay != 2 || abe.Budgets[1].Tenant != "acme" || abe.Budgets[1].Key != "tenants.acme.budget" {
 		t.Errorf("abe's budgets = %+v", abe.Budgets)

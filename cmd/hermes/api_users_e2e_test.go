@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -148,5 +151,43 @@ func TestDashboardNeedsAnOwnerKeyWithUsers(t *testing.T) {
 		if code == http.StatusOK || strings.Contains(body, "<html") {
 			t.Errorf("key %q: /ui answered %d:\n%.300s", key, code, body)
 		}
+	}
+}
+
+// TestAPITenantApprovalMode: a dangerous command in an API turn is denied
+// (nobody to ask) for a user of a tenant on the default mode, and runs
+// for one whose tenant's approval_mode is off: the operator's choice per
+// tenant. The audit log says which.
+func TestAPITenantApprovalMode(t *testing.T) {
+	const (
+		strict = "sk-user-sam-0123456789"
+		loose  = "sk-user-lou-0123456789"
+	)
+	srv := llmtest.New(t)
+	h, base := serveAPIWith(t, srv, "sk-hermes-owner-0123456789", `tenants:
+  careful: {toolsets: [terminal]}
+  trusting: {toolsets: [terminal], approval_mode: "off"}
+users:
+  sam: {tenant: careful, api_key_sha256: `+config.HashAPIKey(strict)+`}
+  lou: {tenant: trusting, api_key_sha256: `+config.HashAPIKey(loose)+`}
+`)
+	for _, c := range []struct {
+		key, marker string
+		runs        bool
+	}{{strict, "sam-cleaned", false}, {loose, "lou-cleaned", true}} {
+		marker := filepath.Join(h.dir, c.marker)
+		srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker)}},
+			llmtest.Reply{Text: "done"})
+		if resp := apiPost(t, context.Background(), base, c.key, `{"messages":[{"role":"user","content":"clean up"}]}`); resp.StatusCode != http.StatusOK {
+			t.Fatalf("turn: %d", resp.StatusCode)
+		}
+		_, err := os.Stat(marker)
+		if ran := err == nil; ran != c.runs {
+			t.Errorf("%s: the dangerous command ran %v, want %v", c.marker, ran, c.runs)
+		}
+	}
+	r := h.hermes("audit", "--json", "--tool", "terminal")
+	if !strings.Contains(r.stdout, `"approval": "off"`) || !strings.Contains(r.stdout, `"approval": "denied"`) {
+		t.Errorf("audit: %s %s", r.stdout, r.stderr)
 	}
 }

@@ -40,6 +40,12 @@ func TestUsersCommands(t *testing.T) {
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rows) != nil || len(rows) != 1 || rows[0].ID != "ana" || rows[0].Role != "admin" || !rows[0].APIKey {
 		t.Errorf("users list: %s %s", r.stdout, r.stderr)
 	}
+	if r = h.hermes("users", "set", "ana", "--role", "viewer"); r.code != 0 {
+		t.Fatalf("users set: %s", r.stderr)
+	}
+	if r = h.hermes("users", "list"); !strings.Contains(r.stdout, "viewer") || !strings.Contains(r.stdout, "telegram:42") {
+		t.Errorf("after users set: %s", r.stdout)
+	}
 	if r = h.hermes("users", "remove", "ana"); r.code != 0 {
 		t.Fatalf("users remove: %s", r.stderr)
 	}

@@ -86,10 +86,12 @@ func newUsersAddCmd(a *cli) *cobra.Command {
 	var identities []string
 	var apiKey bool
 	cmd := &cobra.Command{
-		Use:   "add ID",
-		Short: "Add a user (or change one) in config.yaml",
+		Use:     "add ID",
+		Aliases: []string{"set"},
+		Short:   "Add a user, or change one (hermes users set), in config.yaml",
 		Example: `  hermes users add ana --tenant acme --role admin --identity telegram=123456789 --identity email=ana@acme.example
-  hermes users add bob --tenant globex --api-key`,
+  hermes users add bob --tenant globex --api-key
+  hermes users set bob --role viewer`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id := args[0]
