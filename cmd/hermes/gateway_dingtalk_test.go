@@ -85,7 +85,15 @@ func TestGatewayDingTalkStream(t *testing.T) {
 	}
 	deliver(t, dt, m) // redelivered: a new frame, the same msgId
 
+	// The next message goes on the new connection: pushed before hermes
+	// is back, it would go down with the old one.
+	before, _ := dt.Connects()
 	dt.Drop()
+	wctx, wcancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer wcancel()
+	if err := dt.WaitConnected(wctx, before+1); err != nil {
+		t.Fatalf("hermes did not connect again after the drop: %v", err)
+	}
 	deliver(t, dt, dt.UserMessage(dingtalktest.Incoming{Text: "after the drop"}))
 	waitDingTalk(t, dt, "manager42", "answer: after the drop")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
