@@ -24,7 +24,9 @@ type User struct {
 	// selection (hermes's, the input's or an agent's) is cut down to
 	// these, never widened.
 	Toolsets []string
-	// Model is the model their turns call where the input names none.
+	// Model, when set, is the model their turns call, whatever the
+	// input names (a chat's /model, an API request's model): the tenant
+	// pays for it.
 	Model string
 	// Skills, when set, limits the skills index of their prompts (an
 	// agent's own list is narrowed to it).
@@ -102,7 +104,7 @@ func (e *Engine) turnUser(ctx context.Context, known *session.Session, in *Input
 			return nil, err
 		}
 	}
-	if in.Model == "" {
+	if u.Model != "" {
 		in.Model = u.Model
 	}
 	if u.ApprovalMode != "" {

@@ -73,7 +73,7 @@ func TestUserTurn(t *testing.T) {
 		llmtest.Reply{ToolCalls: []llm.ToolCall{{Name: "memory", Arguments: `{"action":"add","target":"memory","content":"learned for ana"}`}}},
 		llmtest.Reply{Text: "noted"},
 	)
-	res, err := r.e.Turn(t.Context(), "", engine.Input{Text: "remember this", User: "ana", Agent: "analyst"}, nil)
+	res, err := r.e.Turn(t.Context(), "", engine.Input{Text: "remember this", User: "ana", Agent: "analyst", Model: "big-model"}, nil)
 	if err != nil || res.Final != "noted" {
 		t.Fatalf("turn: %v %+v", err, res)
 	}
@@ -87,7 +87,7 @@ func TestUserTurn(t *testing.T) {
 		t.Errorf("the prompt's memory is not ana's alone:\n%s", system)
 	}
 	if req.Model != "acme-model" {
-		t.Errorf("model %q, want the tenant's acme-model", req.Model)
+		t.Errorf("model %q, want the tenant's acme-model, whatever the input named", req.Model)
 	}
 	var offered []string
 	for _, tl := range req.Tools {

@@ -52,6 +52,11 @@ type manageArgs struct {
 }
 
 func (t *manageTool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
+	if tool.InvocationFrom(ctx).User != "" {
+		// Skills are shared: every user's prompt lists them. One user
+		// writing a skill would be writing into everyone's prompt.
+		return nil, tool.Errorf(tool.CodeDenied, "skills are the owner's and shared by every user: they cannot be written in a user's turn; tell the user what you would save, or ask the owner")
+	}
 	var a manageArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return nil, tool.Errorf(tool.CodeInvalidArguments, "arguments: %v", err)

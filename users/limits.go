@@ -40,11 +40,13 @@ type Budget struct {
 
 // DefaultToolsets are a user's toolsets when neither their tenant nor
 // they name any: those that reach no further than the user's own things
-// and the web. terminal, file, code_execution and browser reach the host
-// (and state.db, every user's data, with it), cron schedules jobs that
-// run as the owner: a tenant gets them only by naming them.
+// and the web. terminal, file, code_execution, browser and vision (it
+// opens local image paths) reach the host, and state.db with every
+// user's data; cron schedules jobs that run as the owner; general holds
+// the operator's declared tools and their credentials: a tenant gets
+// them only by naming them.
 func DefaultToolsets() []string {
-	return []string{"web", "knowledge", "memory", "session_search", "todo", "vision", "skills", "general", "delegation"}
+	return []string{"web", "knowledge", "memory", "session_search", "todo", "skills", "delegation"}
 }
 
 // Limits returns c's limits. The owner has none.
