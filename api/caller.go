@@ -13,6 +13,8 @@ type Caller struct {
 	User, Tenant string
 	// Admin sees the sessions of the user's whole tenant.
 	Admin bool
+	// Viewer approves nothing, not even their own run's commands.
+	Viewer bool
 }
 
 // Owner reports whether c is the owner.

@@ -137,6 +137,10 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request) {
 	if run == nil {
 		return
 	}
+	if CallerFrom(r.Context()).Viewer && req.Answer != "deny" {
+		writeError(w, http.StatusForbidden, "permission_error", "answer", "a viewer approves nothing, not even their own run's commands; answer deny, or ask an admin of your tenant")
+		return
+	}
 	run.mu.Lock()
 	defer run.mu.Unlock()
 	run.sweep()

@@ -59,7 +59,7 @@ func (a *App) APIHandler() (*api.Server, error) {
 	if a.Users.Enabled() {
 		identify = func(token string) (api.Caller, bool) {
 			c, ok := a.Users.ByKey(token)
-			return api.Caller{User: c.User, Tenant: c.Tenant, Admin: c.Role == config.RoleAdmin}, ok
+			return api.Caller{User: c.User, Tenant: c.Tenant, Admin: c.Role == config.RoleAdmin, Viewer: c.Role == config.RoleViewer}, ok
 		}
 	}
 	return api.New(api.Options{

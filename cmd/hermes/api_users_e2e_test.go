@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/llm"
@@ -189,5 +190,57 @@ users:
 	r := h.hermes("audit", "--json", "--tool", "terminal")
 	if !strings.Contains(r.stdout, `"approval": "off"`) || !strings.Contains(r.stdout, `"approval": "denied"`) {
 		t.Errorf("audit: %s %s", r.stdout, r.stderr)
+	}
+}
+
+// TestAPIViewerCannotApprove: a viewer's own run asks about a dangerous
+// command, and the viewer's "once" is refused with 403, the command not
+// run; "deny" is taken.
+func TestAPIViewerCannotApprove(t *testing.T) {
+	const vera = "sk-user-vera-0123456789"
+	srv := llmtest.New(t)
+	h, base := serveAPIWith(t, srv, "sk-hermes-owner-0123456789", `tenants:
+  acme: {toolsets: [terminal]}
+users:
+  vera: {tenant: acme, role: viewer, api_key_sha256: `+config.HashAPIKey(vera)+`}
+`)
+	marker := filepath.Join(h.dir, "cleaned")
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("rm -rf " + filepath.Join(h.dir, "nothing") + " && touch " + marker)}},
+		llmtest.Reply{Text: "not done"})
+	code, body := apiCall(t, base, vera, "POST", "/v1/runs", `{"input":"clean up"}`)
+	var run struct{ ID string }
+	if json.Unmarshal([]byte(body), &run); code != http.StatusAccepted || run.ID == "" {
+		t.Fatalf("run: %d %s", code, body)
+	}
+	var view struct {
+		PendingApprovals []struct {
+			ApprovalID string `json:"approval_id"`
+		} `json:"pending_approvals"`
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for len(view.PendingApprovals) == 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the run never asked for approval")
+		case <-tick.C:
+		}
+		_, body := apiCall(t, base, vera, "GET", "/v1/runs/"+run.ID, "")
+		json.Unmarshal([]byte(body), &view)
+	}
+	id := view.PendingApprovals[0].ApprovalID
+	if code, body := apiCall(t, base, vera, "POST", "/v1/runs/"+run.ID+"/approval", `{"approval_id":"`+id+`","answer":"once"}`); code != http.StatusForbidden {
+		t.Errorf("a viewer's once: %d %s, want 403", code, body)
+	}
+	if code, body := apiCall(t, base, vera, "POST", "/v1/runs/"+run.ID+"/approval", `{"approval_id":"`+id+`","answer":"deny"}`); code != http.StatusOK {
+		t.Errorf("a viewer's deny: %d %s", code, body)
+	}
+	if code, body := apiCall(t, base, vera, "GET", "/v1/runs/"+run.ID+"/events", ""); code != http.StatusOK || !strings.Contains(body, "not done") {
+		t.Errorf("the run's end: %d %s", code, body)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran")
 	}
 }
