@@ -37,6 +37,10 @@ type Agent struct {
 	Memory *memory.Store
 	// Skills limits the skills index to these names; empty lists all.
 	Skills []string
+
+	// origin, when set, names where the toolsets of a turn's persona
+	// (see persona) come from, for errors: a user's, not an agent's.
+	origin string
 	// Tools replace hermes's tools of the same names in the agent's
 	// turns, such as a kb_search limited to the agent's knowledge bases.
 	// They replace only what the agent's toolsets select: a tool the
@@ -129,6 +133,9 @@ func (e *Engine) agentToolbox(toolsets []string, a *Agent) (*Toolbox, error) {
 	gen := e.opt.Tools.Registry.Generation()
 	box, err := e.Toolbox(toolsets)
 	if err != nil && a != nil {
+		if a.origin != "" {
+			return nil, fmt.Errorf("%s: %w", a.origin, err)
+		}
 		return nil, fmt.Errorf("agent %s (agents.%s.toolsets in config.yaml): %w", a.Name, a.Name, err)
 	}
 	if err != nil || a == nil {

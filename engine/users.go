@@ -174,7 +174,7 @@ func persona(a *Agent, u *User) *Agent {
 	if u == nil {
 		return a
 	}
-	p := &Agent{Name: "user " + u.ID}
+	p := &Agent{Name: "user " + u.ID, origin: "the toolsets user " + u.ID + " may use (users: and tenants: in config.yaml)"}
 	var tools []tool.Tool
 	if a != nil {
 		*p = *a
