@@ -129,3 +129,31 @@ func (a *App) audit(ctx context.Context, c tool.Audited) {
 		a.Log.Warn("audit log not written", "tool", c.Name, "session_id", c.Invocation.SessionID, "error", err)
 	}
 }
+
+// StartAuditPrune deletes the audit log's entries older than
+// audit.keep_days now and then once a day while a long-running front
+// runs; Close stops it.
+func (a *App) StartAuditPrune(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	keep := time.Duration(a.Config.Config.Audit.KeepDaysOrDefault()) * 24 * time.Hour
+	go func() {
+		defer close(done)
+		for {
+			n, err := a.Audit.Prune(ctx, a.opts.Clock.Now().Add(-keep))
+			switch {
+			case err != nil && ctx.Err() == nil:
+				a.Log.Warn("audit log not pruned", "error", err)
+			case n > 0:
+				a.Log.Info("audit log pruned", "entries", n)
+			}
+			if a.opts.Clock.Sleep(ctx, 24*time.Hour) != nil {
+				return
+			}
+		}
+	}()
+	a.onClose(func() {
+		cancel()
+		<-done
+	})
+}

@@ -111,3 +111,27 @@ func (l *Log) Find(ctx context.Context, q Query) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// Prune deletes the entries older than before, in batches so that the
+// writer is never held long, and returns how many went.
+func (l *Log) Prune(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		var n int64
+		err := l.db.WriteTx(ctx, "audit: prune", func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE at < ? ORDER BY id LIMIT 5000)`, before.UnixMicro())
+			if err != nil {
+				return fmt.Errorf("audit: prune: %w", err)
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if n < 5000 {
+			return total, nil
+		}
+	}
+}

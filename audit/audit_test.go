@@ -62,3 +62,25 @@ func TestFind(t *testing.T) {
 		t.Errorf("entry = %+v", e)
 	}
 }
+
+// TestPrune: entries older than the cut go, newer ones stay.
+func TestPrune(t *testing.T) {
+	db, err := sqlitedb.Open(t.Context(), filepath.Join(t.TempDir(), "state.db"), sqlitedb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	l := audit.New(db, fake)
+	for range 3 {
+		if err := l.Record(t.Context(), tool.Audited{Name: "terminal"}); err != nil {
+			t.Fatal(err)
+		}
+		fake.Advance(24 * time.Hour)
+	}
+	n, err := l.Prune(t.Context(), time.Date(2026, 1, 2, 12, 0, 0, 0, time.UTC))
+	left, _ := l.Find(t.Context(), audit.Query{})
+	if err != nil || n != 2 || len(left) != 1 {
+		t.Errorf("pruned %d (%v), %d left; want 2 and 1", n, err, len(left))
+	}
+}

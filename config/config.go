@@ -107,6 +107,8 @@ type Config struct {
 	Hooks map[string][]Hook `yaml:"hooks"`
 	// Logging configures the logs' level and the log file's rotation.
 	Logging Logging `yaml:"logging"`
+	// Audit configures how long the audit log keeps tool calls.
+	Audit Audit `yaml:"audit"`
 	// Tenants are the groups users belong to, by name (see Tenant).
 	Tenants map[string]Tenant `yaml:"tenants"`
 	// Users are the people who talk to hermes, by id (see User): once

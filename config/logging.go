@@ -15,7 +15,22 @@ type Logging struct {
 	FileKeep  int `yaml:"file_keep"`
 }
 
-// validateLogging checks logging:.
+// Audit configures the audit log (audit: in config.yaml).
+type Audit struct {
+	// KeepDays is how many days of tool calls the audit log keeps
+	// (365); hermes serve prunes older ones daily.
+	KeepDays int `yaml:"keep_days"`
+}
+
+// KeepDaysOrDefault is KeepDays, 365 when unset.
+func (a Audit) KeepDaysOrDefault() int {
+	if a.KeepDays <= 0 {
+		return 365
+	}
+	return a.KeepDays
+}
+
+// validateLogging checks logging: and audit:.
 func validateLogging(c *Config, where func(key string) string) []error {
 	var errs []error
 	switch c.Logging.Level {
@@ -25,6 +40,9 @@ func validateLogging(c *Config, where func(key string) string) []error {
 	}
 	if c.Logging.FileMaxMB < 0 || c.Logging.FileMaxMB > 1024 {
 		errs = append(errs, badValue(where("logging.file_max_mb"), "logging.file_max_mb", fmt.Sprint(c.Logging.FileMaxMB), "is not accepted; give 1 to 1024 MB, or 0 for the default 5"))
+	}
+	if c.Audit.KeepDays < 0 || c.Audit.KeepDays > 36500 {
+		errs = append(errs, badValue(where("audit.keep_days"), "audit.keep_days", fmt.Sprint(c.Audit.KeepDays), "is not accepted; give 1 to 36500 days, or 0 for the default 365"))
 	}
 	if c.Logging.FileKeep < 0 || c.Logging.FileKeep > 100 {
 		errs = append(errs, badValue(where("logging.file_keep"), "logging.file_keep", fmt.Sprint(c.Logging.FileKeep), "is not accepted; give 1 to 100 files, or 0 for the default 3"))

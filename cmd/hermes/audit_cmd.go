@@ -92,5 +92,36 @@ given before in the session), yolo, off, non_interactive, judge, person
 	fl.DurationVar(&since, "since", 0, "only calls in the last DURATION (24h, 90m)")
 	fl.IntVar(&q.Limit, "limit", 50, "how many calls at most")
 	fl.BoolVar(&asJSON, "json", false, "print the entries as JSON")
+	cmd.AddCommand(newAuditPruneCmd(a))
+	return cmd
+}
+
+func newAuditPruneCmd(a *cli) *cobra.Command {
+	var days int
+	cmd := &cobra.Command{
+		Use:   "prune",
+		Short: "Delete the audit log's entries older than --keep-days (audit.keep_days, 365)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, err := a.openStores(cmd)
+			if err != nil {
+				return err
+			}
+			defer h.Close()
+			if days == 0 {
+				days = h.Config.Config.Audit.KeepDaysOrDefault()
+			}
+			if days < 0 {
+				return fmt.Errorf("--keep-days %d: give a number of days ≥ 1", days)
+			}
+			n, err := h.Audit.Prune(cmd.Context(), time.Now().AddDate(0, 0, -days))
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d entries older than %d days deleted\n", n, days)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&days, "keep-days", 0, "days of entries to keep (default audit.keep_days, 365)")
 	return cmd
 }

@@ -89,4 +89,7 @@ func TestAuditLog(t *testing.T) {
 	if r := h.hermes("audit", "--approval", "maybe"); r.code == 0 || !strings.Contains(r.stderr, "use one of safe") {
 		t.Errorf("a bad --approval: %d %s", r.code, r.stderr)
 	}
+	if r := h.hermes("audit", "prune", "--keep-days", "1"); r.code != 0 || !strings.Contains(r.stdout, "0 entries older than 1 days deleted") {
+		t.Errorf("audit prune: %d %s %s", r.code, r.stdout, r.stderr)
+	}
 }
