@@ -24,8 +24,8 @@ type messageRow struct {
 // encodeMessage turns m into its columns.
 func encodeMessage(m *session.Message) (messageRow, error) {
 	r := messageRow{
-		role: string(m.Role), toolCallID: m.ToolCallID, toolName: m.Name,
-		finishReason: m.FinishReason, reasoning: m.Reasoning,
+		role: text(string(m.Role)), toolCallID: text(m.ToolCallID), toolName: text(m.Name),
+		finishReason: text(m.FinishReason), reasoning: text(m.Reasoning),
 		tokens: int64(m.Tokens), createdAt: toMicros(m.CreatedAt),
 	}
 	var err error
@@ -45,7 +45,7 @@ func encodeMessage(m *session.Message) (messageRow, error) {
 // searchText is what search finds a message by: its text parts, its
 // tool calls (names and arguments, as JSON) and the name of the tool it
 // is the result of, one per line so words of adjacent pieces do not run
-// together. NUL, which PostgreSQL text cannot hold, becomes a space.
+// together.
 func searchText(m *session.Message, toolCalls string) string {
 	var b strings.Builder
 	line := func(s string) {
@@ -64,7 +64,7 @@ func searchText(m *session.Message, toolCalls string) string {
 	}
 	line(toolCalls)
 	line(m.Name)
-	return strings.ReplaceAll(b.String(), "\x00", " ")
+	return text(b.String())
 }
 
 // decode turns the columns back into message id of sessionID.

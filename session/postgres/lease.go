@@ -16,6 +16,7 @@ import (
 // the lease as it stands.
 func (s *Store) AcquireLease(ctx context.Context, req session.LeaseRequest) (session.Lease, error) {
 	var lease session.Lease
+	req.SessionID, req.Holder, req.Replace = text(req.SessionID), text(req.Holder), text(req.Replace)
 	until := toMicros(req.Now.Add(req.TTL))
 	err := s.tx(ctx, "lease session "+req.SessionID, func(tx *sql.Tx) error {
 		var holder string
@@ -46,7 +47,7 @@ RETURNING holder, until_us`, req.SessionID, req.Holder, until, toMicros(req.Now)
 // ReleaseLease gives the lease on a session up if holder holds it.
 func (s *Store) ReleaseLease(ctx context.Context, sessionID, holder string) error {
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM session_leases WHERE session_id = $1 AND holder = $2`,
-		sessionID, holder); err != nil {
+		text(sessionID), text(holder)); err != nil {
 		return fmt.Errorf("postgres: release the lease of session %s held by %s: %w", sessionID, holder, err)
 	}
 	return nil

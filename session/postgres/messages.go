@@ -25,6 +25,7 @@ func (s *Store) Append(ctx context.Context, sessionID string, msgs ...*session.M
 // so each append's ids follow the previous one's and are not interleaved
 // with another append's.
 func (s *Store) Record(ctx context.Context, sessionID string, u session.Usage, msgs ...*session.Message) error {
+	sessionID = text(sessionID)
 	if len(msgs) == 0 {
 		if u == (session.Usage{}) {
 			return nil
@@ -102,6 +103,7 @@ WHERE id = $1`, sessionID, n, calls, u.InputTokens, u.OutputTokens, u.CacheReadT
 
 // Messages returns a session's messages in order.
 func (s *Store) Messages(ctx context.Context, sessionID string) ([]session.Message, error) {
+	sessionID = text(sessionID)
 	rows, err := s.db.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages WHERE session_id = $1 ORDER BY id`, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: messages of session %s: %w", sessionID, err)
@@ -172,6 +174,7 @@ func scanMessages(rows *sql.Rows) ([]session.Message, error) {
 // Rewind removes the session's messages after afterID and lowers its
 // counts to match, in one transaction that holds the session's row.
 func (s *Store) Rewind(ctx context.Context, sessionID string, afterID int64) (int, error) {
+	sessionID = text(sessionID)
 	var removed, calls int
 	err := s.tx(ctx, "rewind session "+sessionID, func(tx *sql.Tx) error {
 		var one int

@@ -186,7 +186,7 @@ func (s *Store) matches(ctx context.Context, match string, opt session.SearchOpt
 		{"s.user_id", opt.User}, {"s.tenant", opt.Tenant},
 	} {
 		if f.val != "" {
-			filters = append(filters, f.col+" = "+a.add(f.val))
+			filters = append(filters, f.col+" = "+a.add(text(f.val)))
 		}
 	}
 	rows, err := s.db.QueryContext(ctx, `

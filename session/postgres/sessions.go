@@ -20,6 +20,10 @@ func (s *Store) Create(ctx context.Context, sess *session.Session) error {
 	if sess.ID == "" {
 		sess.ID = s.newID()
 	}
+	for _, f := range []*string{&sess.ID, &sess.Source, &sess.Title, &sess.Model, &sess.ParentID,
+		&sess.EndReason, &sess.Cwd, &sess.Agent, &sess.User, &sess.Tenant} {
+		*f = text(*f)
+	}
 	if sess.StartedAt.IsZero() {
 		sess.StartedAt = s.now()
 	}
@@ -51,6 +55,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 
 // Get returns one session, or session.ErrNotFound.
 func (s *Store) Get(ctx context.Context, id string) (*session.Session, error) {
+	id = text(id)
 	sess, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = $1`, id))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: get session %s: %w", id, err)
@@ -61,6 +66,7 @@ func (s *Store) Get(ctx context.Context, id string) (*session.Session, error) {
 // Latest returns the most recently started session, of source when it
 // is not empty.
 func (s *Store) Latest(ctx context.Context, source string) (*session.Session, error) {
+	source = text(source)
 	sess, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
 WHERE $1 = '' OR source = $1 ORDER BY started_at DESC, id DESC LIMIT 1`, source))
 	if err != nil {
@@ -79,7 +85,7 @@ func (s *Store) List(ctx context.Context, opt session.ListOptions) ([]session.Se
 WHERE ($1 = '' OR source = $1) AND ($2 = '' OR parent_session_id = $2)
 	AND ($3 = '' OR user_id = $3) AND ($4 = '' OR tenant = $4) AND (NOT $5 OR user_id = '')
 ORDER BY started_at DESC, id DESC LIMIT $6 OFFSET $7`,
-		opt.Source, opt.ParentID, opt.User, opt.Tenant, opt.Owner, limit, max(opt.Offset, 0))
+		text(opt.Source), text(opt.ParentID), text(opt.User), text(opt.Tenant), opt.Owner, limit, max(opt.Offset, 0))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: list sessions: %w", err)
 	}
@@ -125,7 +131,7 @@ func scanSession(row interface{ Scan(...any) error }) (*session.Session, error) 
 // update runs a one-row UPDATE of session id; no row is
 // session.ErrNotFound.
 func (s *Store) update(ctx context.Context, what, id, query string, args ...any) error {
-	res, err := s.db.ExecContext(ctx, query, append([]any{id}, args...)...)
+	res, err := s.db.ExecContext(ctx, query, append([]any{text(id)}, args...)...)
 	if err != nil {
 		return fmt.Errorf("postgres: %s of session %s: %w", what, id, err)
 	}
@@ -139,17 +145,18 @@ func (s *Store) update(ctx context.Context, what, id, query string, args ...any)
 
 // SetTitle sets a session's title.
 func (s *Store) SetTitle(ctx context.Context, sessionID, title string) error {
-	return s.update(ctx, "set title", sessionID, `UPDATE sessions SET title = $2 WHERE id = $1`, title)
+	return s.update(ctx, "set title", sessionID, `UPDATE sessions SET title = $2 WHERE id = $1`, text(title))
 }
 
 // SetSystemPrompt records the system prompt the session started with.
 func (s *Store) SetSystemPrompt(ctx context.Context, sessionID, prompt string) error {
-	return s.update(ctx, "set system prompt", sessionID, `UPDATE sessions SET system_prompt = $2 WHERE id = $1`, prompt)
+	return s.update(ctx, "set system prompt", sessionID, `UPDATE sessions SET system_prompt = $2 WHERE id = $1`, text(prompt))
 }
 
 // SystemPrompt returns the session's system prompt, "" when none was
 // recorded.
 func (s *Store) SystemPrompt(ctx context.Context, sessionID string) (string, error) {
+	sessionID = text(sessionID)
 	var p sql.NullString
 	err := s.db.QueryRowContext(ctx, `SELECT system_prompt FROM sessions WHERE id = $1`, sessionID).Scan(&p)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -164,7 +171,7 @@ func (s *Store) SystemPrompt(ctx context.Context, sessionID string) (string, err
 // End marks a session ended now with reason.
 func (s *Store) End(ctx context.Context, sessionID, reason string) error {
 	return s.update(ctx, "end", sessionID, `UPDATE sessions SET ended_at = $2, end_reason = $3 WHERE id = $1`,
-		toMicros(s.now()), reason)
+		toMicros(s.now()), text(reason))
 }
 
 // Delete removes a session with its messages and lease; sessions that

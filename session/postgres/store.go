@@ -16,6 +16,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lib/pq" // registers the "postgres" database/sql driver
@@ -122,3 +123,12 @@ func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
 
 // stamp is t as the store keeps it: UTC, to the microsecond.
 func stamp(t time.Time) time.Time { return fromMicros(toMicros(t)) }
+
+// text is s as PostgreSQL's text can hold it: NUL bytes and invalid
+// UTF-8, which tool output (a binary file read) and models produce and
+// the server refuses, become U+FFFD, as encoding/json does in the JSON
+// columns. Without it a turn whose tool read a binary file would fail to
+// be stored.
+func text(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}

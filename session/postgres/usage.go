@@ -12,6 +12,7 @@ import (
 // AddUsage adds one model call's usage to a session's totals and to the
 // day's usage of its user, tenant and model.
 func (s *Store) AddUsage(ctx context.Context, sessionID string, u session.Usage) error {
+	sessionID = text(sessionID)
 	return s.tx(ctx, "add usage to session "+sessionID, func(tx *sql.Tx) error {
 		if err := addToSession(ctx, tx, sessionID, 0, 0, u); err != nil {
 			return err
@@ -50,7 +51,7 @@ func (s *Store) DailyUsage(ctx context.Context, q session.UsageQuery) ([]session
 	rows, err := s.db.QueryContext(ctx, `
 SELECT day, user_id, tenant, model, calls, input_tokens, output_tokens, cost_usd FROM usage_daily
 WHERE day >= $1 AND day <= $2 AND ($3 = '' OR user_id = $3) AND ($4 = '' OR tenant = $4)
-ORDER BY day, user_id, tenant, model`, q.From, to, q.User, q.Tenant)
+ORDER BY day, user_id, tenant, model`, text(q.From), text(to), text(q.User), text(q.Tenant))
 	if err != nil {
 		return nil, fmt.Errorf("postgres: daily usage: %w", err)
 	}
