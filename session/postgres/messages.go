@@ -120,6 +120,9 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]session.Messa
 	return msgs, nil
 }
 
+// maxAround bounds Around's n, which callers pass as "all".
+const maxAround = 1 << 30
+
 // Around returns up to n messages before and n after messageID in its
 // session, the message itself included.
 func (s *Store) Around(ctx context.Context, messageID int64, n int) ([]session.Message, error) {
@@ -131,7 +134,7 @@ func (s *Store) Around(ctx context.Context, messageID int64, n int) ([]session.M
 	if err != nil {
 		return nil, fmt.Errorf("postgres: messages around %d: %w", messageID, err)
 	}
-	n = max(n, 0)
+	n = min(max(n, 0), maxAround) // n+1 must not overflow LIMIT
 	rows, err := s.db.QueryContext(ctx, `
 (SELECT `+messageColumns+` FROM messages WHERE session_id = $1 AND id <= $2 ORDER BY id DESC LIMIT $3)
 UNION ALL

@@ -39,3 +39,25 @@ func TestConformance(t *testing.T) {
 func dbDSN(srv *pgtest.Server, name string) string {
 	return fmt.Sprintf("postgres://hermes@127.0.0.1:%d/%s?sslmode=disable", srv.Port(), name)
 }
+
+// mustCreate creates a session and returns its id.
+func mustCreate(t *testing.T, s *Store) string {
+	t.Helper()
+	sess := &session.Session{Source: "cli"}
+	if err := s.Create(t.Context(), sess); err != nil {
+		t.Fatal(err)
+	}
+	return sess.ID
+}
+
+// openStore opens a store on a server of its own, closed when t ends.
+func openStore(t *testing.T) *Store {
+	t.Helper()
+	srv := pgtest.Start(t)
+	s, err := Open(context.Background(), srv.DSN(), Options{})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}

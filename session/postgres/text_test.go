@@ -1,11 +1,9 @@
 package postgres
 
 import (
-	"context"
 	"errors"
 	"testing"
 
-	"github.com/hermes-go/hermes/internal/pgtest"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/session"
 )
@@ -15,12 +13,7 @@ import (
 // cannot hold, never make a write fail; each is stored as U+FFFD, and the
 // message stays searchable.
 func TestTextPostgresCannotHold(t *testing.T) {
-	srv := pgtest.Start(t)
-	s, err := Open(context.Background(), srv.DSN(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	ctx := t.Context()
 	for _, bad := range []string{"\x00", "\xff\xfe", "a\x00b\xc3"} {
 		sess := &session.Session{Source: "cli", Title: "t" + bad, Cwd: "/tmp/" + bad, Agent: bad}
@@ -66,26 +59,11 @@ func TestTextPostgresCannotHold(t *testing.T) {
 	}
 }
 
-// mustCreate creates a session and returns its id.
-func mustCreate(t *testing.T, s *Store) string {
-	t.Helper()
-	sess := &session.Session{Source: "cli"}
-	if err := s.Create(t.Context(), sess); err != nil {
-		t.Fatal(err)
-	}
-	return sess.ID
-}
-
 // TestLookupsOfTextPostgresCannotHold: an id or filter holding NUL or
 // invalid UTF-8 (typed into a URL or a command) finds nothing, as any
 // unknown id does, instead of failing with the server's encoding error.
 func TestLookupsOfTextPostgresCannotHold(t *testing.T) {
-	srv := pgtest.Start(t)
-	s, err := Open(context.Background(), srv.DSN(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	ctx := t.Context()
 	for _, id := range []string{"\x00", "x\xff"} {
 		if _, err := s.Get(ctx, id); !errors.Is(err, session.ErrNotFound) {
