@@ -9,6 +9,15 @@
 // Search finds words through a tsvector column with the 'simple'
 // configuration (no stemming: what was typed is what is found), and CJK
 // text and substrings through ILIKE served by a pg_trgm index (search.go).
+// One- and two-character terms (most Chinese words) have no trigram, so
+// they are found by strpos over the rows the other conditions leave.
+//
+// pg_trgm makes trigrams of letters and digits only, as the database's
+// LC_CTYPE classifies them: under LC_CTYPE C, CJK characters are not
+// letters, CJK text has no trigrams, and CJK searches, while still
+// correct, read every message. Create the database with a UTF-8
+// character type (LC_CTYPE 'C.UTF-8', or any xx_XX.UTF-8) so the index
+// serves them; the tests run the suite under both.
 package postgres
 
 import (
