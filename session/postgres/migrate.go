@@ -1,0 +1,129 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrationLock is the key of the advisory lock every migration takes
+// first, so two processes opening a new database at once apply each
+// migration once, one after the other ("hermes" in ASCII, plus one for
+// the sessions schema).
+const migrationLock = 0x6865726d657301
+
+// migrations are the schema's versions in order; migration i brings the
+// database to version i+1. Each runs in its own transaction with the
+// version it records, so a crash leaves the schema at a version, never
+// between two. Append new versions; never edit one that shipped.
+var migrations = []string{
+	// 1: sessions, messages with their search columns, usage by day.
+	`CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE TABLE sessions (
+	id                 text PRIMARY KEY,
+	source             text NOT NULL,
+	title              text NOT NULL DEFAULT '',
+	model              text NOT NULL DEFAULT '',
+	parent_session_id  text REFERENCES sessions (id) ON DELETE SET NULL,
+	started_at         bigint NOT NULL,
+	ended_at           bigint,
+	end_reason         text NOT NULL DEFAULT '',
+	cwd                text NOT NULL DEFAULT '',
+	agent              text NOT NULL DEFAULT '',
+	user_id            text NOT NULL DEFAULT '',
+	tenant             text NOT NULL DEFAULT '',
+	system_prompt      text,
+	message_count      bigint NOT NULL DEFAULT 0,
+	tool_call_count    bigint NOT NULL DEFAULT 0,
+	input_tokens       bigint NOT NULL DEFAULT 0,
+	output_tokens      bigint NOT NULL DEFAULT 0,
+	cache_read_tokens  bigint NOT NULL DEFAULT 0,
+	cache_write_tokens bigint NOT NULL DEFAULT 0,
+	reasoning_tokens   bigint NOT NULL DEFAULT 0,
+	cost_usd           double precision NOT NULL DEFAULT 0
+);
+CREATE INDEX sessions_started ON sessions (started_at DESC, id DESC);
+CREATE INDEX sessions_source ON sessions (source, started_at DESC);
+CREATE INDEX sessions_parent ON sessions (parent_session_id);
+CREATE INDEX sessions_user ON sessions (user_id, tenant);
+CREATE TABLE messages (
+	id               bigserial PRIMARY KEY,
+	session_id       text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+	role             text NOT NULL,
+	parts            text,
+	tool_calls       text,
+	tool_call_id     text NOT NULL DEFAULT '',
+	tool_name        text NOT NULL DEFAULT '',
+	finish_reason    text NOT NULL DEFAULT '',
+	reasoning        text NOT NULL DEFAULT '',
+	reasoning_blocks text,
+	tokens           bigint NOT NULL DEFAULT 0,
+	created_at       bigint NOT NULL,
+	search_text      text NOT NULL,
+	search_words     tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED
+);
+CREATE INDEX messages_session ON messages (session_id, id);
+CREATE INDEX messages_words ON messages USING gin (search_words);
+CREATE INDEX messages_trigrams ON messages USING gin (search_text gin_trgm_ops);
+CREATE TABLE usage_daily (
+	day           text NOT NULL,
+	user_id       text NOT NULL,
+	tenant        text NOT NULL,
+	model         text NOT NULL,
+	calls         bigint NOT NULL,
+	input_tokens  bigint NOT NULL,
+	output_tokens bigint NOT NULL,
+	cost_usd      double precision NOT NULL,
+	PRIMARY KEY (day, user_id, tenant, model)
+);`,
+	// 2: per-session turn leases.
+	`CREATE TABLE session_leases (
+	session_id text PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+	holder     text NOT NULL,
+	until_us   bigint NOT NULL
+);`,
+}
+
+// migrate brings the database to the newest version, one migration per
+// transaction, each after taking the migration lock.
+func migrate(ctx context.Context, db *sql.DB) error {
+	for i, m := range migrations {
+		version := i + 1
+		if err := apply(ctx, db, version, m); err != nil {
+			return fmt.Errorf("migrate sessions schema to version %d: %w", version, err)
+		}
+	}
+	return nil
+}
+
+// apply runs migration m as version unless the database already has it.
+func apply(ctx context.Context, db *sql.DB, version int, m string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+		return fmt.Errorf("take the migration lock: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS session_schema_versions (
+	version    integer PRIMARY KEY,
+	applied_at timestamptz NOT NULL DEFAULT now()
+)`); err != nil {
+		return fmt.Errorf("create the versions table: %w", err)
+	}
+	var have bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM session_schema_versions WHERE version = $1)`, version).Scan(&have); err != nil {
+		return fmt.Errorf("read the schema version: %w", err)
+	}
+	if have {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO session_schema_versions (version) VALUES ($1)`, version); err != nil {
+		return fmt.Errorf("record the version: %w", err)
+	}
+	return tx.Commit()
+}
