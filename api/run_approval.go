@@ -20,7 +20,14 @@ type approval struct {
 	// ctx is the policy's wait: when it ends, the approval is no longer
 	// pending, whether or not Prompt has noticed yet.
 	ctx    context.Context
-	answer chan safety.Answer
+	answer chan reply
+}
+
+// reply is an approval's answer and who gave it, for the audit log:
+// the user whose key answered, or the owner.
+type reply struct {
+	ans safety.Answer
+	by  string
 }
 
 // approvalView is a pending approval as the API shows it. Command is the
@@ -49,7 +56,7 @@ type runPrompter struct{ r *run }
 // Prompt waits for the answer; when ctx ends first the approval is
 // withdrawn, so a late answer is refused instead of taken.
 func (p runPrompter) Prompt(ctx context.Context, req safety.Request) (safety.Answer, error) {
-	a := &approval{id: "appr_" + randomID(), req: req, ctx: ctx, answer: make(chan safety.Answer, 1)}
+	a := &approval{id: "appr_" + randomID(), req: req, ctx: ctx, answer: make(chan reply, 1)}
 	r := p.r
 	r.mu.Lock()
 	r.sweep()
@@ -57,18 +64,20 @@ func (p runPrompter) Prompt(ctx context.Context, req safety.Request) (safety.Ans
 	r.emit("approval.required", a.view())
 	r.mu.Unlock()
 	select {
-	case ans := <-a.answer:
-		return ans, nil
+	case got := <-a.answer:
+		safety.NoteApprover(ctx, got.by)
+		return got.ans, nil
 	case <-ctx.Done():
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sweep()
 	select {
-	case ans := <-a.answer:
+	case got := <-a.answer:
 		// Answered as the wait ended; the policy decides whether the
 		// answer still counts.
-		return ans, nil
+		safety.NoteApprover(ctx, got.by)
+		return got.ans, nil
 	default:
 		return safety.Deny, ctx.Err()
 	}
@@ -162,7 +171,11 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request) {
 	}
 	a := run.approvals[i]
 	run.approvals = slices.Delete(run.approvals, i, i+1)
-	a.answer <- ans
+	by := "the owner's API key"
+	if c := CallerFrom(r.Context()); !c.Owner() {
+		by = "user " + c.User + " (API key)"
+	}
+	a.answer <- reply{ans: ans, by: by}
 	run.emit("approval.resolved", map[string]any{"approval_id": a.id, "answer": ans.String(), "reason": "answered"})
 	writeJSON(w, http.StatusOK, map[string]any{"run_id": run.id, "approval_id": a.id, "answer": ans.String()})
 }

@@ -152,18 +152,14 @@ func (e *Engine) capToolsets(u *User, toolsets []string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
+		allowed := strings.Join(u.Toolsets, ", ")
+		if allowed == "" {
+			allowed = "none"
+		}
 		return nil, &RefusedError{Reason: fmt.Sprintf("none of the toolsets this turn would use (%s) is allowed for user %s; the allowed ones are %s",
-			strings.Join(toolsets, ", "), u.ID, strings.Join(cmpOr(u.Toolsets, "none"), ", "))}
+			strings.Join(toolsets, ", "), u.ID, allowed)}
 	}
 	return out, nil
-}
-
-// cmpOr is list, or one entry "none" when it is empty, for messages.
-func cmpOr(list []string, none string) []string {
-	if len(list) == 0 {
-		return []string{none}
-	}
-	return list
 }
 
 // persona is what a turn of user u as agent a is made of: a's identity

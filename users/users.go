@@ -130,17 +130,3 @@ func (d *Directory) MayApprove(approver, requester Caller) bool {
 		return approver.Role == config.RoleAdmin && approver.Tenant == requester.Tenant && !requester.Owner()
 	}
 }
-
-// MaySee reports whether viewer may see what belongs to owner (a
-// session, its messages, its usage): their own, their tenant's for an
-// admin, everything for the local owner.
-func (d *Directory) MaySee(viewer Caller, owner Caller) bool {
-	switch {
-	case viewer.Owner():
-		return true
-	case viewer.User == owner.User:
-		return true
-	default:
-		return viewer.Role == config.RoleAdmin && owner.Tenant != "" && viewer.Tenant == owner.Tenant
-	}
-}

@@ -83,29 +83,6 @@ func TestMayApprove(t *testing.T) {
 	}
 }
 
-// TestMaySee: own things, the tenant's for an admin, nothing of
-// another tenant or the owner's.
-func TestMaySee(t *testing.T) {
-	d := directory()
-	get := func(id string) Caller { c, _ := d.Get(id); return c }
-	for _, tc := range []struct {
-		viewer, owner string
-		want          bool
-	}{
-		{"abe", "abe", true},
-		{"abe", "ana", false},
-		{"ana", "abe", true},
-		{"ana", "bob", false},
-		{"bob", "abe", false},
-		{"abe", "", false},
-		{"solo", "solo", true},
-	} {
-		if got := d.MaySee(get(tc.viewer), get(tc.owner)); got != tc.want {
-			t.Errorf("MaySee(%s, %s) = %v", tc.viewer, tc.owner, got)
-		}
-	}
-}
-
 // TestLimits: a user's limits are their tenant's narrowed by theirs,
 // never widened; budgets of both apply.
 func TestLimits(t *testing.T) {

@@ -243,4 +243,8 @@ users:
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the command ran")
 	}
+	// The audit log says who answered: the viewer's own key.
+	if r := h.hermes("audit", "--json", "--tool", "terminal"); !strings.Contains(r.stdout, `"approval": "denied"`) || !strings.Contains(r.stdout, `"approved_by": "user vera (API key)"`) {
+		t.Errorf("audit: %s %s", r.stdout, r.stderr)
+	}
 }
