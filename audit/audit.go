@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -36,12 +36,12 @@ type Entry struct {
 
 // Log is the audit log of state.db. It is safe for concurrent use.
 type Log struct {
-	db    *sqlitedb.DB
+	db    sqldb.DB
 	clock clock.Clock
 }
 
 // New returns the audit log of db; a nil clock is the wall clock.
-func New(db *sqlitedb.DB, c clock.Clock) *Log { return &Log{db: db, clock: clock.OrReal(c)} }
+func New(db sqldb.DB, c clock.Clock) *Log { return &Log{db: db, clock: clock.OrReal(c)} }
 
 // Record appends a call to the log: tool.Dispatcher's Audit.
 func (l *Log) Record(ctx context.Context, c tool.Audited) error {

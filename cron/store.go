@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // ErrNotFound is returned (wrapped) for a job name the store does not have.
@@ -33,7 +33,7 @@ type StoreOptions struct {
 // use, and several processes may share the file. Writes go through the
 // DB's writer connection, reads through its read pool.
 type Store struct {
-	db   *sqlitedb.DB
+	db   sqldb.DB
 	read *sql.DB
 	now  func() time.Time
 	zone string
@@ -45,7 +45,7 @@ type Store struct {
 // NewStore returns the job store over db, whose Open has brought the
 // cron tables up to date. The store holds nothing of its own to release;
 // db is closed by whoever opened it.
-func NewStore(db *sqlitedb.DB, opt StoreOptions) (*Store, error) {
+func NewStore(db sqldb.DB, opt StoreOptions) (*Store, error) {
 	if _, err := LoadZone(opt.DefaultZone, ""); err != nil {
 		return nil, fmt.Errorf("cron: default timezone: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 	"github.com/hermes-go/hermes/safety/netguard"
 )
 
@@ -51,14 +51,14 @@ type Options struct {
 // KB is the knowledge bases stored in state.db. It is safe for
 // concurrent use; writes go through the database's one writer.
 type KB struct {
-	db     *sqlitedb.DB
+	db     sqldb.DB
 	clock  clock.Clock
 	client *http.Client
 	opts   Options
 }
 
 // New returns the knowledge bases of db.
-func New(db *sqlitedb.DB, opts Options) *KB {
+func New(db sqldb.DB, opts Options) *KB {
 	if opts.FetchTimeout <= 0 {
 		opts.FetchTimeout = 30 * time.Second
 	}

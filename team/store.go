@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // ErrNotFound is returned (wrapped) for a run or task the store does not have.
@@ -49,7 +49,7 @@ type StoreOptions struct {
 // write transaction (BEGIN IMMEDIATE), which SQLite runs one at a time
 // across processes.
 type Store struct {
-	db   *sqlitedb.DB
+	db   sqldb.DB
 	read *sql.DB
 	clk  clock.Clock
 	poll time.Duration
@@ -60,7 +60,7 @@ type Store struct {
 
 // NewStore returns the queue over db, whose Open has brought the team
 // tables up to date. db is closed by whoever opened it.
-func NewStore(db *sqlitedb.DB, opt StoreOptions) *Store {
+func NewStore(db sqldb.DB, opt StoreOptions) *Store {
 	poll := opt.PollInterval
 	if poll <= 0 {
 		poll = time.Second

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // Options tune a Store. The zero value is ready to use.
@@ -35,7 +35,7 @@ type Options struct {
 // decision (is this event new, may this user have a code, is this code
 // right) is taken inside one write transaction.
 type Store struct {
-	db   *sqlitedb.DB
+	db   sqldb.DB
 	read *sql.DB
 	now  func() time.Time
 	rand func([]byte) error
@@ -44,7 +44,7 @@ type Store struct {
 // New returns the store over db, whose Open has brought the gateway
 // tables up to date. The store holds nothing of its own to release; db is
 // closed by whoever opened it.
-func New(db *sqlitedb.DB, opt Options) *Store {
+func New(db sqldb.DB, opt Options) *Store {
 	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, rand: opt.Rand}
 	if s.rand == nil {
 		s.rand = cryptoRand

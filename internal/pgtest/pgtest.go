@@ -11,6 +11,7 @@ package pgtest
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -52,22 +53,43 @@ func (s *Server) Port() int { return s.port }
 // running as root without a postgres user to run them as.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	s, stop, skip, err := launch()
+	if skip != "" {
+		t.Skip(skip)
+	}
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Logf("pgtest: %v", err)
+		}
+	})
+	return s
+}
+
+// launch starts a server. skip, when not empty, says why PostgreSQL
+// cannot run here. stop stops the server and deletes its files.
+func launch() (s *Server, stop func() error, skip string, err error) {
 	bin, err := findBin()
 	if err != nil {
-		t.Skip("PostgreSQL is not installed; run scripts/install-test-deps.sh")
+		return nil, nil, "PostgreSQL is not installed; run scripts/install-test-deps.sh", nil
 	}
 	cred, err := credential()
 	if err != nil {
-		t.Skipf("cannot run PostgreSQL here: %v", err)
+		return nil, nil, fmt.Sprintf("cannot run PostgreSQL here: %v", err), nil
 	}
 	dir, err := os.MkdirTemp("", "hermes-pgtest-")
 	if err != nil {
-		t.Fatalf("pgtest: temp dir: %v", err)
+		return nil, nil, "", fmt.Errorf("temp dir: %w", err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	fail := func(err error) (*Server, func() error, string, error) {
+		os.RemoveAll(dir)
+		return nil, nil, "", err
+	}
 	if cred != nil {
 		if err := os.Chown(dir, int(cred.Uid), int(cred.Gid)); err != nil {
-			t.Fatalf("pgtest: chown %s: %v", dir, err)
+			return fail(fmt.Errorf("chown %s: %w", dir, err))
 		}
 	}
 	data := filepath.Join(dir, "data")
@@ -78,40 +100,45 @@ func Start(t testing.TB) *Server {
 	initdb.Dir = dir
 	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	if out, err := initdb.CombinedOutput(); err != nil {
-		t.Fatalf("pgtest: initdb: %v\n%s", err, out)
+		return fail(fmt.Errorf("initdb: %v\n%s", err, out))
 	}
 
 	port, err := freePort()
 	if err != nil {
-		t.Fatalf("pgtest: %v", err)
+		return fail(err)
 	}
-	s := &Server{port: port, dir: dir}
+	s = &Server{port: port, dir: dir}
 	logFile, err := os.Create(filepath.Join(dir, "postgres.log"))
 	if err != nil {
-		t.Fatalf("pgtest: %v", err)
+		return fail(err)
 	}
 	defer logFile.Close()
 	srv := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-k", dir, "-p", strconv.Itoa(port),
 		"-h", "127.0.0.1", "-F", "-c", "fsync=off", "-c", "shared_buffers=16MB",
-		"-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=30",
+		"-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
 		// Timestamps with time zone read back in the session's zone; UTC
 		// keeps what tests see the same on every machine.
 		"-c", "TimeZone=UTC")
 	srv.Dir = dir
-	srv.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	// The server dies with the test binary, even one killed by a
+	// timeout, rather than outliving it.
+	srv.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGKILL}
 	srv.Stdout, srv.Stderr = logFile, logFile
 	if err := srv.Start(); err != nil {
-		t.Fatalf("pgtest: start postgres: %v", err)
+		return fail(fmt.Errorf("start postgres: %w", err))
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- srv.Wait() }()
-	t.Cleanup(func() { stop(t, srv, exited) })
-
+	stop = func() error {
+		defer os.RemoveAll(dir)
+		return halt(srv, exited)
+	}
 	if err := s.waitReady(exited); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "postgres.log"))
-		t.Fatalf("pgtest: %v\n%s", err, log)
+		stop()
+		return nil, nil, "", fmt.Errorf("%v\n%s", err, log)
 	}
-	return s
+	return s, stop, "", nil
 }
 
 // findBin is the directory of initdb and postgres: the newest
@@ -196,17 +223,18 @@ func (s *Server) waitReady(exited <-chan error) error {
 	}
 }
 
-// stop asks the server for a fast shutdown (SIGINT) and kills it when it
+// halt asks the server for a fast shutdown (SIGINT) and kills it when it
 // takes more than 10 seconds.
-func stop(t testing.TB, srv *exec.Cmd, exited <-chan error) {
+func halt(srv *exec.Cmd, exited <-chan error) error {
 	if err := srv.Process.Signal(syscall.SIGINT); err != nil {
-		return // already gone
+		return nil // already gone
 	}
 	select {
 	case <-exited:
+		return nil
 	case <-time.After(10 * time.Second):
-		t.Logf("pgtest: postgres did not stop within 10s; killing it")
 		srv.Process.Kill()
 		<-exited
+		return errors.New("postgres did not stop within 10s; killed it")
 	}
 }

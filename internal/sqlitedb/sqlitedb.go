@@ -24,6 +24,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // Write contention policy, as Hermes Agent tuned it for one state.db
@@ -123,3 +124,6 @@ func tryWrite(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 	}
 	return nil
 }
+
+// Dialect is sqldb.SQLite.
+func (db *DB) Dialect() sqldb.Dialect { return sqldb.SQLite }

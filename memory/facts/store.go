@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // EmbedFunc turns texts into vectors, one per text, in order. Vectors
@@ -32,7 +32,7 @@ type Options struct {
 // Writes go through the DB's writer connection, reads through its read
 // pool.
 type Store struct {
-	db    *sqlitedb.DB
+	db    sqldb.DB
 	read  *sql.DB
 	now   func() time.Time
 	embed EmbedFunc
@@ -45,7 +45,7 @@ type Store struct {
 // New returns the fact store over db, whose Open has brought the fact
 // tables up to date. The store holds nothing of its own to release; db
 // is closed by whoever opened it.
-func New(db *sqlitedb.DB, opt Options) *Store {
+func New(db sqldb.DB, opt Options) *Store {
 	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, log: opt.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hermes-go/hermes/internal/pgdb"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -27,7 +28,7 @@ ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, until_us = excl
 WHERE l.holder = excluded.holder OR l.until_us <= $4 OR ($5 <> '' AND l.holder = $5)
 RETURNING holder, until_us`, req.SessionID, req.Holder, until, toMicros(req.Now), req.Replace).Scan(&holder, &at)
 		switch {
-		case pgCode(err) == codeForeignKey:
+		case pgdb.Code(err) == pgdb.CodeForeignKeyViolation:
 			return session.ErrNotFound
 		case errors.Is(err, sql.ErrNoRows):
 			err = tx.QueryRowContext(ctx, `SELECT holder, until_us FROM session_leases WHERE session_id = $1`,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hermes-go/hermes/internal/pgdb"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -40,11 +41,11 @@ INSERT INTO sessions (id, source, title, model, parent_session_id, started_at, e
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 		sess.ID, sess.Source, sess.Title, sess.Model, parent, toMicros(sess.StartedAt), ended,
 		sess.EndReason, sess.Cwd, sess.Agent, sess.User, sess.Tenant)
-	switch pgCode(err) {
+	switch pgdb.Code(err) {
 	case "":
-	case codeForeignKey:
+	case pgdb.CodeForeignKeyViolation:
 		return fmt.Errorf("postgres: create session %s: parent session %q: %w", sess.ID, sess.ParentID, session.ErrNotFound)
-	case codeUnique:
+	case pgdb.CodeUniqueViolation:
 		return fmt.Errorf("postgres: create session %s: a session with this id already exists", sess.ID)
 	}
 	if err != nil {

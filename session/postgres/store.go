@@ -23,14 +23,13 @@ package postgres
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/lib/pq" // registers the "postgres" database/sql driver
-
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/pgdb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -51,78 +50,64 @@ type Options struct {
 
 // Store is a session.Store over a PostgreSQL database.
 type Store struct {
+	h     sqldb.DB
+	owned sqldb.DB // closed by Close when Open made it
 	db    *sql.DB
 	now   func() time.Time
 	newID func() string
 }
 
 // Open connects to the database at dsn (a postgres:// URL or key=value
-// string, as lib/pq reads it), brings the session tables up to date and
-// returns the store. Several processes may open the same database at
-// once: migrations run one at a time under an advisory lock.
+// string, as lib/pq reads it), brings every schema up to date
+// (internal/pgdb) and returns the store, which closes the connections
+// when it is closed. Several processes may open the same database at
+// once.
 func Open(ctx context.Context, dsn string, opt Options) (*Store, error) {
-	if dsn == "" {
-		return nil, errors.New("postgres: open: empty dsn; want a postgres:// URL")
-	}
-	db, err := sql.Open("postgres", dsn)
+	db, err := pgdb.Open(ctx, dsn, pgdb.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("postgres: open: %w", err)
+		return nil, err
 	}
-	if err := db.PingContext(ctx); err != nil {
+	s, err := New(db, opt)
+	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("postgres: connect: %w", err)
+		return nil, err
 	}
-	if err := migrate(ctx, db); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("postgres: %w", err)
+	s.owned = db
+	return s, nil
+}
+
+// New returns the store over db, a PostgreSQL database whose Open has
+// brought the session tables up to date; db stays open when the store
+// is closed.
+func New(db sqldb.DB, opt Options) (*Store, error) {
+	if db.Dialect() != sqldb.Postgres {
+		return nil, fmt.Errorf("postgres: session store over a %s database", db.Dialect())
 	}
-	s := &Store{db: db, now: clock.OrReal(opt.Clock).Now, newID: opt.NewID}
+	s := &Store{h: db, db: db.Reader(), now: clock.OrReal(opt.Clock).Now, newID: opt.NewID}
 	if s.newID == nil {
 		s.newID = func() string { return session.NewID(s.now()) }
 	}
 	return s, nil
 }
 
-// Close closes the store's connections.
+// Close closes the connections when Open made them.
 func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("postgres: close: %w", err)
+	if s.owned == nil {
+		return nil
 	}
-	return nil
+	return s.owned.Close()
 }
 
-// tx runs fn in a transaction, committing when it returns nil. what
-// names the operation in errors; session.ErrNotFound from fn stays
-// matchable.
+// tx runs fn in a transaction, committing when it returns nil and
+// running it again after a serialization failure or deadlock
+// (sqldb.DB.WriteTx). what names the operation in errors;
+// session.ErrNotFound from fn stays matchable.
 func (s *Store) tx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("postgres: %s: begin: %w", what, err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return fmt.Errorf("postgres: %s: %w", what, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("postgres: %s: commit: %w", what, err)
+	if err := s.h.WriteTx(ctx, what, fn); err != nil {
+		return fmt.Errorf("postgres: %w", err)
 	}
 	return nil
 }
-
-// pgCode is the SQLSTATE of err, or "" when it is not a server error.
-func pgCode(err error) string {
-	var e *pq.Error
-	if errors.As(err, &e) {
-		return string(e.Code)
-	}
-	return ""
-}
-
-// SQLSTATE codes the store tells apart.
-const (
-	codeForeignKey = "23503"
-	codeUnique     = "23505"
-)
 
 // toMicros is t as stored: microseconds since the Unix epoch.
 func toMicros(t time.Time) int64 { return t.UnixMicro() }

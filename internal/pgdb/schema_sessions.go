@@ -1,24 +1,12 @@
-package postgres
+package pgdb
 
-import (
-	"context"
-	"database/sql"
-	"fmt"
-)
-
-// migrationLock is the key of the advisory lock every migration takes
-// first, so two processes opening a new database at once apply each
-// migration once, one after the other ("hermes" in ASCII, plus one for
-// the sessions schema).
-const migrationLock = 0x6865726d657301
-
-// migrations are the schema's versions in order; migration i brings the
-// database to version i+1. Each runs in its own transaction with the
-// version it records, so a crash leaves the schema at a version, never
-// between two. Append new versions; never edit one that shipped.
-var migrations = []string{
-	// 1: sessions, messages with their search columns, usage by day.
-	`CREATE EXTENSION IF NOT EXISTS pg_trgm;
+// sessionsSchema is the session store's tables (session/postgres):
+// sessions, messages with their search columns, usage by day, turn
+// leases.
+func sessionsSchema() schema {
+	return schema{name: "sessions", migrations: []string{
+		// 1: sessions, messages with their search columns, usage by day.
+		`CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE TABLE sessions (
 	id                 text PRIMARY KEY,
 	source             text NOT NULL,
@@ -76,54 +64,11 @@ CREATE TABLE usage_daily (
 	cost_usd      double precision NOT NULL,
 	PRIMARY KEY (day, user_id, tenant, model)
 );`,
-	// 2: per-session turn leases.
-	`CREATE TABLE session_leases (
+		// 2: per-session turn leases.
+		`CREATE TABLE session_leases (
 	session_id text PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
 	holder     text NOT NULL,
 	until_us   bigint NOT NULL
 );`,
-}
-
-// migrate brings the database to the newest version, one migration per
-// transaction, each after taking the migration lock.
-func migrate(ctx context.Context, db *sql.DB) error {
-	for i, m := range migrations {
-		version := i + 1
-		if err := apply(ctx, db, version, m); err != nil {
-			return fmt.Errorf("migrate sessions schema to version %d: %w", version, err)
-		}
-	}
-	return nil
-}
-
-// apply runs migration m as version unless the database already has it.
-func apply(ctx context.Context, db *sql.DB, version int, m string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
-		return fmt.Errorf("take the migration lock: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS session_schema_versions (
-	version    integer PRIMARY KEY,
-	applied_at timestamptz NOT NULL DEFAULT now()
-)`); err != nil {
-		return fmt.Errorf("create the versions table: %w", err)
-	}
-	var have bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM session_schema_versions WHERE version = $1)`, version).Scan(&have); err != nil {
-		return fmt.Errorf("read the schema version: %w", err)
-	}
-	if have {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, m); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO session_schema_versions (version) VALUES ($1)`, version); err != nil {
-		return fmt.Errorf("record the version: %w", err)
-	}
-	return tx.Commit()
+	}}
 }

@@ -1,0 +1,6 @@
+package pgdb
+
+// auditSchema is the audit store's tables.
+func auditSchema() schema {
+	return schema{name: "audit", migrations: []string{}}
+}
