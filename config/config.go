@@ -119,6 +119,9 @@ type Config struct {
 	KB KB `yaml:"kb"`
 	// Observability configures metrics and traces.
 	Observability Observability `yaml:"observability"`
+	// Storage says where state lives: state.db (the default) or
+	// PostgreSQL.
+	Storage Storage `yaml:"storage"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache

@@ -55,6 +55,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateObservability(c, where)...)
 	errs = append(errs, validateUsers(c, where)...)
 	errs = append(errs, validateLogging(c, where)...)
+	errs = append(errs, validateStorage(c, where)...)
 	return errs
 }
 
