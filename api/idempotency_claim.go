@@ -44,9 +44,18 @@ func (c *claim) keep(ctx context.Context) (stop func()) {
 // same session, then the session and its last message are recorded for
 // the next takeover.
 func (c *claim) ready(ctx context.Context, sessionID string) error {
-	if c.rec.SessionID == sessionID && c.rec.BaseID >= 0 && c.s.opt.Rewind != nil {
+	switch {
+	case c.rec.SessionID == sessionID && c.rec.BaseID >= 0 && c.s.opt.Rewind != nil:
 		if err := c.s.opt.Rewind(ctx, sessionID, c.rec.BaseID); err != nil {
 			return err
+		}
+	case c.rec.SessionID != "" && c.rec.SessionID != sessionID && c.s.opt.Conversations != nil:
+		// The request asked for a new session and the dead attempt made
+		// one, holding nothing but its own partial turn, which nobody
+		// was told of: it goes, so the answer lives in one session only.
+		if err := c.s.opt.Conversations.Delete(ctx, c.rec.SessionID); err != nil {
+			c.s.opt.Logger.Warn("api: the session of a request's dead attempt was not deleted",
+				"session_id", c.rec.SessionID, "error", err)
 		}
 	}
 	base := int64(0)

@@ -169,3 +169,41 @@ func newHandlerServer(t *testing.T, h http.Handler) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// deletions records the sessions a server deletes.
+type deletions struct{ ids []string }
+
+func (d *deletions) Conversation(context.Context, string) (*api.Conversation, error) { return nil, nil }
+func (d *deletions) Delete(_ context.Context, id string) error {
+	d.ids = append(d.ids, id)
+	return nil
+}
+
+// TestIdempotencyDropsADeadAttemptsNewSession: a request that asked for
+// a new session and whose replica died after making one is run again in
+// a new session, and the dead attempt's session is deleted, so the
+// answer is in one session only.
+func TestIdempotencyDropsADeadAttemptsNewSession(t *testing.T) {
+	r := newReplicas(t)
+	var d deletions
+	r.b = api.New(api.Options{Run: func(ctx context.Context, turn api.Turn, sink agent.Sink) (*api.Result, error) {
+		if err := turn.Ready(ctx, "s-second"); err != nil {
+			return nil, err
+		}
+		return &api.Result{SessionID: "s-second", Result: &agent.Result{Final: "again", Stopped: agent.StopDone}}, nil
+	}, MaxBodyBytes: 1 << 20, MaxConcurrentRuns: 1, Requests: r.store, Holder: "b/2", Conversations: &d})
+	now := time.Now()
+	if _, _, err := r.store.Claim(t.Context(), api.RequestClaim{Key: "k-4", Fingerprint: fingerprint(helloBody, "new"), Holder: "dead/3", Now: now, Until: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.store.Begin(t.Context(), "", "k-4", "dead/3", "s-first", 0); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := send(t, r.b, "k-4", helloBody, api.SessionHeader, "new")
+	if resp.StatusCode != 200 || resp.Header.Get(api.SessionHeader) != "s-second" {
+		t.Fatalf("takeover: %d %s", resp.StatusCode, body)
+	}
+	if len(d.ids) != 1 || d.ids[0] != "s-first" {
+		t.Errorf("deleted %v, want the dead attempt's s-first", d.ids)
+	}
+}
