@@ -158,3 +158,39 @@ func TestResolveResetOnceAcrossReplicas(t *testing.T) {
 		}
 	})
 }
+
+// TestBindNewOnceAcrossReplicas: replicas that each started a session
+// for a chat's first messages and bind it at once agree on one session,
+// the one the chat is then bound to; a bound chat keeps its session.
+func TestBindNewOnceAcrossReplicas(t *testing.T) {
+	each(t, func(t *testing.T, s *Store, clk *clock.Fake, x dbtest.Target) {
+		r := replicas(t, s, clk, x)
+		const n = 12
+		var bound [n]string
+		together(n, func(i int) {
+			id, err := r[i%2].BindNew(t.Context(), "k", fmt.Sprint("s", i))
+			if err != nil {
+				t.Error(err)
+			}
+			bound[i] = id
+		})
+		id, _, err := r[1].Resolve(t.Context(), "k", clk.Now(), ResetPolicy{})
+		if err != nil || id == "" {
+			t.Fatalf("Resolve = %q, %v", id, err)
+		}
+		for i, b := range bound {
+			if b != id {
+				t.Errorf("binder %d was told %q, the chat is bound to %q", i, b, id)
+			}
+		}
+		if got, err := s.BindNew(t.Context(), "k", "later"); err != nil || got != id {
+			t.Errorf("BindNew of a bound chat = %q, %v; want %q", got, err, id)
+		}
+		if err := s.Forget(t.Context(), "k"); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.BindNew(t.Context(), "k", "after /new"); err != nil || got != "after /new" {
+			t.Errorf("BindNew after Forget = %q, %v", got, err)
+		}
+	})
+}

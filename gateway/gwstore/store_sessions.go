@@ -161,6 +161,31 @@ ON CONFLICT (key) DO UPDATE SET session_id = excluded.session_id, created_at = e
 	return nil
 }
 
+// BindNew binds the session key to the hermes session sessionID, created
+// and active now, unless the key is bound already, and returns the
+// session the key is bound to afterwards: sessionID, or the session
+// another process or replica bound first, which the chat continues in.
+// Two replicas that each started a session for a chat's first messages
+// thus agree on one, where Bind would leave whichever wrote last.
+func (s *Store) BindNew(ctx context.Context, key, sessionID string) (string, error) {
+	if key == "" || sessionID == "" {
+		return "", fmt.Errorf("gateway: bind new session: key %q and session id %q must both be set", key, sessionID)
+	}
+	now := micros(s.now())
+	var bound string
+	err := s.writeTx(ctx, "bind new session", func(tx *sql.Tx) error {
+		// The no-op update of a conflict locks and returns the row in
+		// force, in one statement on both databases.
+		return tx.QueryRowContext(ctx, `INSERT INTO gateway_sessions (key, session_id, created_at, last_active) VALUES (?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET session_id = gateway_sessions.session_id RETURNING session_id`,
+			s.text(key), s.text(sessionID), now, now).Scan(&bound)
+	})
+	if err != nil {
+		return "", fmt.Errorf("gateway: bind new session %s to %s: %w", key, sessionID, err)
+	}
+	return s.untext(bound), nil
+}
+
 // Forget drops the session key's binding, so its next message starts a
 // new session (/new).
 func (s *Store) Forget(ctx context.Context, key string) error {
