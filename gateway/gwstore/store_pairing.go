@@ -53,11 +53,13 @@ func (s *Store) RequestCode(ctx context.Context, platform, user string) (code st
 	var refused error
 	err = s.writeTx(ctx, "request pairing code", func(tx *sql.Tx) error {
 		code, existing, refused = "", false, nil
-		if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND expires_at <= ?`, p, micros(now)); err != nil {
-			return err
-		}
+		// The platform's row first, then its codes, in the order
+		// Approve takes them, so the two never wait on each other.
 		if until, err := lockPairing(ctx, tx, p, now); err != nil || !until.IsZero() {
 			refused = &RefusedError{Reason: ErrPairingLocked, Platform: platform, Until: until}
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND expires_at <= ?`, p, micros(now)); err != nil {
 			return err
 		}
 		var created int64

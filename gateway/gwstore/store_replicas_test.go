@@ -13,9 +13,16 @@ import (
 )
 
 // replicas are two stores over one database, as two replicas (or two
-// processes) have them.
+// processes) have them, each with a few connections open already, so
+// that calls made together reach the database together.
 func replicas(t *testing.T, s *Store, clk *clock.Fake, x dbtest.Target) [2]*Store {
-	return [2]*Store{s, storeAt(t, x, clk)}
+	r := [2]*Store{s, storeAt(t, x, clk)}
+	together(8, func(i int) {
+		if _, err := r[i%2].Cursor(t.Context(), "warm", "up"); err != nil {
+			t.Error(err)
+		}
+	})
+	return r
 }
 
 // together runs f(0) ... f(n-1) at once and waits for them all.
@@ -191,6 +198,36 @@ func TestBindNewOnceAcrossReplicas(t *testing.T) {
 		}
 		if got, err := s.BindNew(t.Context(), "k", "after /new"); err != nil || got != "after /new" {
 			t.Errorf("BindNew after Forget = %q, %v", got, err)
+		}
+	})
+}
+
+// TestRequestCodeOnceAcrossReplicas: a user asking for a code on two
+// replicas at once (a message redelivered to both) is issued one code;
+// every other answer is that code again, as existing.
+func TestRequestCodeOnceAcrossReplicas(t *testing.T) {
+	each(t, func(t *testing.T, s *Store, clk *clock.Fake, x dbtest.Target) {
+		r := replicas(t, s, clk, x)
+		const n = 8
+		var codes [n]string
+		var issued atomic.Int32
+		together(n, func(i int) {
+			code, existing, err := r[i%2].RequestCode(t.Context(), "telegram", "42")
+			if err != nil {
+				t.Error(err)
+			}
+			if !existing {
+				issued.Add(1)
+			}
+			codes[i] = code
+		})
+		if issued.Load() != 1 {
+			t.Errorf("%d codes issued, want 1", issued.Load())
+		}
+		for i, c := range codes {
+			if c != codes[0] {
+				t.Errorf("request %d got %q, request 0 %q", i, c, codes[0])
+			}
 		}
 	})
 }
