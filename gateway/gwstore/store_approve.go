@@ -103,6 +103,12 @@ func (s *Store) Revoke(ctx context.Context, platform, user string) error {
 	}
 	var n int64
 	err := s.writeTx(ctx, "revoke pairing", func(tx *sql.Tx) error {
+		// An approval of the user's code on another replica is then
+		// wholly before or wholly after: it pairs the user and is
+		// revoked, or finds the code gone.
+		if _, err := lockPairing(ctx, tx, s.text(platform), s.now()); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairings WHERE platform = ? AND user_id = ?`, s.text(platform), s.text(user))
 		if err != nil {
 			return err
@@ -125,8 +131,8 @@ func (s *Store) Revoke(ctx context.Context, platform, user string) error {
 // Paired reports whether the owner approved user on platform. A pairing
 // on another platform does not count: ids are only unique per platform.
 // Ids compare exactly, except email addresses (ids with an @), which
-// compare without regard to ASCII case (SQLite's lower), as the
-// allowlists compare them.
+// compare without regard to ASCII case, as the allowlists compare them;
+// a Unicode look-alike of a letter (the Kelvin sign for K) is not it.
 func (s *Store) Paired(ctx context.Context, platform, user string) (bool, error) {
 	if platform == "" || user == "" {
 		return false, nil

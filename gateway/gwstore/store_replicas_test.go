@@ -231,3 +231,30 @@ func TestRequestCodeOnceAcrossReplicas(t *testing.T) {
 		}
 	})
 }
+
+// TestRevokeRacingApprove: an owner revoking a user on one replica while
+// the user's code is approved on another leaves the user unpaired, as
+// either order would: approved then revoked, or revoked (the code with
+// it) before the approval fails.
+func TestRevokeRacingApprove(t *testing.T) {
+	each(t, func(t *testing.T, s *Store, clk *clock.Fake, x dbtest.Target) {
+		r := replicas(t, s, clk, x)
+		ctx := t.Context()
+		for i := range 20 {
+			// A platform a round, so that the failed approvals do not
+			// add up to a lock.
+			platform, user := fmt.Sprint("telegram", i), "42"
+			code, _ := request(t, s, platform, user)
+			together(2, func(j int) {
+				if j == 0 {
+					r[0].Approve(ctx, platform, code)
+				} else {
+					r[1].Revoke(ctx, platform, user)
+				}
+			})
+			if ok, err := s.Paired(ctx, platform, user); err != nil || ok {
+				t.Errorf("round %d: paired %v, %v after a revoke racing the approval; want unpaired", i, ok, err)
+			}
+		}
+	})
+}
