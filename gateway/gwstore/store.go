@@ -1,7 +1,9 @@
-// Package gwstore keeps the gateway's state in state.db: the inbound
+// Package gwstore keeps the gateway's state in the database every store
+// shares (state.db, or PostgreSQL for several replicas): the inbound
 // events already taken (so a redelivered event is answered once, across
-// processes and restarts), pairing codes and approved pairings, and which
-// hermes session each chat's session key is bound to.
+// processes, replicas and restarts), pairing codes and approved
+// pairings, and which hermes session each chat's session key is bound
+// to.
 //
 // It is a package of its own, beside gateway rather than inside it,
 // because every platform adapter imports gateway for the Platform
@@ -30,10 +32,12 @@ type Options struct {
 	Rand func([]byte) error
 }
 
-// Store is the gateway's tables in one state.db. It is safe for
-// concurrent use, and several processes may share the file: every
-// decision (is this event new, may this user have a code, is this code
-// right) is taken inside one write transaction.
+// Store is the gateway's tables in one database. It is safe for
+// concurrent use, and several processes or replicas may share the
+// database: every decision (is this event new, may this user have a
+// code, is this code right) is taken inside one write transaction that
+// holds the rows it read until it commits, as PostgreSQL's READ
+// COMMITTED needs and SQLite's one writer gives anyway.
 type Store struct {
 	db   sqldb.DB
 	read *sql.DB
@@ -52,7 +56,7 @@ func New(db sqldb.DB, opt Options) *Store {
 	return s
 }
 
-// writeTx runs fn in a retried write transaction (sqlitedb.DB.WriteTx);
+// writeTx runs fn in a retried write transaction (sqldb.DB.WriteTx);
 // fn reaches the database only through tx.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	return s.db.WriteTx(ctx, "gateway: "+what, fn)

@@ -36,13 +36,8 @@ func (s *Store) Hold(ctx context.Context, platform, eventID string, event []byte
 		startedAt = now
 	}
 	err := s.writeTx(ctx, "hold message", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_inbox (platform, event_id, event, received_at, started_at) VALUES (?, ?, ?, ?, ?)`,
-			platform, eventID, event, now, startedAt)
-		if err != nil {
-			return err
-		}
-		id, err = res.LastInsertId()
-		return err
+		return tx.QueryRowContext(ctx, `INSERT INTO gateway_inbox (platform, event_id, event, received_at, started_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+			s.text(platform), s.text(eventID), event, now, startedAt).Scan(&id)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("gateway: hold message %s of %s: %w", eventID, platform, err)
@@ -83,6 +78,7 @@ func (s *Store) HeldMessages(ctx context.Context) ([]Held, error) {
 			if err := rows.Scan(&h.ID, &h.Platform, &h.EventID, &h.Event, &received, &started); err != nil {
 				return err
 			}
+			h.Platform, h.EventID = s.untext(h.Platform), s.untext(h.EventID)
 			h.Received = fromMicros(received)
 			if started != 0 {
 				h.Started = fromMicros(started)
