@@ -176,7 +176,7 @@ func (a *App) openStores(ctx context.Context) error {
 	}
 	a.Sessions = st
 	a.onClose(func() { st.Close() })
-	a.Gateway = gwstore.New(db, gwstore.Options{Clock: a.opts.Clock})
+	a.Gateway = gwstore.New(db, gwstore.Options{Clock: a.opts.Clock, Holder: a.Holder()})
 	if a.Jobs, err = cron.NewStore(db, cron.StoreOptions{DefaultZone: JobZone(l.Config), Clock: a.opts.Clock}); err != nil {
 		return err
 	}

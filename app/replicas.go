@@ -121,3 +121,28 @@ func (a *App) StartRoll(ctx context.Context) {
 		}
 	})
 }
+
+// holdersAlive tells, for the holders of held messages, which are
+// processes still serving: this one, and those on the roll of replicas
+// within rollWindow, less a process of this host known to have ended
+// (taken over at once rather than a window later).
+func (a *App) holdersAlive(ctx context.Context) (func(holder string) bool, error) {
+	live, err := replica.New(a.DB, a.opts.Clock).Live(ctx, rollWindow)
+	if err != nil {
+		return nil, err
+	}
+	on := make(map[string]bool, len(live))
+	for _, r := range live {
+		on[r.Holder] = true
+	}
+	me := a.Holder()
+	return func(h string) bool {
+		switch {
+		case h == me:
+			return true
+		case a.Engine != nil && a.Engine.Gone(h):
+			return false
+		}
+		return on[h]
+	}, nil
+}

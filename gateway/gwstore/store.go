@@ -30,6 +30,9 @@ type Options struct {
 	// Rand is the source of pairing codes' randomness; nil means
 	// crypto/rand. Tests set it to produce known codes.
 	Rand func([]byte) error
+	// Holder names this process ("host/pid") on the messages it holds,
+	// so that replicas sharing the database tell theirs apart (Adopt).
+	Holder string
 }
 
 // Store is the gateway's tables in one database. It is safe for
@@ -39,17 +42,18 @@ type Options struct {
 // holds the rows it read until it commits, as PostgreSQL's READ
 // COMMITTED needs and SQLite's one writer gives anyway.
 type Store struct {
-	db   sqldb.DB
-	read *sql.DB
-	now  func() time.Time
-	rand func([]byte) error
+	db     sqldb.DB
+	read   *sql.DB
+	now    func() time.Time
+	rand   func([]byte) error
+	holder string
 }
 
 // New returns the store over db, whose Open has brought the gateway
 // tables up to date. The store holds nothing of its own to release; db is
 // closed by whoever opened it.
 func New(db sqldb.DB, opt Options) *Store {
-	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, rand: opt.Rand}
+	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, rand: opt.Rand, holder: opt.Holder}
 	if s.rand == nil {
 		s.rand = cryptoRand
 	}

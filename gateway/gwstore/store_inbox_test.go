@@ -1,6 +1,7 @@
 package gwstore
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -100,6 +101,60 @@ func TestChatModel(t *testing.T) {
 		}
 		if err := s.SetChatModel(ctx, "", "m"); err == nil {
 			t.Error("an empty key was accepted")
+		}
+	})
+}
+
+// TestAdoptOnlyWhatTheDeadHeld: of replicas sharing the database, one
+// adopts only the held messages of holders that are gone (or of none,
+// held before holders were kept), never a live one's nor its own; and
+// of replicas adopting at once, each message goes to exactly one.
+func TestAdoptOnlyWhatTheDeadHeld(t *testing.T) {
+	each(t, func(t *testing.T, _ *Store, clk *clock.Fake, x dbtest.Target) {
+		replica := func(holder string) *Store { return New(x.Open(t), Options{Clock: clk, Holder: holder}) }
+		a, dead := replica("host/1"), replica("host/2")
+		hold := func(s *Store, ev string) {
+			t.Helper()
+			if _, err := s.Hold(t.Context(), "telegram", ev, []byte(ev), false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		hold(a, "a-1")
+		hold(dead, "d-1")
+		hold(dead, "d-2")
+		hold(replica(""), "old-1")
+		// host/2 is gone; the adopters are alive, as they are on the
+		// roll of replicas.
+		alive := func(h string) bool { return h != "host/2" && h != "" }
+		adopters := []*Store{replica("host/3"), replica("host/4"), replica("host/5")}
+		got := make([][]Held, len(adopters))
+		var wg sync.WaitGroup
+		for i, s := range adopters {
+			wg.Go(func() {
+				var err error
+				if got[i], err = s.Adopt(t.Context(), alive); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		taken := map[string]string{}
+		for i, hs := range got {
+			for _, h := range hs {
+				if prev, ok := taken[h.EventID]; ok {
+					t.Errorf("%s adopted by %s and %s", h.EventID, prev, adopters[i].holder)
+				}
+				taken[h.EventID] = adopters[i].holder
+				if h.Holder != adopters[i].holder {
+					t.Errorf("%s adopted by %s says it is held by %s", h.EventID, adopters[i].holder, h.Holder)
+				}
+			}
+		}
+		if len(taken) != 3 || taken["a-1"] != "" || taken["d-1"] == "" || taken["d-2"] == "" || taken["old-1"] == "" {
+			t.Errorf("adopted %v, want d-1, d-2 and old-1, each once, and never the live a-1", taken)
+		}
+		if again, err := a.Adopt(t.Context(), alive); err != nil || len(again) != 0 {
+			t.Errorf("adopting again adopted %+v, %v; want nothing, every message being held by a live replica", again, err)
 		}
 	})
 }

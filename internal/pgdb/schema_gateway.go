@@ -88,5 +88,7 @@ CREATE TABLE gateway_mail_threads (
 	agent  text NOT NULL,
 	set_at bigint NOT NULL
 );`,
+		// 6: who holds each held message.
+		`ALTER TABLE gateway_inbox ADD COLUMN holder text NOT NULL DEFAULT '';`,
 	}}
 }
