@@ -163,3 +163,38 @@ func testSyncRace(t *testing.T, x dbtest.Target) {
 		t.Errorf("jobs after the syncs = %+v, want digest and report from the config", jobs)
 	}
 }
+
+// TestInterruptRace: a replica taking the lease over closes the runs the
+// last holder left running while that holder finishes one of them; a
+// run that finished stays finished, never called interrupted after the
+// fact.
+func TestInterruptRace(t *testing.T) { dbtest.EachTarget(t, testInterruptRace) }
+
+func testInterruptRace(t *testing.T, x dbtest.Target) {
+	ctx := context.Background()
+	clk := clock.NewFake(t0)
+	a, b := openStore(t, x, clk), openStore(t, x, clk)
+	createJob(t, a, "hourly", "0 * * * *", "")
+	for i := range 40 {
+		id, err := a.StartRun(ctx, "hourly", t0.Add(time.Duration(i)*time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			if err := a.FinishRun(ctx, id, RunResult{Output: "done"}); err != nil {
+				t.Errorf("FinishRun: %v", err)
+			}
+		})
+		wg.Go(func() {
+			if err := b.InterruptRuns(ctx, clk.Now(), nil); err != nil {
+				t.Errorf("InterruptRuns: %v", err)
+			}
+		})
+		wg.Wait()
+		runs, err := a.History(ctx, "hourly", 1)
+		if err != nil || len(runs) != 1 || runs[0].ID != id || runs[0].Status != StatusOK {
+			t.Fatalf("round %d: runs = %+v, %v; want run %d ok", i, runs, err, id)
+		}
+	}
+}
