@@ -2,6 +2,7 @@ package audit_test
 
 import (
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -118,4 +119,38 @@ func testUnsafeText(t *testing.T, db sqldb.DB) {
 			t.Errorf("%s = %q, want %q", field, v[0], w)
 		}
 	}
+}
+
+// TestPruneRace: two replicas prune one log at once, as each
+// hermes serve does daily; both succeed, and between them every old
+// entry goes once while the newer ones stay.
+func TestPruneRace(t *testing.T) {
+	dbtest.EachTarget(t, func(t *testing.T, x dbtest.Target) {
+		fake := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		logs := []*audit.Log{audit.New(x.Open(t), fake), audit.New(x.Open(t), fake)}
+		for i := range 300 {
+			if err := logs[i%2].Record(t.Context(), tool.Audited{Name: "terminal"}); err != nil {
+				t.Fatal(err)
+			}
+			if i == 199 {
+				fake.Advance(48 * time.Hour)
+			}
+		}
+		var wg sync.WaitGroup
+		pruned := make([]int64, len(logs))
+		for i, l := range logs {
+			wg.Go(func() {
+				n, err := l.Prune(t.Context(), time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC))
+				if err != nil {
+					t.Errorf("Prune: %v", err)
+				}
+				pruned[i] = n
+			})
+		}
+		wg.Wait()
+		left, err := logs[0].Find(t.Context(), audit.Query{Limit: 1000})
+		if err != nil || pruned[0]+pruned[1] != 200 || len(left) != 100 {
+			t.Errorf("pruned %v, %d left (%v); want 200 between them and 100 left", pruned, len(left), err)
+		}
+	})
 }
