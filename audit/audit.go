@@ -1,6 +1,7 @@
-// Package audit keeps the audit log in state.db: who ran which tool,
-// with which arguments (redacted), how it ended and what approved it,
-// for every call of every turn, and answers queries over it.
+// Package audit keeps the audit log in the state database (state.db, or
+// PostgreSQL shared by replicas): who ran which tool, with which
+// arguments (redacted), how it ended and what approved it, for every
+// call of every turn, and answers queries over it.
 package audit
 
 import (
@@ -34,7 +35,8 @@ type Entry struct {
 	DurationMS int64     `json:"duration_ms"`
 }
 
-// Log is the audit log of state.db. It is safe for concurrent use.
+// Log is the audit log of one database. It is safe for concurrent use,
+// by several replicas too: it only appends and deletes whole rows.
 type Log struct {
 	db    sqldb.DB
 	clock clock.Clock
@@ -50,13 +52,22 @@ func (l *Log) Record(ctx context.Context, c tool.Audited) error {
 		_, err := tx.ExecContext(ctx, `
 INSERT INTO audit_log (at, session_id, user_id, tenant, source, agent, tool, args, status, error_code, approval, approved_by, reason, duration_ms)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			l.clock.Now().UnixMicro(), inv.SessionID, inv.User, inv.Tenant, inv.Source, inv.Agent, c.Name, c.Args,
-			string(out.Result.Status), string(out.Result.ErrorCode), c.Approval, c.By, c.Reason, out.Duration.Milliseconds())
+			l.clock.Now().UnixMicro(), text(inv.SessionID), text(inv.User), text(inv.Tenant), text(inv.Source), text(inv.Agent),
+			text(c.Name), text(c.Args), text(string(out.Result.Status)), text(string(out.Result.ErrorCode)),
+			text(c.Approval), text(c.By), text(c.Reason), out.Duration.Milliseconds())
 		if err != nil {
 			return fmt.Errorf("audit: record %s: %w", c.Name, err)
 		}
 		return nil
 	})
+}
+
+// text is s as a text column keeps it on both databases. A call's
+// arguments and names come from a model and may hold NUL bytes or
+// invalid UTF-8, which PostgreSQL's text refuses; each becomes U+FFFD, so
+// the call is still logged, and logged alike on SQLite.
+func text(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // Query filters the log. Zero fields do not filter; Limit 0 is 50.

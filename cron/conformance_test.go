@@ -1,26 +1,29 @@
 package cron_test
 
 import (
-	"path/filepath"
+	"os"
 	"testing"
 
 	"github.com/hermes-go/hermes/cron"
 	"github.com/hermes-go/hermes/cron/crontest"
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
+
+// TestConformance runs the job store suite on both backends, each of its
+// tests on a new database.
 func TestConformance(t *testing.T) {
-	crontest.Run(t, func(t *testing.T, clk clock.Clock) cron.JobStore {
-		db, err := sqlitedb.Open(t.Context(), filepath.Join(t.TempDir(), "state.db"), sqlitedb.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		st, err := cron.NewStore(db, cron.StoreOptions{Clock: clk})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	})
+	for _, b := range dbtest.Backends() {
+		t.Run(b, func(t *testing.T) {
+			crontest.Run(t, func(t *testing.T, clk clock.Clock) cron.JobStore {
+				st, err := cron.NewStore(dbtest.Open(t, b), cron.StoreOptions{Clock: clk})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return st
+			})
+		})
+	}
 }

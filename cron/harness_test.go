@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
 // t0 is the tests' starting instant: a Wednesday 08:30 UTC.
@@ -75,27 +75,31 @@ type node struct {
 
 func dbPath(t testing.TB) string { return filepath.Join(t.TempDir(), "state.db") }
 
-// openStore opens path, as a process of its own would, and the job store
-// over it with clk as its time source; the database is closed when the
-// test ends.
-func openStore(t *testing.T, path string, clk *clock.Fake) *Store {
+// openStore opens the database at x, as a process of its own would, and
+// the job store over it with clk as its time source; the database is
+// closed when the test ends.
+func openStore(t *testing.T, x dbtest.Target, clk *clock.Fake) *Store {
 	t.Helper()
-	db, err := sqlitedb.Open(context.Background(), path, sqlitedb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	st, err := NewStore(db, StoreOptions{Clock: clk})
+	st, err := NewStore(x.Open(t), StoreOptions{Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
 }
 
-// startNode starts a scheduler on path and waits for its first sleep.
-func startNode(t *testing.T, path string, clk *clock.Fake, holder string, r Runner) *node {
+// eachBackend runs f as a subtest per backend, for tests whose own
+// subtests each open a new database there (dbtest.New).
+func eachBackend(t *testing.T, f func(t *testing.T, backend string)) {
+	for _, b := range dbtest.Backends() {
+		t.Run(b, func(t *testing.T) { f(t, b) })
+	}
+}
+
+// startNode starts a scheduler on the database at x, with a handle of
+// its own, and waits for its first sleep.
+func startNode(t *testing.T, x dbtest.Target, clk *clock.Fake, holder string, r Runner) *node {
 	t.Helper()
-	n := &node{t: t, clk: clk, store: openStore(t, path, clk), idle: make(chan time.Duration, 1000),
+	n := &node{t: t, clk: clk, store: openStore(t, x, clk), idle: make(chan time.Duration, 1000),
 		runsDone: make(chan struct{}, 1), done: make(chan struct{})}
 	var err error
 	n.sched, err = New(Options{Store: n.store, Runner: r, Clock: clk, Holder: holder, Logger: testLogger(t)})

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // SyncResult names what Sync changed, for the start-up log.
@@ -41,7 +43,7 @@ func (s *Store) Create(ctx context.Context, j Job) (Job, error) {
 func (s *Store) Update(ctx context.Context, name string, spec Spec) (Job, error) {
 	now := s.now()
 	err := s.writeTx(ctx, "update cron job", func(tx *sql.Tx) error {
-		j, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM cron_jobs WHERE name = ?`, name))
+		j, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM cron_jobs WHERE name = ?`+s.locking("FOR UPDATE"), name))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("job %q: %w", name, ErrNotFound)
 		} else if err != nil {
@@ -81,7 +83,7 @@ func (s *Store) Resume(ctx context.Context, name string) error {
 func (s *Store) setEnabled(ctx context.Context, name string, on bool) error {
 	now := s.now()
 	err := s.writeTx(ctx, "pause or resume cron job", func(tx *sql.Tx) error {
-		j, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM cron_jobs WHERE name = ?`, name))
+		j, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM cron_jobs WHERE name = ?`+s.locking("FOR UPDATE"), name))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("job %q: %w", name, ErrNotFound)
 		} else if err != nil {
@@ -114,7 +116,7 @@ func (s *Store) setEnabled(ctx context.Context, name string, on bool) error {
 func (s *Store) Remove(ctx context.Context, name string) error {
 	err := s.writeTx(ctx, "remove cron job", func(tx *sql.Tx) error {
 		var source string
-		err := tx.QueryRowContext(ctx, `SELECT source FROM cron_jobs WHERE name = ?`, name).Scan(&source)
+		err := tx.QueryRowContext(ctx, `SELECT source FROM cron_jobs WHERE name = ?`+s.locking("FOR UPDATE"), name).Scan(&source)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("job %q: %w", name, ErrNotFound)
 		} else if err != nil {
@@ -147,6 +149,9 @@ func (s *Store) Sync(ctx context.Context, jobs []Job) (SyncResult, error) {
 	var problems []error
 	err := s.writeTx(ctx, "sync cron jobs", func(tx *sql.Tx) error {
 		res, problems = SyncResult{}, nil
+		if err := s.lockSync(ctx, tx); err != nil {
+			return err
+		}
 		declared := map[string]bool{}
 		for _, j := range jobs {
 			declared[j.Name] = true
@@ -238,16 +243,39 @@ func firstFire(j *Job, sched Schedule, now time.Time) bool {
 	return ok
 }
 
+// syncLock is the key of the PostgreSQL advisory lock Sync takes, so
+// replicas starting together with one config file apply it one after
+// the other instead of both adding the same job ("cronsync" in ASCII).
+const syncLock = 0x63726f6e73796e63
+
+// lockSync makes the Sync in tx the only one running until tx ends. On
+// SQLite the write transaction already is.
+func (s *Store) lockSync(ctx context.Context, tx *sql.Tx) error {
+	if s.db.Dialect() != sqldb.Postgres {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(syncLock))
+	return err
+}
+
+// insertJob adds j; a name already taken is an error saying so on both
+// databases, rather than each one's constraint message.
 func insertJob(ctx context.Context, tx *sql.Tx, j Job, declared string, now time.Time) error {
 	spec, err := json.Marshal(j.Spec)
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO cron_jobs
-(name, spec, declared, source, enabled, next_run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	res, err := tx.ExecContext(ctx, `INSERT INTO cron_jobs
+(name, spec, declared, source, enabled, next_run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (name) DO NOTHING`,
 		j.Name, string(spec), declared, j.Source, boolInt(j.Enabled), micros(j.NextRunAt), micros(now), micros(now))
 	if err != nil {
 		return fmt.Errorf("job %q: %w", j.Name, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("job %q: %w", j.Name, err)
+	} else if n == 0 {
+		return fmt.Errorf("job %q: %w", j.Name, ErrExists)
 	}
 	return nil
 }

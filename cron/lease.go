@@ -8,39 +8,51 @@ import (
 	"time"
 )
 
-// The lease makes one scheduler per state.db the one that fires jobs, so
-// a gateway and a CLI started on the same profile do not both run the
-// 09:00 report. Its holder renews it at a third of its TTL; a holder that
-// crashed stops renewing, and another takes over once it expires.
+// The lease makes one scheduler per database the one that fires jobs, so
+// a gateway and a CLI started on the same profile, or several replicas
+// sharing one PostgreSQL database, do not both run the 09:00 report. Its
+// holder renews it at a third of its TTL; a holder that crashed stops
+// renewing, and another takes over once it expires.
 
 // AcquireLease takes or renews the lease for holder at now. It reports
 // whether holder has it and until when the lease is held (by whoever).
 // Taken is true when holder did not have it just before.
+//
+// The upsert takes the lease only if it is still free when it runs, so
+// two replicas that both found it free (or found no row at all) cannot
+// both come away holding it: on PostgreSQL the second waits for the
+// first's row and then finds it taken.
 func (s *Store) AcquireLease(ctx context.Context, holder string, now time.Time, ttl time.Duration) (Lease, error) {
-	var held, taken bool
-	var until time.Time
+	var l Lease
 	err := s.writeTx(ctx, "take cron lease", func(tx *sql.Tx) error {
 		var cur string
-		var exp int64
-		err := tx.QueryRowContext(ctx, `SELECT holder, expires_at FROM cron_lease WHERE id = 1`).Scan(&cur, &exp)
+		err := tx.QueryRowContext(ctx, `SELECT holder FROM cron_lease WHERE id = 1`+s.locking("FOR UPDATE")).Scan(&cur)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		free := errors.Is(err, sql.ErrNoRows) || cur == holder || !fromMicros(exp).After(now)
-		if !free {
-			held, taken, until = false, false, fromMicros(exp)
+		var exp int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO cron_lease (id, holder, expires_at) VALUES (1, ?, ?)
+ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+WHERE cron_lease.holder = excluded.holder OR cron_lease.expires_at <= ?
+RETURNING expires_at`, holder, micros(now.Add(ttl)), micros(now)).Scan(&exp)
+		if err == nil {
+			l = Lease{Held: true, Taken: cur != holder, Until: fromMicros(exp)}
 			return nil
 		}
-		until = now.Add(ttl)
-		held, taken = true, cur != holder
-		_, err = tx.ExecContext(ctx, `INSERT INTO cron_lease (id, holder, expires_at) VALUES (1, ?, ?)
-ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at`, holder, micros(until))
-		return err
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		// Another holder's lease is live.
+		if err := tx.QueryRowContext(ctx, `SELECT expires_at FROM cron_lease WHERE id = 1`).Scan(&exp); err != nil {
+			return err
+		}
+		l = Lease{Until: fromMicros(exp)}
+		return nil
 	})
 	if err != nil {
 		return Lease{}, fmt.Errorf("cron: lease: %w", err)
 	}
-	return Lease{Held: held, Taken: taken, Until: until}, nil
+	return l, nil
 }
 
 // ReleaseLease gives the lease up at shutdown so another scheduler need
@@ -79,10 +91,18 @@ func (s *Store) InterruptRuns(ctx context.Context, now time.Time, keep map[int64
 		}
 		rows.Close()
 		for _, o := range stale {
-			if _, err := tx.ExecContext(ctx, `UPDATE cron_runs SET status = ?, ended_at = ?,
-error = 'interrupted: the scheduler running it stopped before it finished' WHERE id = ?`,
-				StatusError, micros(now), o.id); err != nil {
+			// Only a run still running is closed: on PostgreSQL its
+			// scheduler may have finished it since the read above.
+			res, err := tx.ExecContext(ctx, `UPDATE cron_runs SET status = ?, ended_at = ?,
+error = 'interrupted: the scheduler running it stopped before it finished' WHERE id = ? AND status = ?`,
+				StatusError, micros(now), o.id, StatusRunning)
+			if err != nil {
 				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				continue
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE cron_jobs SET running_since = 0 WHERE name = ?`, o.job); err != nil {
 				return err
@@ -103,14 +123,17 @@ func (s *Store) Claim(ctx context.Context, holder string, now time.Time, p Plan)
 		ids = nil
 		var cur string
 		var exp int64
-		err := tx.QueryRowContext(ctx, `SELECT holder, expires_at FROM cron_lease WHERE id = 1`).Scan(&cur, &exp)
+		// FOR SHARE keeps the lease from changing hands until the claim
+		// commits; the compare-and-set on next_run_at below is what makes
+		// the fire run once.
+		err := tx.QueryRowContext(ctx, `SELECT holder, expires_at FROM cron_lease WHERE id = 1`+s.locking("FOR SHARE")).Scan(&cur, &exp)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && (cur != holder || !fromMicros(exp).After(now))) {
 			return ErrNotHolder
 		} else if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE cron_jobs SET next_run_at = ?, enabled = CASE WHEN ? THEN 0 ELSE enabled END
-WHERE name = ? AND enabled = 1 AND next_run_at = ?`, micros(p.Next), p.Disable, p.Job, micros(p.Expect))
+		res, err := tx.ExecContext(ctx, `UPDATE cron_jobs SET next_run_at = ?, enabled = CASE WHEN ? = 1 THEN 0 ELSE enabled END
+WHERE name = ? AND enabled = 1 AND next_run_at = ?`, micros(p.Next), boolInt(p.Disable), p.Job, micros(p.Expect))
 		if err != nil {
 			return err
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // Run statuses. Every fire leaves exactly one row, so a job that did not
@@ -25,7 +27,8 @@ const (
 
 // MaxOutput bounds the bytes of output kept per run: enough for a whole
 // report, so a message cut to a chat platform's limit can be read whole
-// with "hermes cron show". Longer output is cut there and ends in "…".
+// with "hermes cron show". Longer output is cut there, before any
+// character the cut would split, and ends in "…".
 const MaxOutput = 64 << 10
 
 // Delivery is the outcome of sending a run's result to one target.
@@ -76,23 +79,27 @@ func (s *Store) StartRun(ctx context.Context, job string, scheduledFor time.Time
 	return id, nil
 }
 
+// startRun adds the run's row and marks its job running. The new id
+// comes back through RETURNING, which both databases run (PostgreSQL's
+// driver gives no LastInsertId).
 func startRun(ctx context.Context, tx *sql.Tx, job string, scheduledFor, now time.Time) (int64, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO cron_runs (job, scheduled_for, started_at, status) VALUES (?, ?, ?, ?)`,
-		job, micros(scheduledFor), micros(now), StatusRunning)
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO cron_runs (job, scheduled_for, started_at, status) VALUES (?, ?, ?, ?) RETURNING id`,
+		text(job), micros(scheduledFor), micros(now), StatusRunning).Scan(&id)
 	if err != nil {
 		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE cron_jobs SET running_since = ?, last_run_at = ? WHERE name = ?`,
-		micros(now), micros(now), job); err != nil {
+		micros(now), micros(now), text(job)); err != nil {
 		return 0, err
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // recordRun stores a run that did not start (missed or skipped).
 func recordRun(ctx context.Context, tx *sql.Tx, job string, scheduledFor, now time.Time, status, why string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO cron_runs (job, scheduled_for, ended_at, status, error) VALUES (?, ?, ?, ?, ?)`,
-		job, micros(scheduledFor), micros(now), status, why)
+		text(job), micros(scheduledFor), micros(now), status, text(why))
 	return err
 }
 
@@ -110,7 +117,13 @@ func (s *Store) FinishRun(ctx context.Context, id int64, r RunResult) error {
 	if r.Err != nil {
 		msg = r.Err.Error()
 	}
-	deliveries, err := json.Marshal(r.Deliveries)
+	// A delivery's error is kept as the other text is, so history reads
+	// the same on both databases.
+	kept := make([]Delivery, len(r.Deliveries))
+	for i, d := range r.Deliveries {
+		kept[i] = Delivery{Target: text(d.Target), OK: d.OK, Error: text(d.Error)}
+	}
+	deliveries, err := json.Marshal(kept)
 	if err != nil {
 		return fmt.Errorf("cron: finish run %d: %w", id, err)
 	}
@@ -119,27 +132,60 @@ func (s *Store) FinishRun(ctx context.Context, id int64, r RunResult) error {
 	}
 	out := r.Output
 	if len(out) > MaxOutput {
-		out = out[:MaxOutput] + "…"
+		cut := MaxOutput
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut-- // not inside a character
+		}
+		out = out[:cut] + "…"
 	}
 	now := s.now()
+	sessionID := text(r.SessionID)
 	err = s.writeTx(ctx, "finish cron run", func(tx *sql.Tx) error {
 		var job string
 		if err := tx.QueryRowContext(ctx, `SELECT job FROM cron_runs WHERE id = ?`, id).Scan(&job); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE cron_runs SET ended_at = ?, status = ?, session_id = ?, output = ?,
-error = ?, deliveries = ? WHERE id = ?`, micros(now), status, r.SessionID, out, msg, string(deliveries), id); err != nil {
+error = ?, deliveries = ? WHERE id = ?`, micros(now), status, sessionID, text(out), text(msg), string(deliveries), id); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE cron_jobs SET running_since = 0,
-session_id = CASE WHEN ? != '' AND json_extract(spec, '$.session_type') = 'continue' THEN ? ELSE session_id END
-WHERE name = ?`, r.SessionID, r.SessionID, job)
+		keep, err := s.continues(ctx, tx, job)
+		if err != nil {
+			return err
+		}
+		if !keep || sessionID == "" {
+			_, err = tx.ExecContext(ctx, `UPDATE cron_jobs SET running_since = 0 WHERE name = ?`, job)
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE cron_jobs SET running_since = 0, session_id = ? WHERE name = ?`, sessionID, job)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("cron: finish run %d: %w", id, err)
 	}
 	return nil
+}
+
+// continues reports whether job carries its conversation on from run to
+// run (session_type "continue"), locking its row until tx ends. The spec
+// is read here rather than in SQL, where each database spells JSON its
+// own way and PostgreSQL's jsonb refuses the \u0000 a prompt may hold.
+// A job removed since the run started does not continue.
+func (s *Store) continues(ctx context.Context, tx *sql.Tx, job string) (bool, error) {
+	var spec string
+	err := tx.QueryRowContext(ctx, `SELECT spec FROM cron_jobs WHERE name = ?`+s.locking("FOR UPDATE"), job).Scan(&spec)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	var sp struct {
+		SessionType string `json:"session_type"`
+	}
+	if err := json.Unmarshal([]byte(spec), &sp); err != nil {
+		return false, fmt.Errorf("job %q: stored spec: %w", job, err)
+	}
+	return sp.SessionType == SessionContinue, nil
 }
 
 // History returns the newest runs of job, newest first; limit <= 0

@@ -7,13 +7,16 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
 // TestFiresOnTime: an hourly job fires at each hour and its history says
 // ok with the runner's output and session.
-func TestFiresOnTime(t *testing.T) {
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-	n := startNode(t, path, clk, "a", r)
+func TestFiresOnTime(t *testing.T) { dbtest.EachTarget(t, testFiresOnTime) }
+
+func testFiresOnTime(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	n := startNode(t, x, clk, "a", r)
 	createJob(t, n.store, "hourly", "0 * * * *", "")
 	if d := n.waitIdle(); d != 10*time.Second {
 		t.Errorf("sleep = %v, want the 10s lease renewal (fire is 30m away)", d)
@@ -41,9 +44,11 @@ func TestFiresOnTime(t *testing.T) {
 // TestEverySecond runs an "@every 1s" job for five and a half seconds:
 // it fires at each second and every run is ok. (BenchmarkRealClock
 // measures the same job on the real clock.)
-func TestEverySecond(t *testing.T) {
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-	n := startNode(t, path, clk, "a", r)
+func TestEverySecond(t *testing.T) { dbtest.EachTarget(t, testEverySecond) }
+
+func testEverySecond(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	n := startNode(t, x, clk, "a", r)
 	createJob(t, n.store, "tick", "@every 1s", "")
 	n.waitIdle()
 	for range 11 {
@@ -72,7 +77,9 @@ func TestEverySecond(t *testing.T) {
 
 // TestRestartCatchUp stops the scheduler before fires and starts a new
 // one later: what runs depends on catch_up and how late it is.
-func TestRestartCatchUp(t *testing.T) {
+func TestRestartCatchUp(t *testing.T) { eachBackend(t, testRestartCatchUp) }
+
+func testRestartCatchUp(t *testing.T, backend string) {
 	tests := []struct {
 		name      string
 		catchUp   string
@@ -89,13 +96,13 @@ func TestRestartCatchUp(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-			a := startNode(t, path, clk, "a", r)
+			x, clk, r := dbtest.New(t, backend), clock.NewFake(t0), &recorder{}
+			a := startNode(t, x, clk, "a", r)
 			createJob(t, a.store, "hourly", "0 * * * *", tc.catchUp)
 			a.waitIdle()
 			a.stop()
 			clk.Advance(tc.downFor)
-			b := startNode(t, path, clk, "b", r)
+			b := startNode(t, x, clk, "b", r)
 			b.waitRuns()
 			var want []time.Time
 			for _, d := range tc.want {
@@ -118,11 +125,13 @@ func TestRestartCatchUp(t *testing.T) {
 
 // TestTwoSchedulers runs two schedulers, each with its own store handle
 // and clock, on one state.db: every fire runs exactly once.
-func TestTwoSchedulers(t *testing.T) {
-	path, r := dbPath(t), &recorder{}
+func TestTwoSchedulers(t *testing.T) { dbtest.EachTarget(t, testTwoSchedulers) }
+
+func testTwoSchedulers(t *testing.T, x dbtest.Target) {
+	r := &recorder{}
 	ca, cb := clock.NewFake(t0), clock.NewFake(t0)
-	a := startNode(t, path, ca, "a", r)
-	b := startNode(t, path, cb, "b", r)
+	a := startNode(t, x, ca, "a", r)
+	b := startNode(t, x, cb, "b", r)
 	createJob(t, a.store, "hourly", "0 * * * *", "")
 	a.waitIdle()
 	b.sched.Wake() // b learns of jobs by its renewal; wake it to make the race likelier
@@ -156,10 +165,12 @@ func TestTwoSchedulers(t *testing.T) {
 
 // TestNotStartedTwice: a run still going at the next fire is not joined
 // by a second; the fire is recorded skipped.
-func TestNotStartedTwice(t *testing.T) {
+func TestNotStartedTwice(t *testing.T) { dbtest.EachTarget(t, testNotStartedTwice) }
+
+func testNotStartedTwice(t *testing.T, x dbtest.Target) {
 	gate := make(chan struct{})
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{gate: map[string]chan struct{}{"slow": gate}}
-	n := startNode(t, path, clk, "a", r)
+	clk, r := clock.NewFake(t0), &recorder{gate: map[string]chan struct{}{"slow": gate}}
+	n := startNode(t, x, clk, "a", r)
 	createJob(t, n.store, "slow", "every 1m", "")
 	n.waitIdle()
 	n.advance(time.Minute, true)
@@ -181,9 +192,11 @@ func TestNotStartedTwice(t *testing.T) {
 
 // TestOneShotMissed: a one-shot whose time passed while hermes was down
 // is recorded missed and disabled, never silently dropped.
-func TestOneShotMissed(t *testing.T) {
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-	a := startNode(t, path, clk, "a", r)
+func TestOneShotMissed(t *testing.T) { dbtest.EachTarget(t, testOneShotMissed) }
+
+func testOneShotMissed(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	a := startNode(t, x, clk, "a", r)
 	j := createJob(t, a.store, "reminder", "+30m", "")
 	a.waitIdle()
 	if j.Schedule != "2026-12-02T09:00:00Z" {
@@ -191,7 +204,7 @@ func TestOneShotMissed(t *testing.T) {
 	}
 	a.stop()
 	clk.Advance(2 * time.Hour)
-	b := startNode(t, path, clk, "b", r)
+	b := startNode(t, x, clk, "b", r)
 	b.waitRuns()
 	if got := r.fires("reminder"); len(got) != 0 {
 		t.Errorf("ran %v", got)
@@ -207,9 +220,11 @@ func TestOneShotMissed(t *testing.T) {
 }
 
 // TestOneShotRuns: an on-time one-shot runs once and is disabled.
-func TestOneShotRuns(t *testing.T) {
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-	n := startNode(t, path, clk, "a", r)
+func TestOneShotRuns(t *testing.T) { dbtest.EachTarget(t, testOneShotRuns) }
+
+func testOneShotRuns(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	n := startNode(t, x, clk, "a", r)
 	createJob(t, n.store, "reminder", "in 15s", "")
 	n.waitIdle()
 	n.advance(15*time.Second, false)
@@ -224,9 +239,11 @@ func TestOneShotRuns(t *testing.T) {
 
 // TestWakeAfterCreate: a job created while the loop sleeps toward a
 // later wake-up fires at its own time.
-func TestWakeAfterCreate(t *testing.T) {
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-	n := startNode(t, path, clk, "a", r)
+func TestWakeAfterCreate(t *testing.T) { dbtest.EachTarget(t, testWakeAfterCreate) }
+
+func testWakeAfterCreate(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	n := startNode(t, x, clk, "a", r)
 	createJob(t, n.store, "daily", "@daily", "")
 	n.waitIdle()
 	n.advance(time.Second, false) // the loop now sleeps toward its 10s renewal
@@ -242,9 +259,11 @@ func TestWakeAfterCreate(t *testing.T) {
 
 // TestCrashedHolder: a holder that stopped without releasing leaves a
 // lease that expires, and a run left "running" is closed as interrupted.
-func TestCrashedHolder(t *testing.T) {
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-	st := openStore(t, path, clk)
+func TestCrashedHolder(t *testing.T) { dbtest.EachTarget(t, testCrashedHolder) }
+
+func testCrashedHolder(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	st := openStore(t, x, clk)
 	ctx := context.Background()
 	createJob(t, st, "hourly", "0 * * * *", "")
 	if _, err := st.AcquireLease(ctx, "ghost", clk.Now(), 30*time.Second); err != nil {
@@ -253,7 +272,7 @@ func TestCrashedHolder(t *testing.T) {
 	if _, err := st.StartRun(ctx, "hourly", t0); err != nil {
 		t.Fatal(err)
 	}
-	n := startNode(t, path, clk, "b", r)
+	n := startNode(t, x, clk, "b", r)
 	if n.sched.held {
 		t.Fatal("took a live lease")
 	}
@@ -275,9 +294,11 @@ func TestCrashedHolder(t *testing.T) {
 	}
 }
 
-func TestUpcoming(t *testing.T) {
-	path, clk, r := dbPath(t), clock.NewFake(t0), &recorder{}
-	n := startNode(t, path, clk, "a", r)
+func TestUpcoming(t *testing.T) { dbtest.EachTarget(t, testUpcoming) }
+
+func testUpcoming(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	n := startNode(t, x, clk, "a", r)
 	ctx := context.Background()
 	if _, err := n.store.Create(ctx, Job{Name: "news", Spec: Spec{Schedule: "0 9 * * MON", Timezone: "Asia/Shanghai", Prompt: "p"}}); err != nil {
 		t.Fatal(err)
@@ -297,7 +318,9 @@ func TestUpcoming(t *testing.T) {
 
 // TestShutdownGrace: when the scheduler stops, a run in progress goes on
 // for the grace and is cancelled only once it has passed.
-func TestShutdownGrace(t *testing.T) {
+func TestShutdownGrace(t *testing.T) { eachBackend(t, testShutdownGrace) }
+
+func testShutdownGrace(t *testing.T, backend string) {
 	const grace = 5 * time.Minute
 	for _, tc := range []struct {
 		name   string
@@ -309,9 +332,9 @@ func TestShutdownGrace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gate := make(chan struct{})
-			path, clk := dbPath(t), clock.NewFake(t0)
+			x, clk := dbtest.New(t, backend), clock.NewFake(t0)
 			r := &recorder{gate: map[string]chan struct{}{"slow": gate}, started: make(chan string, 1)}
-			n := startNode(t, path, clk, "a", r)
+			n := startNode(t, x, clk, "a", r)
 			n.sched.grace = grace
 			createJob(t, n.store, "slow", "every 1m", "")
 			n.waitIdle()
@@ -356,9 +379,11 @@ func TestShutdownGrace(t *testing.T) {
 
 // TestHolder: the lease names the active scheduler while it runs, and
 // nobody once it has stopped.
-func TestHolder(t *testing.T) {
-	path, clk := dbPath(t), clock.NewFake(t0)
-	n := startNode(t, path, clk, "serve-1", &recorder{})
+func TestHolder(t *testing.T) { dbtest.EachTarget(t, testHolder) }
+
+func testHolder(t *testing.T, x dbtest.Target) {
+	clk := clock.NewFake(t0)
+	n := startNode(t, x, clk, "serve-1", &recorder{})
 	holder, until, ok, err := n.store.Holder(context.Background())
 	if err != nil || !ok || holder != "serve-1" || !until.After(clk.Now()) {
 		t.Fatalf("while running: Holder = %q, %v, %v, %v; want serve-1 holding", holder, until, ok, err)

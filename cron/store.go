@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +16,9 @@ import (
 
 // ErrNotFound is returned (wrapped) for a job name the store does not have.
 var ErrNotFound = errors.New("no such job")
+
+// ErrExists is returned (wrapped) by Create for a name another job has.
+var ErrExists = errors.New("a job of that name exists; pick another name, or update or remove that job")
 
 var _ JobStore = (*Store)(nil)
 
@@ -29,9 +33,10 @@ type StoreOptions struct {
 	DefaultZone string
 }
 
-// Store holds the cron tables of one state.db. It is safe for concurrent
-// use, and several processes may share the file. Writes go through the
-// DB's writer connection, reads through its read pool.
+// Store holds the cron tables of one database: state.db, or a PostgreSQL
+// database several replicas share. It is safe for concurrent use by
+// several processes. Writes go through the DB's write transactions,
+// reads through its read pool.
 type Store struct {
 	db   sqldb.DB
 	read *sql.DB
@@ -73,11 +78,31 @@ func (s *Store) changed() {
 	}
 }
 
-// writeTx runs fn in a retried write transaction on the DB's writer
-// connection (sqlitedb.DB.WriteTx). fn must reach the database only
-// through tx: the writer connection is the one tx holds.
+// writeTx runs fn in a retried write transaction (sqldb.DB.WriteTx).
+// fn must reach the database only through tx: with SQLite the writer
+// connection is the one tx holds.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	return s.db.WriteTx(ctx, what, fn)
+}
+
+// locking is clause ("FOR UPDATE", "FOR SHARE") on PostgreSQL and
+// nothing on SQLite, appended to a read inside a write transaction whose
+// rows the transaction goes on to change. SQLite's write transaction
+// holds the whole file from its start; PostgreSQL's READ COMMITTED lets
+// another replica change a row between the read and the write unless
+// the read locks it.
+func (s *Store) locking(clause string) string {
+	if s.db.Dialect() == sqldb.Postgres {
+		return " " + clause
+	}
+	return ""
+}
+
+// text is s as a text column keeps it on both databases: PostgreSQL
+// refuses NUL bytes and invalid UTF-8, which a run's output or error
+// (from a model or a script) may hold, so each becomes U+FFFD.
+func text(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // micros is t as stored; the zero time is 0.

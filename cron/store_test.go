@@ -7,15 +7,17 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/dbtest"
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
-// TestReopen: jobs survive closing the file and opening it again.
-func TestReopen(t *testing.T) {
+// TestReopen: jobs survive closing the database and opening it again.
+func TestReopen(t *testing.T) { dbtest.EachTarget(t, testReopen) }
+
+func testReopen(t *testing.T, x dbtest.Target) {
 	ctx := context.Background()
-	path := dbPath(t)
 	clk := clock.NewFake(t0)
-	db, err := sqlitedb.Open(ctx, path, sqlitedb.Options{})
+	db, err := x.TryOpen(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +29,7 @@ func TestReopen(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st2 := openStore(t, path, clk)
+	st2 := openStore(t, x, clk)
 	if jobs, err := st2.List(ctx); err != nil || len(jobs) != 1 || !jobs[0].NextRunAt.Equal(t0.Add(15*time.Hour+30*time.Minute)) {
 		t.Errorf("after reopen: %+v %v", jobs, err)
 	}
@@ -35,12 +37,9 @@ func TestReopen(t *testing.T) {
 
 // TestDefaultZone: jobs that name no zone fire in the store's default
 // zone, and a zone that does not exist is refused when the store is made.
-func TestDefaultZone(t *testing.T) {
-	db, err := sqlitedb.Open(context.Background(), dbPath(t), sqlitedb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+func TestDefaultZone(t *testing.T) { dbtest.Each(t, testDefaultZone) }
+
+func testDefaultZone(t *testing.T, db sqldb.DB) {
 	if _, err := NewStore(db, StoreOptions{DefaultZone: "Europe/Atlantis"}); err == nil || !strings.Contains(err.Error(), "Europe/Atlantis") {
 		t.Errorf("NewStore with an unknown default zone: %v", err)
 	}

@@ -6,15 +6,18 @@ import (
 	"testing"
 
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
 // A job that runs a team needs no prompt (the team's goal can be the
 // run's) and keeps its team through the store; it cannot also name a
 // role agent or skip the agents, and a job without a team still needs a
 // prompt or a script.
-func TestTeamJobs(t *testing.T) {
+func TestTeamJobs(t *testing.T) { dbtest.EachTarget(t, testTeamJobs) }
+
+func testTeamJobs(t *testing.T, x dbtest.Target) {
 	ctx := context.Background()
-	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	st := openStore(t, x, clock.NewFake(t0))
 	for _, j := range []Job{
 		{Name: "weekly", Spec: Spec{Schedule: "@weekly", Team: "research"}},
 		{Name: "asked", Spec: Spec{Schedule: "@daily", Team: "research", Prompt: "what changed yesterday"}},

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/dbtest"
 	"github.com/hermes-go/hermes/tool"
 )
 
@@ -17,7 +18,7 @@ import (
 // or updating a job with one is refused, and nothing is stored.
 func TestToolSetsNoScript(t *testing.T) {
 	ctx := context.Background()
-	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	st := openStore(t, dbtest.New(t, "sqlite"), clock.NewFake(t0))
 	tl := NewTool(st, nil)
 	call := func(args string) error {
 		_, err := tl.Call(ctx, json.RawMessage(args))
@@ -55,7 +56,7 @@ func TestToolSetsNoScript(t *testing.T) {
 // before a job gets them; what it refuses is denied with its reason and
 // nothing is stored or changed.
 func TestToolChecksDeliver(t *testing.T) {
-	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	st := openStore(t, dbtest.New(t, "sqlite"), clock.NewFake(t0))
 	var asked []string
 	tl := NewTool(st, nil).CheckDeliver(func(source string, targets []string) error {
 		asked = append(asked, source)
@@ -111,7 +112,7 @@ func (f *fakeRunner) RunJobOutput(_ context.Context, name string) (string, error
 // is left as it was.
 func TestToolStartsNoTeam(t *testing.T) {
 	ctx := context.Background()
-	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	st := openStore(t, dbtest.New(t, "sqlite"), clock.NewFake(t0))
 	run := &fakeRunner{}
 	tl := NewTool(st, run)
 	call := func(args string) error {
@@ -167,7 +168,7 @@ func TestToolStartsNoTeam(t *testing.T) {
 // listed, changed, run or removed (a job as hermes would search every
 // knowledge base), and are reported as a missing job is.
 func TestToolActsForTheTurnsAgent(t *testing.T) {
-	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	st := openStore(t, dbtest.New(t, "sqlite"), clock.NewFake(t0))
 	run := &fakeRunner{}
 	tl := NewTool(st, run)
 	if _, err := st.Create(context.Background(), Job{Name: "hermes-job", Spec: Spec{Schedule: "@daily", Prompt: "search every knowledge base"}}); err != nil {
@@ -213,7 +214,7 @@ func TestToolActsForTheTurnsAgent(t *testing.T) {
 // a job runs as the owner: scheduling one would get a user past their
 // limits, and listing them would show the owner's prompts.
 func TestToolRefusesUsers(t *testing.T) {
-	st := openStore(t, dbPath(t), clock.NewFake(t0))
+	st := openStore(t, dbtest.New(t, "sqlite"), clock.NewFake(t0))
 	tl := NewTool(st, nil)
 	ctx := tool.WithInvocation(context.Background(), tool.Invocation{Source: "telegram", User: "bob", Tenant: "globex"})
 	for _, args := range []string{

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T, clk clock.Clock) cron.JobStore) {
 		{"Claim", testClaim},
 		{"ClaimOnce", testClaimOnce},
 		{"InterruptRuns", testInterruptRuns},
+		{"UnsafeText", testUnsafeText},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

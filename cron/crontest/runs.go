@@ -126,3 +126,51 @@ func testHistory(t *testing.T, st cron.JobStore, clk *clock.Fake) {
 		t.Errorf("History(b) = %+v, want its one running run", runs)
 	}
 }
+
+// testUnsafeText: a run's output, error and session may hold NUL bytes
+// and invalid UTF-8 (a script's binary output, a model's stray bytes, a
+// cut through a character), which PostgreSQL's text refuses; the run is
+// still recorded, each bad byte as U+FFFD. A NUL in a job's prompt
+// survives the round trip and does not stop a "continue" job keeping
+// its session.
+func testUnsafeText(t *testing.T, st cron.JobStore, _ *clock.Fake) {
+	ctx := ctx(t)
+	if _, err := st.Create(ctx, cron.Job{Name: "thread", Spec: cron.Spec{Schedule: "@daily", Prompt: "p\x00q", SessionType: cron.SessionContinue}}); err != nil {
+		t.Fatal(err)
+	}
+	if j := get(t, st, "thread"); j.Prompt != "p\x00q" {
+		t.Errorf("prompt = %q, want %q", j.Prompt, "p\x00q")
+	}
+	bad := "a\x00b\xffc\xc3"
+	const want = "a\uFFFDb\uFFFDc\uFFFD"
+	id, err := st.StartRun(ctx, "thread", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := cron.RunResult{SessionID: "s" + bad, Output: "out" + bad, Err: errors.New("err" + bad),
+		Deliveries: []cron.Delivery{{Target: "webhook:x", Error: "HTTP 500: " + bad}}}
+	if err := st.FinishRun(ctx, id, res); err != nil {
+		t.Fatalf("FinishRun: %v", err)
+	}
+	r := history(t, st, "thread")[0]
+	if r.SessionID != "s"+want || r.Output != "out"+want || r.Error != "err"+want || r.Status != cron.StatusError ||
+		len(r.Deliveries) != 1 || r.Deliveries[0].Error != "HTTP 500: "+want {
+		t.Errorf("run = %+v, want each bad byte as U+FFFD", r)
+	}
+	if j := get(t, st, "thread"); j.SessionID != "s"+want || !j.RunningSince.IsZero() {
+		t.Errorf("continue job after its run: session %q, running since %v; want %q, not running", j.SessionID, j.RunningSince, "s"+want)
+	}
+
+	// Output kept to MaxOutput is cut between characters, not inside one.
+	id, err = st.StartRun(ctx, "thread", t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("a", cron.MaxOutput-1) + "中文"
+	if err := st.FinishRun(ctx, id, cron.RunResult{Output: long}); err != nil {
+		t.Fatalf("FinishRun: %v", err)
+	}
+	if out := history(t, st, "thread")[0].Output; out != long[:cron.MaxOutput-1]+"…" {
+		t.Errorf("cut output ends %q, want the a's and …", out[max(0, len(out)-10):])
+	}
+}
