@@ -95,10 +95,10 @@ func (h *home) fill(t *testing.T, sessions int) {
 			t.Fatal(err)
 		}
 	}
-	if len(h.ids) > 2 {
-		// The first session continues the second, which comes after it
-		// in state.db: the copy cannot link them until both are in.
-		h.exec(t, `UPDATE sessions SET parent_session_id = '`+h.ids[1]+`' WHERE id = '`+h.ids[0]+`'`)
+	if len(h.ids) > 1 {
+		// The first session continues the last, which comes after it in
+		// state.db: the copy cannot link them until both are in.
+		h.exec(t, `UPDATE sessions SET parent_session_id = '`+h.ids[len(h.ids)-1]+`' WHERE id = '`+h.ids[0]+`'`)
 	}
 	if _, err := h.store.AcquireLease(ctx, session.LeaseRequest{SessionID: h.ids[0], Holder: "host/1", Now: at, TTL: time.Minute}); err != nil {
 		t.Fatal(err)

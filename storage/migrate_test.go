@@ -57,8 +57,8 @@ func TestMigrateCopiesSessions(t *testing.T) {
 			t.Errorf("session on postgres differs from state.db's:\n got %+v\nwant %+v", a, b)
 		}
 	}
-	if p, _ := pg.Get(t.Context(), h.ids[0]); p.ParentID != h.ids[1] {
-		t.Errorf("first session's parent is %q, want %q: the link to a later session was lost", p.ParentID, h.ids[1])
+	if p, _ := pg.Get(t.Context(), h.ids[0]); p.ParentID != h.ids[4] {
+		t.Errorf("first session's parent is %q, want %q: the link to a later session was lost", p.ParentID, h.ids[4])
 	}
 	for _, q := range []string{"nginx", "日志", "服务器日志"} {
 		hits, err := pg.Search(t.Context(), q, session.SearchOptions{Limit: 50})
