@@ -15,8 +15,10 @@ import (
 // columns, computed the same way on both sides (each value in the form
 // the destination column holds, after Migrate's text sanitising). A
 // table whose sides differ makes the error ErrMismatch, naming it.
-func Compare(ctx context.Context, src *sqlitedb.DB, dst *pgdb.DB) (Report, error) {
-	p, err := makePlan(ctx, src.Reader(), dst.Reader())
+// Tables named in skip are left out, as Migrate's Options.Skip leaves
+// them.
+func Compare(ctx context.Context, src *sqlitedb.DB, dst *pgdb.DB, skip ...string) (Report, error) {
+	p, err := makePlan(ctx, src.Reader(), dst.Reader(), skip)
 	if err != nil {
 		return Report{}, err
 	}

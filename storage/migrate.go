@@ -44,7 +44,7 @@ func Migrate(ctx context.Context, src *sqlitedb.DB, dst *pgdb.DB, opts Options) 
 )`); err != nil {
 		return r, fmt.Errorf("storage: create storage_migration: %w", err)
 	}
-	p, err := makePlan(ctx, src.Reader(), dst.Reader())
+	p, err := makePlan(ctx, src.Reader(), dst.Reader(), opts.Skip)
 	if err != nil {
 		return r, err
 	}

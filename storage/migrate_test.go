@@ -156,8 +156,8 @@ func TestMigrateSanitizesText(t *testing.T) {
 }
 
 // TestMigrateRefusesTableWithoutCounterpart stops before copying
-// anything when a table holding rows has nowhere to go, and names it;
-// an empty one is skipped.
+// anything when a table holding rows has nowhere to go, and names it,
+// unless told to leave it behind; an empty one is skipped.
 func TestMigrateRefusesTableWithoutCounterpart(t *testing.T) {
 	h := newHome(t)
 	h.fill(t, 2)
@@ -172,17 +172,26 @@ func TestMigrateRefusesTableWithoutCounterpart(t *testing.T) {
 	if err := dst.Reader().QueryRow(`SELECT count(*) FROM sessions`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("a refused migration copied %d sessions (%v)", n, err)
 	}
-	h.exec(t, `DELETE FROM widgets`)
-	r, err := storage.Migrate(t.Context(), h.src, dst, storage.Options{})
+	if _, err := storage.Migrate(t.Context(), h.src, dst, storage.Options{Skip: []string{"widget"}}); err == nil ||
+		!strings.Contains(err.Error(), `skip "widget": state.db has no such table`) {
+		t.Fatalf("migrate skipping a table state.db lacks: %v", err)
+	}
+	r, err := storage.Migrate(t.Context(), h.src, dst, storage.Options{Skip: []string{"widgets"}})
 	if err != nil {
-		t.Fatalf("migrate with empty tables postgres lacks: %v", err)
+		t.Fatalf("migrate leaving widgets behind: %v", err)
 	}
-	skipped := map[string]bool{}
+	skipped := map[string]string{}
 	for _, tb := range r.Tables {
-		skipped[tb.Name] = tb.Skipped != ""
+		skipped[tb.Name] = tb.Skipped
 	}
-	if !skipped["widgets"] || !skipped["gadgets"] || skipped["sessions"] {
-		t.Errorf("skipped %v, want widgets and gadgets among them, not sessions", skipped)
+	if skipped["widgets"] != "left out as asked" || skipped["gadgets"] == "" || skipped["sessions"] != "" {
+		t.Errorf("skipped %v, want widgets as asked and gadgets as empty, not sessions", skipped)
+	}
+	if _, err := storage.Compare(t.Context(), h.src, dst); err == nil || !strings.Contains(err.Error(), "widgets") {
+		t.Errorf("compare not leaving widgets out: %v", err)
+	}
+	if _, err := storage.Compare(t.Context(), h.src, dst, "widgets"); err != nil {
+		t.Errorf("compare leaving widgets out: %v", err)
 	}
 }
 

@@ -73,12 +73,18 @@ func internalTable(name string) bool {
 }
 
 // makePlan reads both schemas and decides how every table of src is
-// copied. A non-empty source table with no destination table is an
-// error naming it, so nothing is silently left behind.
-func makePlan(ctx context.Context, src, dst *sql.DB) (*plan, error) {
+// copied, but those named in skip. A non-empty source table with no
+// destination table is an error naming it, so nothing is silently left
+// behind; so is a table in skip that src does not have.
+func makePlan(ctx context.Context, src, dst *sql.DB, skip []string) (*plan, error) {
 	names, withoutRowid, err := sourceTables(ctx, src)
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range skip {
+		if !slices.Contains(names, name) {
+			return nil, fmt.Errorf("storage: skip %q: state.db has no such table; it has %s", name, strings.Join(names, ", "))
+		}
 	}
 	dstTables, err := destTables(ctx, dst)
 	if err != nil {
@@ -88,6 +94,10 @@ func makePlan(ctx context.Context, src, dst *sql.DB) (*plan, error) {
 	var missing []string
 	byName := map[string]*tablePlan{}
 	for _, name := range names {
+		if slices.Contains(skip, name) {
+			p.skipped = append(p.skipped, Table{Name: name, Skipped: "left out as asked"})
+			continue
+		}
 		if !dstTables[name] {
 			n, err := countRows(ctx, src, name)
 			if err != nil {

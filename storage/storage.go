@@ -38,6 +38,10 @@ type Options struct {
 	// Progress, when set, is called after each committed batch and when
 	// a table is finished.
 	Progress func(Progress)
+	// Skip names state.db tables to leave behind, knowingly: without
+	// it, a table holding rows that PostgreSQL has no table for stops
+	// the migration.
+	Skip []string
 }
 
 // Progress is where a migration stands in one table.
