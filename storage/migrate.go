@@ -35,14 +35,8 @@ func Migrate(ctx context.Context, src *sqlitedb.DB, dst *pgdb.DB, opts Options) 
 		progress = func(Progress) {}
 	}
 	var r Report
-	if _, err := dst.Writer().ExecContext(ctx, `CREATE TABLE IF NOT EXISTS storage_migration (
-	tbl       text PRIMARY KEY,
-	last_key  text,
-	rows      bigint NOT NULL DEFAULT 0,
-	sanitized bigint NOT NULL DEFAULT 0,
-	done      boolean NOT NULL DEFAULT false
-)`); err != nil {
-		return r, fmt.Errorf("storage: create storage_migration: %w", err)
+	if err := createProgressTable(ctx, dst); err != nil {
+		return r, err
 	}
 	p, err := makePlan(ctx, src.Reader(), dst.Reader(), opts.Skip)
 	if err != nil {
@@ -65,6 +59,32 @@ func Migrate(ctx context.Context, src *sqlitedb.DB, dst *pgdb.DB, opts Options) 
 	}
 	r.Tables = append(r.Tables, p.skipped...)
 	return r, mismatch(r)
+}
+
+// progressLock is the key of the advisory lock under which Migrate
+// creates storage_migration: two migrations starting at once would
+// otherwise both create it, and one fail ("hermstor" in ASCII).
+const progressLock = 0x6865726d73746f72
+
+// createProgressTable creates storage_migration unless it exists.
+func createProgressTable(ctx context.Context, dst *pgdb.DB) error {
+	err := dst.WriteTx(ctx, "create storage_migration", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(progressLock)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS storage_migration (
+	tbl       text PRIMARY KEY,
+	last_key  text,
+	rows      bigint NOT NULL DEFAULT 0,
+	sanitized bigint NOT NULL DEFAULT 0,
+	done      boolean NOT NULL DEFAULT false
+)`)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("storage: %w", err)
+	}
+	return nil
 }
 
 // copyState is a table's row of storage_migration.

@@ -239,3 +239,54 @@ func TestCompareFindsDifference(t *testing.T) {
 		t.Fatalf("compare after changing messages and session_leases: %v", err)
 	}
 }
+
+// TestMigrateTwoAtOnce runs two migrations of one state.db into one
+// database at the same time, each through its own connections, as two
+// shells would: a batch one of them committed is never copied again by
+// the other, which stops, and a run after both leaves an exact copy.
+func TestMigrateTwoAtOnce(t *testing.T) {
+	h := newHome(t)
+	h.fill(t, 10)
+	errs := make(chan error, 2)
+	for range 2 {
+		dst := h.dst(t)
+		go func() {
+			_, err := storage.Migrate(t.Context(), h.src, dst, storage.Options{Batch: 3})
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil && !strings.Contains(err.Error(), "another migration is copying") {
+			t.Errorf("one of two migrations at once: %v", err)
+		}
+	}
+	r, err := storage.Migrate(t.Context(), h.src, h.dst(t), storage.Options{})
+	if err != nil {
+		t.Fatalf("migration after two at once: %v", err)
+	}
+	for _, tb := range r.Tables {
+		if !tb.Match() {
+			t.Errorf("table %s after two migrations at once: %+v", tb.Name, tb)
+		}
+	}
+}
+
+// TestMigrateAfterStateChanged reports, by name, the tables state.db
+// changed in after they were copied, rather than copying the change
+// into a finished table half-way.
+func TestMigrateAfterStateChanged(t *testing.T) {
+	h := newHome(t)
+	h.fill(t, 2)
+	dst := h.dst(t)
+	if _, err := storage.Migrate(t.Context(), h.src, dst, storage.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.store.Append(t.Context(), h.ids[1], &session.Message{Message: llm.UserMessage("one more")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := storage.Migrate(t.Context(), h.src, dst, storage.Options{})
+	if !errors.Is(err, storage.ErrMismatch) || !strings.Contains(err.Error(), "messages (state.db 11 rows") ||
+		!strings.Contains(err.Error(), "sessions (") || strings.Contains(err.Error(), "usage_daily") {
+		t.Fatalf("migrate after state.db changed: %v", err)
+	}
+}

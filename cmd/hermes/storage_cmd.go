@@ -88,6 +88,9 @@ to use it.`,
 			if err != nil && len(r.Tables) > 0 && !errors.Is(err, storage.ErrMismatch) {
 				return fmt.Errorf("%w\nrun hermes storage migrate again to resume; it continues after the last batch it committed", err)
 			}
+			if errors.Is(err, storage.ErrMismatch) {
+				return fmt.Errorf("%w\nstate.db changed after these tables were copied (was hermes running?): stop hermes and migrate into a new, empty database", err)
+			}
 			if err != nil {
 				return err
 			}
