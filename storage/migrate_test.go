@@ -290,3 +290,38 @@ func TestMigrateAfterStateChanged(t *testing.T) {
 		t.Fatalf("migrate after state.db changed: %v", err)
 	}
 }
+
+// TestMigrateResumesByCompositeKey stops and resumes a table without
+// rowid (usage_daily, keyed by day, user, tenant and model) between
+// batches: its batches follow the key, and no row is copied twice.
+func TestMigrateResumesByCompositeKey(t *testing.T) {
+	h := newHome(t)
+	h.fill(t, 1)
+	for _, day := range []string{"2026-11-01", "2026-11-02", "2026-11-03"} {
+		for _, user := range []string{"", "ana", "李雷", "zoë"} {
+			h.exec(t, `INSERT INTO usage_daily (day, user_id, tenant, model, calls, input_tokens, output_tokens, cost_usd)
+VALUES ('`+day+`', '`+user+`', 'acme', 'qwen3', 1, 10, 5, 0.001)`)
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	batches := 0
+	r, err := storage.Migrate(ctx, h.src, h.dst(t), storage.Options{Batch: 2, Progress: func(p storage.Progress) {
+		if p.Table == "usage_daily" && !p.Done {
+			if batches++; batches == 3 {
+				cancel()
+			}
+		}
+	}})
+	cancel()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped migration: %v", err)
+	}
+	first := copiedRows(r)
+	r, err = storage.Migrate(t.Context(), h.src, h.dst(t), storage.Options{Batch: 2})
+	if err != nil {
+		t.Fatalf("resumed migration: %v", err)
+	}
+	if total := first + copiedRows(r); total != 1+5+13+1 {
+		t.Errorf("copied %d rows in two runs, want 20", total)
+	}
+}
