@@ -3,6 +3,6 @@
 package storage_test
 
 // raceDetector is set when the tests run under the race detector, which
-// slows SQLite's engine about 25 times: the search comparison then
-// migrates a smaller home.
+// slows SQLite's engine about 25 times: the search comparison over a
+// large generated home then does not run.
 const raceDetector = true
