@@ -33,9 +33,10 @@ func sessionStore(t *testing.T, db sqldb.DB) session.Store {
 }
 
 // TestCheckFindsMalformedHistory plants, on each backend, a tool result
-// whose call was never made, a session whose message count is off and
-// messages of a session that does not exist, and expects Check to name
-// each, after passing the same database before.
+// whose call was never made, a session whose message count is off,
+// messages of a session that does not exist and an old schema version,
+// and expects Check to name each, after passing the same database
+// before.
 func TestCheckFindsMalformedHistory(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db sqldb.DB) {
 		ctx := t.Context()
@@ -64,6 +65,11 @@ func TestCheckFindsMalformedHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 		exec(t, db, `UPDATE sessions SET message_count = 7 WHERE id = '`+good.ID+`'`)
+		if db.Dialect() == sqldb.SQLite {
+			exec(t, db, `UPDATE schema_version SET version = 1`)
+		} else {
+			exec(t, db, `DELETE FROM schema_versions WHERE name = 'sessions' AND version > 1`)
+		}
 		if db.Dialect() == sqldb.SQLite {
 			exec(t, db, `PRAGMA foreign_keys = OFF`,
 				`INSERT INTO messages (session_id, role, timestamp) VALUES ('ghost', 'user', 1)`, `PRAGMA foreign_keys = ON`)
@@ -94,6 +100,7 @@ func TestCheckFindsMalformedHistory(t *testing.T) {
 			`answers tool call "call_ok"`,
 			"message_count: session " + good.ID + " says it has 7 messages but has 3",
 			"orphan_messages: 1 messages belong to session ghost",
+			" is at version 1; this hermes knows ",
 		} {
 			if !strings.Contains(all, want) {
 				t.Errorf("problems lack %q:\n%s", want, all)
