@@ -18,6 +18,7 @@ package team
 import (
 	"database/sql"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,15 +45,20 @@ type StoreOptions struct {
 	PollInterval time.Duration
 }
 
-// Store holds the team tables of one state.db. It is safe for concurrent
-// use, and several processes may share the file: every change is one
-// write transaction (BEGIN IMMEDIATE), which SQLite runs one at a time
-// across processes.
+// Store holds the team tables of one database. It is safe for concurrent
+// use, and several processes may share the database: every change is one
+// write transaction. SQLite runs those one at a time across processes
+// (BEGIN IMMEDIATE), so a read-then-write inside one sees nothing change
+// between the two. PostgreSQL runs the transactions of several replicas
+// side by side (READ COMMITTED), so there every row a transaction reads
+// and then writes on the strength of what it read is locked as it is
+// read (locks below): the same code is then as safe on both.
 type Store struct {
 	db   sqldb.DB
 	read *sql.DB
 	clk  clock.Clock
 	poll time.Duration
+	lock locks
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced when a task finishes or becomes ready
@@ -65,7 +71,39 @@ func NewStore(db sqldb.DB, opt StoreOptions) *Store {
 	if poll <= 0 {
 		poll = time.Second
 	}
-	return &Store{db: db, read: db.Reader(), clk: clock.OrReal(opt.Clock), poll: poll, changed: make(chan struct{})}
+	s := &Store{db: db, read: db.Reader(), clk: clock.OrReal(opt.Clock), poll: poll, changed: make(chan struct{})}
+	if db.Dialect() == sqldb.Postgres {
+		s.lock = locks{update: " FOR NO KEY UPDATE", share: " FOR SHARE", skip: " FOR NO KEY UPDATE SKIP LOCKED"}
+	}
+	return s
+}
+
+// locks are the clauses a SELECT inside a write transaction ends with to
+// lock the rows it reads, on PostgreSQL; on SQLite, whose writers never
+// overlap, they are empty (it has no such clause). NO KEY UPDATE rather
+// than UPDATE lets the foreign keys of rows inserted meanwhile still
+// point at the locked rows.
+type locks struct {
+	// update locks rows the transaction will change.
+	update string
+	// share keeps rows from changing until the transaction ends, as a
+	// post does with its run and inputs while it decides the new task's
+	// state from theirs.
+	share string
+	// skip is update that passes over rows another transaction holds,
+	// so claimers never wait for each other: each takes the next task.
+	skip string
+}
+
+// text is v as the database can hold it. PostgreSQL's text refuses NUL
+// bytes and invalid UTF-8, which tool output and models produce; there
+// they become U+FFFD, so a task's result is kept rather than lost to a
+// refused write. SQLite keeps v as it is.
+func (s *Store) text(v string) string {
+	if s.db.Dialect() != sqldb.Postgres {
+		return v
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(v, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // signal wakes every Wait and ClaimWait of this Store.
