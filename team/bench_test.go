@@ -8,28 +8,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
 // BenchmarkClaimLatency measures how long a task waits between becoming
 // ready and being claimed (claimed_at − ready_at, as stored), with N
-// workers waiting on one state.db. "shared" workers use the poster's
-// Store and wake on its in-process signal; "procs" workers each open the
-// file themselves, as other processes would, and see new tasks only by
-// polling every 50 ms. Each task is completed at once, so the figure is
+// workers waiting on one database, on each backend. "shared" workers use
+// the poster's Store and wake on its in-process signal; "procs" workers
+// each open the database themselves, as other processes (or replicas)
+// would, and see new tasks only by polling every 50 ms. Each task is completed at once, so the figure is
 // the queue's own latency, not a task's work.
 func BenchmarkClaimLatency(b *testing.B) {
-	for _, mode := range []string{"shared", "procs"} {
-		for _, n := range []int{1, 4, 16} {
-			b.Run(fmt.Sprintf("%s/workers=%d", mode, n), func(b *testing.B) { benchClaims(b, mode == "procs", n) })
+	for _, backend := range dbtest.Backends() {
+		for _, mode := range []string{"shared", "procs"} {
+			for _, n := range []int{1, 4, 16} {
+				b.Run(fmt.Sprintf("%s/%s/workers=%d", backend, mode, n), func(b *testing.B) {
+					benchClaims(b, dbtest.New(b, backend), mode == "procs", n)
+				})
+			}
 		}
 	}
 }
 
-func benchClaims(b *testing.B, procs bool, workers int) {
-	db, path := openDB(b)
+func benchClaims(b *testing.B, x dbtest.Target, procs bool, workers int) {
 	opt := StoreOptions{PollInterval: 50 * time.Millisecond}
-	poster := NewStore(db, opt)
+	poster := NewStore(x.Open(b), opt)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := mustRun(b, poster)
@@ -37,12 +40,7 @@ func benchClaims(b *testing.B, procs bool, workers int) {
 	for i := range workers {
 		s := poster
 		if procs {
-			wdb, err := sqlitedb.Open(ctx, path, sqlitedb.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer wdb.Close()
-			s = NewStore(wdb, opt)
+			s = NewStore(x.Open(b), opt)
 		}
 		w := &Worker{Store: s, Role: "r", Name: fmt.Sprint("w", i), Run: func(context.Context, Task, []Artifact) (Result, error) {
 			return Result{}, nil

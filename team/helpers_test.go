@@ -3,40 +3,27 @@ package team
 import (
 	"context"
 	"errors"
-	"path/filepath"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/dbtest"
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// openDB opens a state.db in a fresh directory; its path is returned so a
-// test can open it again, as another process would.
-func openDB(t testing.TB) (*sqlitedb.DB, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "state.db")
-	return openPath(t, path), path
-}
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
-func openPath(t testing.TB, path string) *sqlitedb.DB {
+// each runs f as a subtest on each backend, with a Store on a new
+// database and a fake clock.
+func each(t *testing.T, f func(t *testing.T, s *Store, clk *clock.Fake)) {
 	t.Helper()
-	db, err := sqlitedb.Open(context.Background(), path, sqlitedb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// newStore is a Store on a fresh file with a fake clock.
-func newStore(t testing.TB) (*Store, *clock.Fake) {
-	t.Helper()
-	db, _ := openDB(t)
-	clk := clock.NewFake(epoch)
-	return NewStore(db, StoreOptions{Clock: clk}), clk
+	dbtest.Each(t, func(t *testing.T, db sqldb.DB) {
+		clk := clock.NewFake(epoch)
+		f(t, NewStore(db, StoreOptions{Clock: clk}), clk)
+	})
 }
 
 func mustRun(t testing.TB, s *Store) Run {

@@ -50,6 +50,7 @@ func (s *Store) PostOnce(ctx context.Context, run int64, p Post) (Task, bool, er
 }
 
 func (s *Store) post(ctx context.Context, run int64, p Post, once bool) (Task, bool, error) {
+	p.Role, p.Description = s.text(p.Role), s.text(p.Description)
 	if strings.TrimSpace(p.Role) == "" {
 		return Task{}, false, errors.New("team: post task: role is empty; name the role whose workers should do it")
 	}
@@ -69,7 +70,7 @@ func (s *Store) post(ctx context.Context, run int64, p Post, once bool) (Task, b
 	var t Task
 	var found bool
 	err := s.db.WriteTx(ctx, "post team task", func(tx *sql.Tx) error {
-		if err := activeRun(ctx, tx, run); err != nil {
+		if err := s.activeRun(ctx, tx, run); err != nil {
 			return err
 		}
 		if once {
@@ -78,14 +79,14 @@ func (s *Store) post(ctx context.Context, run int64, p Post, once bool) (Task, b
 AND state NOT IN ('failed', 'cancelled') ORDER BY id LIMIT 1`, run, p.Role, p.Description, string(enc)).Scan(&id)
 			if err == nil {
 				found = true
-				t, err = getTask(ctx, tx, id)
+				t, err = getTask(ctx, tx, id, "")
 				return err
 			}
 			if !errors.Is(err, sql.ErrNoRows) {
 				return err
 			}
 		}
-		state, why, err := inputState(ctx, tx, run, inputs)
+		state, why, err := s.inputState(ctx, tx, run, inputs)
 		if err != nil {
 			return err
 		}
@@ -97,13 +98,9 @@ AND state NOT IN ('failed', 'cancelled') ORDER BY id LIMIT 1`, run, p.Role, p.De
 		case StateFailed, StateCancelled:
 			finished = now
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO team_tasks (run, role, description, inputs, state, max_attempts, error, created_at, ready_at, finished_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, run, p.Role, p.Description, string(enc), string(state), p.MaxAttempts, why, now, ready, finished)
-		if err != nil {
-			return err
-		}
-		id, err := res.LastInsertId()
-		if err != nil {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `INSERT INTO team_tasks (run, role, description, inputs, state, max_attempts, error, created_at, ready_at, finished_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, run, p.Role, p.Description, string(enc), string(state), p.MaxAttempts, why, now, ready, finished).Scan(&id); err != nil {
 			return err
 		}
 		for _, in := range inputs {
@@ -111,7 +108,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, run, p.Role, p.Description, string(enc),
 				return err
 			}
 		}
-		t, err = getTask(ctx, tx, id)
+		t, err = getTask(ctx, tx, id, "")
 		return err
 	})
 	if err != nil {
@@ -123,10 +120,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, run, p.Role, p.Description, string(enc),
 	return t, found, nil
 }
 
-// activeRun checks that run exists and is active.
-func activeRun(ctx context.Context, tx *sql.Tx, run int64) error {
+// activeRun checks that run exists and is active, and locks it until tx
+// ends: a run cancelled meanwhile would leave the new task unclaimable
+// for ever, and a second PostOnce of the same task must see the first.
+func (s *Store) activeRun(ctx context.Context, tx *sql.Tx, run int64) error {
 	var state string
-	err := tx.QueryRowContext(ctx, `SELECT state FROM team_runs WHERE id = ?`, run).Scan(&state)
+	err := tx.QueryRowContext(ctx, `SELECT state FROM team_runs WHERE id = ?`+s.lock.update, run).Scan(&state)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("run %d: %w", run, ErrNotFound)
 	}
@@ -141,14 +140,16 @@ func activeRun(ctx context.Context, tx *sql.Tx, run int64) error {
 
 // inputState is the state a task with these inputs starts in, and why
 // when that is failed or cancelled. Inputs that are not tasks of run are
-// refused, all of them named.
-func inputState(ctx context.Context, tx *sql.Tx, run int64, inputs []int64) (State, string, error) {
+// refused, all of them named. The inputs stay as read until tx ends: one
+// finishing meanwhile would not see the new task, which would then wait
+// for ever.
+func (s *Store) inputState(ctx context.Context, tx *sql.Tx, run int64, inputs []int64) (State, string, error) {
 	state, why := StateReady, ""
 	var unknown []string
 	for _, in := range inputs {
 		var r int64
 		var st string
-		err := tx.QueryRowContext(ctx, `SELECT run, state FROM team_tasks WHERE id = ?`, in).Scan(&r, &st)
+		err := tx.QueryRowContext(ctx, `SELECT run, state FROM team_tasks WHERE id = ?`+s.lock.share, in).Scan(&r, &st)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && r != run) {
 			unknown = append(unknown, fmt.Sprint(in))
 			continue
@@ -180,9 +181,11 @@ func inputState(ctx context.Context, tx *sql.Tx, run int64, inputs []int64) (Sta
 // Claim takes the oldest ready task for role, for holder, leased until
 // lease from now; false when there is none. It first returns to ready
 // every claimed task whose lease has run out (its worker crashed or
-// hung), or fails it when its attempts are used up. All of it is one
-// write transaction, so two claimers, in this process or another, never
-// get the same task.
+// hung, or its replica died), or fails it when its attempts are used up.
+// All of it is one write transaction, so two claimers, in this process or
+// another, never get the same task. On PostgreSQL each task it reads is
+// locked with SKIP LOCKED: claimers of several replicas never wait for
+// each other, each passing over the tasks another is taking.
 func (s *Store) Claim(ctx context.Context, role, holder string, lease time.Duration) (Task, bool, error) {
 	return s.ClaimIn(ctx, 0, role, holder, lease)
 }
@@ -194,6 +197,7 @@ func (s *Store) ClaimIn(ctx context.Context, run int64, role, holder string, lea
 	if role == "" || holder == "" {
 		return Task{}, false, fmt.Errorf("team: claim: role %q and holder %q must both be set", role, holder)
 	}
+	role, holder = s.text(role), s.text(holder)
 	if lease <= 0 {
 		return Task{}, false, fmt.Errorf("team: claim: lease %v is not accepted; use a positive duration", lease)
 	}
@@ -203,12 +207,12 @@ func (s *Store) ClaimIn(ctx context.Context, run int64, role, holder string, lea
 		found = false
 		now := s.now()
 		var err error
-		if expired, err = expireLeases(ctx, tx, now); err != nil {
+		if expired, err = s.expireLeases(ctx, tx, now); err != nil {
 			return err
 		}
 		var id int64
 		err = tx.QueryRowContext(ctx, `SELECT id FROM team_tasks WHERE state = 'ready' AND role = ?
-AND run IN (SELECT id FROM team_runs WHERE state = 'active' AND (? = 0 OR id = ?)) ORDER BY ready_at, id LIMIT 1`, role, run, run).Scan(&id)
+AND run IN (SELECT id FROM team_runs WHERE state = 'active' AND (? = 0 OR id = ?)) ORDER BY ready_at, id LIMIT 1`+s.lock.skip, role, run, run).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -220,7 +224,7 @@ WHERE id = ?`, holder, now+lease.Microseconds(), now, id); err != nil {
 			return err
 		}
 		found = true
-		t, err = getTask(ctx, tx, id)
+		t, err = getTask(ctx, tx, id, "")
 		return err
 	})
 	if err != nil {
@@ -233,9 +237,11 @@ WHERE id = ?`, holder, now+lease.Microseconds(), now, id); err != nil {
 }
 
 // expireLeases returns to ready, or fails, the claimed tasks whose lease
-// ended before now; true when it changed any.
-func expireLeases(ctx context.Context, tx *sql.Tx, now int64) (bool, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, attempts, max_attempts FROM team_tasks WHERE state = 'claimed' AND lease_until < ?`, now)
+// ended before now; true when it changed any. A task another transaction
+// holds (its worker renewing or finishing it, another claimer expiring
+// it) is passed over, and one renewed meanwhile is not read as lapsed.
+func (s *Store) expireLeases(ctx context.Context, tx *sql.Tx, now int64) (bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, attempts, max_attempts FROM team_tasks WHERE state = 'claimed' AND lease_until < ? ORDER BY id`+s.lock.skip, now)
 	if err != nil {
 		return false, err
 	}
@@ -312,8 +318,17 @@ WHERE state = 'waiting' AND id IN (SELECT task FROM team_task_inputs WHERE input
 }
 
 // readyDependants makes ready the tasks waiting on task id whose inputs
-// are now all done.
-func readyDependants(ctx context.Context, tx *sql.Tx, id, now int64) error {
+// are now all done. On PostgreSQL it first locks them: two inputs of one
+// task finishing at once in two transactions would each read the other
+// as not done yet and leave the task waiting for ever; with the lock the
+// second waits for the first and reads it done.
+func (s *Store) readyDependants(ctx context.Context, tx *sql.Tx, id, now int64) error {
+	if s.lock.update != "" {
+		if _, err := tx.ExecContext(ctx, `SELECT id FROM team_tasks WHERE state = 'waiting'
+AND id IN (SELECT task FROM team_task_inputs WHERE input = ?) ORDER BY id`+s.lock.update, id); err != nil {
+			return err
+		}
+	}
 	_, err := tx.ExecContext(ctx, `UPDATE team_tasks SET state = 'ready', ready_at = ?
 WHERE state = 'waiting' AND id IN (SELECT task FROM team_task_inputs WHERE input = ?)
 AND NOT EXISTS (SELECT 1 FROM team_task_inputs d JOIN team_tasks i ON i.id = d.input WHERE d.task = team_tasks.id AND i.state != 'done')`, now, id)

@@ -8,16 +8,19 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
 // TestConcurrentClaimsNeverShareATask claims from many goroutines through
-// two Stores, each on its own connection to one file as two processes
+// two Stores, each on its own handle to one database as two processes
 // would be: every task is claimed exactly once.
 func TestConcurrentClaimsNeverShareATask(t *testing.T) {
-	db1, path := openDB(t)
-	db2 := openPath(t, path)
+	dbtest.EachTarget(t, testConcurrentClaims)
+}
+
+func testConcurrentClaims(t *testing.T, x dbtest.Target) {
 	clk := clock.NewFake(epoch)
-	stores := []*Store{NewStore(db1, StoreOptions{Clock: clk}), NewStore(db2, StoreOptions{Clock: clk})}
+	stores := []*Store{NewStore(x.Open(t), StoreOptions{Clock: clk}), NewStore(x.Open(t), StoreOptions{Clock: clk})}
 	ctx := context.Background()
 	r := mustRun(t, stores[0])
 	const tasks = 60
@@ -71,10 +74,13 @@ func TestConcurrentClaimsNeverShareATask(t *testing.T) {
 // TestWaitWakes checks that Wait returns on a finish made through the
 // same Store at once, and on one made by another process at its next poll.
 func TestWaitWakes(t *testing.T) {
-	db1, path := openDB(t)
+	dbtest.EachTarget(t, testWaitWakes)
+}
+
+func testWaitWakes(t *testing.T, x dbtest.Target) {
 	clk := clock.NewFake(epoch)
-	s := NewStore(db1, StoreOptions{Clock: clk, PollInterval: 5 * time.Second})
-	other := NewStore(openPath(t, path), StoreOptions{Clock: clk})
+	s := NewStore(x.Open(t), StoreOptions{Clock: clk, PollInterval: 5 * time.Second})
+	other := NewStore(x.Open(t), StoreOptions{Clock: clk})
 	ctx := context.Background()
 	r := mustRun(t, s)
 	a := mustPost(t, s, r.ID, "search")
@@ -121,20 +127,21 @@ func TestWaitWakes(t *testing.T) {
 }
 
 func TestWaitRefusesOtherRunsAndStopsWithCtx(t *testing.T) {
-	s, clk := newStore(t)
-	r1, r2 := mustRun(t, s), mustRun(t, s)
-	a := mustPost(t, s, r1.ID, "search")
-	b := mustPost(t, s, r2.ID, "search")
-	_, err := s.Wait(context.Background(), r1.ID, []int64{a.ID, b.ID})
-	wantErr(t, err, ErrNotFound)
+	each(t, func(t *testing.T, s *Store, clk *clock.Fake) {
+		r1, r2 := mustRun(t, s), mustRun(t, s)
+		a := mustPost(t, s, r1.ID, "search")
+		b := mustPost(t, s, r2.ID, "search")
+		_, err := s.Wait(context.Background(), r1.ID, []int64{a.ID, b.ID})
+		wantErr(t, err, ErrNotFound)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	errc := make(chan error)
-	go func() {
-		_, err := s.Wait(ctx, r1.ID, []int64{a.ID})
-		errc <- err
-	}()
-	clk.BlockUntil(1)
-	cancel()
-	wantErr(t, <-errc, context.Canceled)
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error)
+		go func() {
+			_, err := s.Wait(ctx, r1.ID, []int64{a.ID})
+			errc <- err
+		}()
+		clk.BlockUntil(1)
+		cancel()
+		wantErr(t, <-errc, context.Canceled)
+	})
 }

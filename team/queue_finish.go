@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hermes-go/hermes/safety/redact"
@@ -22,9 +23,11 @@ type Result struct {
 	Tokens    int
 }
 
-// held checks, inside tx, that task id is claimed by holder.
-func held(ctx context.Context, tx *sql.Tx, id int64, holder string) (Task, error) {
-	t, err := getTask(ctx, tx, id)
+// held checks, inside tx, that task id is claimed by holder, and locks
+// the task until tx ends, so a lease running out meanwhile cannot hand
+// it to another worker between the check and the change.
+func (s *Store) held(ctx context.Context, tx *sql.Tx, id int64, holder string) (Task, error) {
+	t, err := getTask(ctx, tx, id, s.lock.update)
 	if err != nil {
 		return Task{}, err
 	}
@@ -38,8 +41,9 @@ func held(ctx context.Context, tx *sql.Tx, id int64, holder string) (Task, error
 // with ErrLeaseLost when the claim is no longer holder's: the worker
 // should stop, since another one may be running the task.
 func (s *Store) Renew(ctx context.Context, id int64, holder string, lease time.Duration) error {
+	holder = s.text(holder)
 	err := s.db.WriteTx(ctx, "renew team task lease", func(tx *sql.Tx) error {
-		if _, err := held(ctx, tx, id, holder); err != nil {
+		if _, err := s.held(ctx, tx, id, holder); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE team_tasks SET lease_until = ? WHERE id = ?`, s.now()+lease.Microseconds(), id)
@@ -56,7 +60,10 @@ func (s *Store) Renew(ctx context.Context, id int64, holder string, lease time.D
 // was, all in one transaction: a crash leaves either the task claimed
 // (to be run again once its lease ends) or done with all its artifacts.
 func (s *Store) Complete(ctx context.Context, id int64, holder string, r Result) error {
+	holder, r.Summary, r.SessionID = s.text(holder), s.text(r.Summary), s.text(r.SessionID)
+	r.Artifacts = slices.Clone(r.Artifacts)
 	for i := range r.Artifacts {
+		r.Artifacts[i].Name, r.Artifacts[i].Content = s.text(r.Artifacts[i].Name), s.text(r.Artifacts[i].Content)
 		if err := r.Artifacts[i].check(); err != nil {
 			return fmt.Errorf("team: complete task %d: artifact %d: %w", id, i, err)
 		}
@@ -67,7 +74,7 @@ func (s *Store) Complete(ctx context.Context, id int64, holder string, r Result)
 		}
 	}
 	err := s.db.WriteTx(ctx, "complete team task", func(tx *sql.Tx) error {
-		if _, err := held(ctx, tx, id, holder); err != nil {
+		if _, err := s.held(ctx, tx, id, holder); err != nil {
 			return err
 		}
 		now := s.now()
@@ -81,7 +88,7 @@ func (s *Store) Complete(ctx context.Context, id int64, holder string, r Result)
 WHERE id = ?`, r.Summary, r.SessionID, r.Tokens, now, id); err != nil {
 			return err
 		}
-		return readyDependants(ctx, tx, id, now)
+		return s.readyDependants(ctx, tx, id, now)
 	})
 	if err != nil {
 		return fmt.Errorf("team: complete task %d: %w", id, err)
@@ -97,8 +104,9 @@ WHERE id = ?`, r.Summary, r.SessionID, r.Tokens, now, id); err != nil {
 // a request, and the coordinator's model reads it.
 func (s *Store) Fail(ctx context.Context, id int64, holder, reason string) (State, error) {
 	var state State
+	holder, reason = s.text(holder), s.text(reason)
 	err := s.db.WriteTx(ctx, "fail team task", func(tx *sql.Tx) error {
-		t, err := held(ctx, tx, id, holder)
+		t, err := s.held(ctx, tx, id, holder)
 		if err != nil {
 			return err
 		}

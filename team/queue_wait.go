@@ -34,6 +34,9 @@ func (s *Store) Wait(ctx context.Context, run int64, ids []int64) ([]Task, error
 
 // ClaimWait claims a task for role of run (0: any run) as ClaimIn does,
 // waiting while there is none until one is posted or freed, or ctx ends.
+// A task posted or freed through this Store wakes it at once; one posted
+// by another process or replica, or whose lease ran out, is seen at the
+// next poll (the package doc says why polling rather than LISTEN/NOTIFY).
 func (s *Store) ClaimWait(ctx context.Context, run int64, role, holder string, lease time.Duration) (Task, error) {
 	for {
 		ch := s.changes()

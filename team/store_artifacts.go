@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Kind is how an artifact's content is held.
@@ -69,6 +70,9 @@ func (a *Artifact) check() error {
 		if a.Content != "" {
 			return fmt.Errorf("%q: a file artifact has a path, not content", a.Name)
 		}
+		if !utf8.ValidString(a.Path) {
+			return fmt.Errorf("%q: path %q is not valid UTF-8, and artifact paths are kept as text; rename the file or give its content as a text artifact", a.Name, a.Path)
+		}
 		if !filepath.IsAbs(a.Path) {
 			return fmt.Errorf("%q: path %q is not accepted; give the file's absolute path", a.Name, a.Path)
 		}
@@ -101,7 +105,7 @@ func scanArtifact(r scanner) (Artifact, error) {
 
 // Artifact returns task's artifact name, or an error wrapping ErrNotFound.
 func (s *Store) Artifact(ctx context.Context, task int64, name string) (Artifact, error) {
-	a, err := scanArtifact(s.read.QueryRowContext(ctx, `SELECT `+artifactColumns+` FROM team_artifacts WHERE task = ? AND name = ?`, task, name))
+	a, err := scanArtifact(s.read.QueryRowContext(ctx, `SELECT `+artifactColumns+` FROM team_artifacts WHERE task = ? AND name = ?`, task, s.text(name)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Artifact{}, fmt.Errorf("team: task %d has no artifact %q: %w", task, name, ErrNotFound)
 	}

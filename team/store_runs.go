@@ -86,15 +86,10 @@ func (s *Store) StartRun(ctx context.Context, st Start) (Run, error) {
 	if st.Team == "" {
 		return Run{}, errors.New("team: create run: team is empty; name the team the run belongs to")
 	}
-	r := Run{Team: st.Team, Goal: st.Goal, Spec: st.Spec, Holder: st.Holder, State: RunActive, CreatedAt: fromMicros(s.now())}
+	r := Run{Team: s.text(st.Team), Goal: s.text(st.Goal), Spec: s.text(st.Spec), Holder: s.text(st.Holder), State: RunActive, CreatedAt: fromMicros(s.now())}
 	err := s.db.WriteTx(ctx, "create team run", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO team_runs (team, goal, state, spec, holder, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			r.Team, r.Goal, string(RunActive), r.Spec, r.Holder, r.CreatedAt.UnixMicro())
-		if err != nil {
-			return err
-		}
-		r.ID, err = res.LastInsertId()
-		return err
+		return tx.QueryRowContext(ctx, `INSERT INTO team_runs (team, goal, state, spec, holder, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			r.Team, r.Goal, string(RunActive), r.Spec, r.Holder, r.CreatedAt.UnixMicro()).Scan(&r.ID)
 	})
 	if err != nil {
 		return Run{}, fmt.Errorf("team: create run: %w", err)
@@ -145,17 +140,17 @@ func (s *Store) HoldRun(ctx context.Context, id int64, was, holder string) error
 				return fmt.Errorf("run %d is no longer held by %q: %w", id, was, ErrLeaseLost)
 			}
 			return nil
-		}, holder, id, was)
+		}, s.text(holder), id, s.text(was))
 }
 
 // SetRunSession records the coordinator's session of run id.
 func (s *Store) SetRunSession(ctx context.Context, id int64, sessionID string) error {
-	return s.updateRun(ctx, id, "set team run session", `UPDATE team_runs SET session_id = ? WHERE id = ?`, nil, sessionID, id)
+	return s.updateRun(ctx, id, "set team run session", `UPDATE team_runs SET session_id = ? WHERE id = ?`, nil, s.text(sessionID), id)
 }
 
 // MarkDelivered records that run id's answer went to target.
 func (s *Store) MarkDelivered(ctx context.Context, id int64, target string) error {
-	return s.updateRun(ctx, id, "mark team run delivered", `UPDATE team_runs SET delivered_at = ?, delivery = ? WHERE id = ?`, nil, s.now(), target, id)
+	return s.updateRun(ctx, id, "mark team run delivered", `UPDATE team_runs SET delivered_at = ?, delivery = ? WHERE id = ?`, nil, s.now(), s.text(target), id)
 }
 
 // updateRun runs one UPDATE of a run; check, when set, judges the rows it
@@ -211,7 +206,7 @@ func (s *Store) endRun(ctx context.Context, id int64, o Outcome, why string) err
 	err := s.db.WriteTx(ctx, "end team run", func(tx *sql.Tx) error {
 		now := s.now()
 		res, err := tx.ExecContext(ctx, `UPDATE team_runs SET state = ?, finished_at = ?, answer = ?, error = ?, tokens = tokens + ? WHERE id = ? AND state = ?`,
-			string(o.State), now, o.Answer, o.Error, o.Tokens, id, string(RunActive))
+			string(o.State), now, s.text(o.Answer), s.text(o.Error), o.Tokens, id, string(RunActive))
 		if err != nil {
 			return err
 		}

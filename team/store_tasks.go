@@ -89,8 +89,10 @@ type queryRow interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func getTask(ctx context.Context, q queryRow, id int64) (Task, error) {
-	t, err := scanTask(q.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM team_tasks WHERE id = ?`, id))
+// getTask reads task id; lock, when not empty, is the clause that locks
+// its row (locks).
+func getTask(ctx context.Context, q queryRow, id int64, lock string) (Task, error) {
+	t, err := scanTask(q.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM team_tasks WHERE id = ?`+lock, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Task{}, fmt.Errorf("team: task %d: %w", id, ErrNotFound)
 	}
@@ -102,7 +104,7 @@ func getTask(ctx context.Context, q queryRow, id int64) (Task, error) {
 
 // Task returns task id, or an error wrapping ErrNotFound.
 func (s *Store) Task(ctx context.Context, id int64) (Task, error) {
-	return getTask(ctx, s.read, id)
+	return getTask(ctx, s.read, id, "")
 }
 
 // Queued counts the tasks waiting for their inputs or ready for a
