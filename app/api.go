@@ -106,12 +106,8 @@ func (a *App) apiTurn(ctx context.Context, t api.Turn, sink agent.Sink) (*api.Re
 		}
 	}
 	in := engine.Input{Text: t.Text, Source: apiSource, Model: t.Model, User: api.CallerFrom(ctx).User, Approval: safety.Asker{Prompter: t.Prompter},
+		Locked: t.Ready,
 		Attach: func(ctx context.Context, to engine.AttachTo) ([]llm.Part, error) {
-			if t.Ready != nil {
-				if err := t.Ready(ctx, to.SessionID); err != nil {
-					return nil, err
-				}
-			}
 			if t.Started != nil {
 				t.Started(to.SessionID)
 			}

@@ -265,6 +265,13 @@ type Input struct {
 	// model in a form it takes; the parts it returns follow Text in the
 	// user's message, which they make even when Text is empty.
 	Attach func(ctx context.Context, to AttachTo) ([]llm.Part, error)
+	// Locked, when set, is called once the turn holds its session, so
+	// no other turn of it runs in any process, and before its history is
+	// read: what it changes in the session (an API request taken over
+	// from a replica that died rewinds that attempt's messages) is what
+	// the turn sees. An error it returns ends the turn before anything
+	// is stored.
+	Locked func(ctx context.Context, sessionID string) error
 
 	// box, when set, is the turn's tools instead of a selection, model
 	// the model it calls, and parentID the session a new one is a child
@@ -358,6 +365,11 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		return nil, err
 	}
 	defer lease.release()
+	if in.Locked != nil {
+		if err := in.Locked(ctx, s.ID); err != nil {
+			return nil, err
+		}
+	}
 	e.facts.touch(s.ID)
 
 	// A session made for this turn has no messages to load: nobody

@@ -2,6 +2,8 @@ package engine_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/hermes-go/hermes/engine"
@@ -72,5 +74,56 @@ func TestHistoryReadOnceThenWhatCameSince(t *testing.T) {
 	turn(id, "afresh")
 	if got := sent(); len(got) != 1 || got[0] != "afresh" {
 		t.Errorf("a session made again sent the old history: %q", got)
+	}
+}
+
+// TestLockedRunsBeforeTheHistoryIsRead: what Input.Locked changes in
+// the session (here, a dead attempt's message rewound) is what the
+// turn's model sees, also when the history was kept from an earlier
+// turn; an error from it ends the turn with nothing stored.
+func TestLockedRunsBeforeTheHistoryIsRead(t *testing.T) {
+	srv := llmtest.New(t)
+	st, _ := openStore(t)
+	e := engine.New(engine.Options{Store: st, Models: model(srv), Tools: engine.Tools{Registry: registry(t, echoTool{})},
+		Prompt: engine.PromptSources{Home: soulHome(t, "You are a test.")}})
+	t.Cleanup(e.Close)
+	ctx := context.Background()
+	srv.Handle(func(r llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "re: " + r.LastUserText()} })
+	res, err := e.Turn(ctx, "", engine.Input{Text: "one", Source: "api"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.SessionID
+	msgs, _ := st.Messages(ctx, id)
+	base := msgs[len(msgs)-1].ID
+	// A replica that died left its attempt's message behind.
+	if err := st.Append(ctx, id, &session.Message{Message: llm.UserMessage("two")}); err != nil {
+		t.Fatal(err)
+	}
+	var lockedID string
+	res, err = e.Turn(ctx, id, engine.Input{Text: "two", Source: "api", Locked: func(ctx context.Context, sid string) error {
+		lockedID = sid
+		_, err := st.Rewind(ctx, sid, base)
+		return err
+	}}, nil)
+	if err != nil || res.Final != "re: two" || lockedID != id {
+		t.Fatalf("turn after the rewind: %v %+v (Locked told %q)", err, res, lockedID)
+	}
+	reqs := srv.Requests()
+	var sent []string
+	for _, m := range reqs[len(reqs)-1].Messages[1:] {
+		sent = append(sent, m.Text())
+	}
+	if len(sent) != 3 || sent[2] != "two" {
+		t.Errorf("the model was sent %q, want one, re: one, two", sent)
+	}
+	before, _ := st.Messages(ctx, id)
+	if _, err := e.Turn(ctx, id, engine.Input{Text: "three", Source: "api", Locked: func(context.Context, string) error {
+		return errors.New("refused")
+	}}, nil); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("a Locked error: %v", err)
+	}
+	if after, _ := st.Messages(ctx, id); len(after) != len(before) {
+		t.Errorf("a turn Locked refused stored %d messages", len(after)-len(before))
 	}
 }
