@@ -141,6 +141,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		Agent:     a.chatAgent,
 		ChatAgent: a.chatAgentOf,
 		Inbox:     gatewayInbox{a.Gateway},
+		Elector:   a.gatewayElector(),
 		Logger:    a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {
