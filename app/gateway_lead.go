@@ -27,7 +27,9 @@ func (a *App) elector() *pgdb.Elector {
 	if !ok || pg == nil {
 		return nil
 	}
-	return pg.Elector(pgdb.ElectOptions{Clock: a.opts.Clock})
+	// The wall clock, whatever the app's: the server ends a leader's
+	// session after three intervals of its wall clock without a check.
+	return pg.Elector(pgdb.ElectOptions{})
 }
 
 // leaderElector is a pgdb.Elector as the gateway takes one.

@@ -29,6 +29,10 @@ type ElectOptions struct {
 	// (application_name), where Leader reads it; "" means host/pid.
 	Holder string
 	// Clock times the tries and the checks; nil means the wall clock.
+	// The server times the session's idle timeout on its own clock, so
+	// a leader on a clock that stands still loses its lock unawares
+	// after three intervals: only a test that leads no longer than
+	// that may give a fake.
 	Clock clock.Clock
 }
 
