@@ -73,13 +73,20 @@ func LeaderKey(name string) int64 {
 // returns the leadership; it fails only when ctx ends or name is empty.
 // A database that cannot be reached is tried again at the next interval.
 //
-// The leadership holds one of the pool's connections until Release.
-// That session's idle_session_timeout is three intervals and the leader
-// runs a check on it every interval, answered within an interval or
-// taken as lost; so a leader cut off from the database (a network
-// partition, a frozen process) reports Lost within two intervals of its
-// last answered check, and the server ends its session, freeing the
-// lock for another replica, only after three.
+// From its first try until Release, an election holds one of the pool's
+// connections, so storage.max_conns must leave one for each name led
+// beside what the stores use; and the lock is the session's, so the
+// connection must reach PostgreSQL itself or a pooler in session mode,
+// never one that pools transactions.
+//
+// A leader that dies hands over within an interval: its connection
+// closes, the server frees the lock, and a waiting replica takes it at
+// its next try. A leader cut off instead (a network partition, a frozen
+// process) cannot be told; so its session's idle_session_timeout is
+// three intervals, and it checks its hold every interval, an answer
+// late by an interval counting as lost: it reports Lost within two
+// intervals of its last answered check, and the server ends its
+// session, freeing the lock for another replica, only after three.
 func (e *Elector) Lead(ctx context.Context, name string) (*Leadership, error) {
 	if name == "" {
 		return nil, errors.New("postgres: lead: the name is empty; want what is led, such as telegram")
