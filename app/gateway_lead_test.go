@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/gateway"
 	"github.com/hermes-go/hermes/gateway/telegram"
@@ -276,5 +277,26 @@ func TestGatewayTelegramLeaderFailover(t *testing.T) {
 	defer watch.mu.Unlock()
 	if watch.most != 1 {
 		t.Errorf("%d getUpdates polls were in flight at once; want one", watch.most)
+	}
+}
+
+// On SQLite the database is one machine's: no election, every platform
+// received from here.
+func TestGatewayElectorOnSQLite(t *testing.T) {
+	home := t.TempDir()
+	writeConfig(t, home, `model: {base_url: "http://127.0.0.1:1/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
+memory: {long_term: false}
+`)
+	l, err := config.Load(loadOptions(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(context.Background(), Options{Config: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if e := a.gatewayElector(); e != nil {
+		t.Fatalf("the gateway elects on SQLite: %T", e)
 	}
 }
