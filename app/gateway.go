@@ -141,13 +141,13 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		Agent:     a.chatAgent,
 		ChatAgent: a.chatAgentOf,
 		Inbox:     gatewayInbox{a.Gateway},
-		Elector:   a.gatewayElector(),
 		Logger:    a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {
 		opt.Workdir = wd
 	}
 	opt.Media = a.gatewayMedia()
+	opt.Elector = a.gatewayElector()
 	if g.UnauthorizedDMBehavior != config.DMIgnore {
 		opt.Pair = func(ctx context.Context, platform string, u gateway.User) (string, error) {
 			if platform == "email" {
