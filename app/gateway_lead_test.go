@@ -143,8 +143,8 @@ func (l mortalLease) Release() error {
 	}
 }
 
-// replica is one hermes gateway on the shared database.
-type replica struct {
+// gwReplica is one hermes gateway on the shared database.
+type gwReplica struct {
 	name     string
 	elector  *pgdb.Elector
 	platform gateway.Platform
@@ -180,13 +180,13 @@ func TestGatewayTelegramLeaderFailover(t *testing.T) {
 		return n == 1, err
 	}
 	watch := &polls{inflight: map[string]int{}, first: map[string]time.Time{}}
-	start := func(name string) *replica {
+	start := func(name string) *gwReplica {
 		db, err := pgdb.Open(t.Context(), dsn, pgdb.Options{MaxConns: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		r := &replica{name: name, elector: db.Elector(pgdb.ElectOptions{Interval: leadInterval, Holder: name}), dead: make(chan struct{})}
+		r := &gwReplica{name: name, elector: db.Elector(pgdb.ElectOptions{Interval: leadInterval, Holder: name}), dead: make(chan struct{})}
 		p, err := telegram.New(telegram.Options{Token: tg.Token, BaseURL: tg.URL, PollTimeout: 5 * time.Second, Logger: slog.New(slog.DiscardHandler),
 			Client: &http.Client{Transport: &transport{replica: name, polls: watch, dead: r.dead}}})
 		if err != nil {
