@@ -165,11 +165,17 @@ func (u *inUse) unlock(id string) {
 func (s *Server) run(ctx context.Context, t Turn, sink agent.Sink) (*Result, error) {
 	var held string
 	ready := t.Ready
+	cl, _ := ctx.Value(claimKey{}).(*claim)
 	t.Ready = func(ctx context.Context, id string) error {
 		if !s.inUse.hold(id) {
 			return &Error{Status: http.StatusConflict, Message: fmt.Sprintf("session %s is being deleted; start a new conversation", id)}
 		}
 		held = id
+		if cl != nil {
+			if err := cl.ready(ctx, id); err != nil {
+				return err
+			}
+		}
 		if ready != nil {
 			return ready(ctx, id)
 		}

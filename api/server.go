@@ -107,6 +107,16 @@ type Options struct {
 	// UI, when set, serves the dashboard under /ui; it checks the keys
 	// itself (a login form and a cookie, which a browser can hold).
 	UI http.Handler
+
+	// Requests, when set, makes chat completions and responses sent
+	// with an Idempotency-Key run once (IdempotencyHeader); Holder
+	// names this process in its claims. Rewind and LastMessageID let a
+	// replica taking over a request whose replica died undo what that
+	// attempt stored in the session.
+	Requests      Requests
+	Holder        string
+	Rewind        func(ctx context.Context, sessionID string, afterID int64) error
+	LastMessageID func(ctx context.Context, sessionID string) (int64, error)
 }
 
 // Server answers the API's endpoints.
@@ -133,8 +143,8 @@ func New(opt Options) *Server {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	s.mux.HandleFunc("GET /v1/models", s.models)
-	s.mux.HandleFunc("POST /v1/chat/completions", s.chat)
-	s.mux.HandleFunc("POST /v1/responses", s.responses)
+	s.mux.HandleFunc("POST /v1/chat/completions", s.idempotent(s.chat))
+	s.mux.HandleFunc("POST /v1/responses", s.idempotent(s.responses))
 	s.mux.HandleFunc("POST /v1/runs", s.startRun)
 	s.mux.HandleFunc("GET /v1/runs/{id}", s.getRun)
 	s.mux.HandleFunc("GET /v1/runs/{id}/events", s.runEvents)
@@ -171,7 +181,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.Add("Vary", "Origin")
 		if r.Method == http.MethodOptions {
 			h.Set("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE, OPTIONS")
-			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+SessionHeader)
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, "+SessionHeader+", "+IdempotencyHeader)
 			h.Set("Access-Control-Expose-Headers", SessionHeader)
 			h.Set("Access-Control-Max-Age", "600")
 			w.WriteHeader(http.StatusNoContent)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermes-go/hermes/agent"
 	"github.com/hermes-go/hermes/api"
+	"github.com/hermes-go/hermes/api/apistore"
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
@@ -76,6 +77,19 @@ func (a *App) APIHandler() (*api.Server, error) {
 		UI:                a.apiUI(keys),
 		Clock:             a.opts.Clock,
 		Logger:            a.Log,
+		Requests:          apistore.New(a.DB),
+		Holder:            a.Holder(),
+		Rewind: func(ctx context.Context, id string, after int64) error {
+			_, err := a.Sessions.Rewind(ctx, id, after)
+			return err
+		},
+		LastMessageID: func(ctx context.Context, id string) (int64, error) {
+			last, err := a.Sessions.LastMessages(ctx, id, 1)
+			if err != nil || len(last) == 0 {
+				return 0, err
+			}
+			return last[0].ID, nil
+		},
 	}), nil
 }
 

@@ -13,10 +13,7 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 
 	"github.com/hermes-go/hermes/audit"
 	"github.com/hermes-go/hermes/config"
@@ -25,13 +22,12 @@ import (
 	"github.com/hermes-go/hermes/gateway/gwstore"
 	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/metrics"
 	"github.com/hermes-go/hermes/notify"
 	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/session/sqlite"
 	"github.com/hermes-go/hermes/team"
 	"github.com/hermes-go/hermes/trace"
 	"github.com/hermes-go/hermes/users"
@@ -70,10 +66,11 @@ type Options struct {
 type App struct {
 	Config *config.Loaded
 	Log    *slog.Logger
-	// DB is state.db, opened once for every store of the process.
-	DB *sqlitedb.DB
-	// Sessions is the session store of state.db.
-	Sessions *sqlite.Store
+	// DB is where state lives (state.db, or PostgreSQL with storage:
+	// driver: postgres), opened once for every store of the process.
+	DB sqldb.DB
+	// Sessions is the session store.
+	Sessions SessionStore
 	// Jobs is the cron job store of state.db.
 	Jobs *cron.Store
 	// Facts is long-term memory's store (memory.long_term says whether
@@ -163,26 +160,23 @@ func (a *App) Close() {
 // onClose pushes f onto the cleanup stack.
 func (a *App) onClose(f func()) { a.cleanup = append(a.cleanup, f) }
 
-// openStores opens state.db once, with every schema migrated, and the
-// stores over it, creating the home directory on first use.
+// openStores opens the database once, with every schema migrated, and
+// the stores over it.
 func (a *App) openStores(ctx context.Context) error {
 	l := a.Config
-	if err := os.MkdirAll(filepath.Dir(l.Paths.StateDB), 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
-	}
-	db, err := sqlitedb.Open(ctx, l.Paths.StateDB, sqlitedb.Options{Logger: a.Log})
+	db, err := a.openDatabase(ctx)
 	if err != nil {
 		return err
 	}
 	a.DB = db
 	a.onClose(func() { db.Close() })
-	st, err := sqlite.New(db, sqlite.Options{Clock: a.opts.Clock})
+	st, err := a.openSessions(db)
 	if err != nil {
 		return err
 	}
 	a.Sessions = st
 	a.onClose(func() { st.Close() })
-	a.Gateway = gwstore.New(db, gwstore.Options{Clock: a.opts.Clock})
+	a.Gateway = gwstore.New(db, gwstore.Options{Clock: a.opts.Clock, Holder: a.Holder()})
 	if a.Jobs, err = cron.NewStore(db, cron.StoreOptions{DefaultZone: JobZone(l.Config), Clock: a.opts.Clock}); err != nil {
 		return err
 	}

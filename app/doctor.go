@@ -39,7 +39,7 @@ func DoctorChecks(l *config.Loaded, loadErr error, o DoctorOptions) []doctor.Che
 	checks := []doctor.Check{
 		configCheck(l, loadErr),
 		doctor.Permissions(p.Home, p.EnvFile),
-		doctor.StateDB(p.StateDB),
+		storageCheck(l, loadErr, o),
 		doctor.DiskSpace(p.Home),
 	}
 	if loadErr != nil {

@@ -140,7 +140,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		},
 		Agent:     a.chatAgent,
 		ChatAgent: a.chatAgentOf,
-		Inbox:     gatewayInbox{a.Gateway},
+		Inbox:     gatewayInbox{s: a.Gateway, alive: a.holdersAlive},
 		Logger:    a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {

@@ -68,8 +68,13 @@ func (a *App) tidy(ctx context.Context, sessionID string) (string, string, error
 	return res.SessionID, note, nil
 }
 
-// gatewayInbox keeps the gateway's held messages in state.db.
-type gatewayInbox struct{ s *gwstore.Store }
+// gatewayInbox keeps the gateway's held messages in the database.
+// alive tells whether a message's holder is a process still serving;
+// only the messages of those that are not are taken over.
+type gatewayInbox struct {
+	s     *gwstore.Store
+	alive func(ctx context.Context) (func(holder string) bool, error)
+}
 
 func (b gatewayInbox) Hold(ctx context.Context, platform string, ev gateway.Event, started bool) (int64, error) {
 	data, err := gateway.EncodeEvent(ev)
@@ -82,11 +87,16 @@ func (b gatewayInbox) Hold(ctx context.Context, platform string, ev gateway.Even
 func (b gatewayInbox) Start(ctx context.Context, id int64) error   { return b.s.Start(ctx, id) }
 func (b gatewayInbox) Release(ctx context.Context, id int64) error { return b.s.Release(ctx, id) }
 
-// Held decodes what the store held; a message that cannot be read is
+// Held takes over the messages held by processes that are gone and
+// decodes them; a message that cannot be read is
 // given back without its event, so it is released rather than retried
 // at every start.
 func (b gatewayInbox) Held(ctx context.Context) ([]gateway.HeldEvent, error) {
-	rows, err := b.s.HeldMessages(ctx)
+	alive, err := b.alive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := b.s.Adopt(ctx, alive)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
@@ -42,11 +41,7 @@ func (a *App) CheckJobs(ctx context.Context, strict bool) (warnings []string, er
 // after this host and process, that others wait for. On return, runs in
 // progress have had scheduler.shutdown_timeout to finish.
 func (a *App) RunScheduler(ctx context.Context, runner cron.Runner, load config.LoadOptions) error {
-	holder := a.opts.Holder
-	if holder == "" {
-		host, _ := os.Hostname()
-		holder = fmt.Sprintf("%s/%d", host, os.Getpid())
-	}
+	holder := a.Holder()
 	c := a.Config.Config.Scheduler
 	sched, err := cron.New(cron.Options{
 		Store: a.Jobs, Clock: a.opts.Clock, Logger: a.Log, Runner: a.countedRunner(runner),

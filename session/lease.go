@@ -44,3 +44,11 @@ type Lease struct {
 	Holder string
 	Until  time.Time
 }
+
+// RunningTurn is a session a turn is running in, and the process (host
+// and pid) running it: a lease held at the time asked about.
+type RunningTurn struct {
+	SessionID string
+	Holder    string
+	Until     time.Time
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/internal/pgtest"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -33,7 +34,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build hermes: %v\n%s", err, out)
 		os.Exit(1)
 	}
-	code := m.Run()
+	// pgtest.Main runs the tests and stops the PostgreSQL server the
+	// replica tests share, if one was started.
+	code := pgtest.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

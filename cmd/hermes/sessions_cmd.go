@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/sqlite"
 )
 
 func newSessionsCmd(a *cli) *cobra.Command {
@@ -27,7 +27,7 @@ Chinese, Japanese and Korean text, any phrase of one or more characters.`,
 }
 
 // withStore opens the store for a sessions subcommand and closes it after.
-func withStore(cmd *cobra.Command, a *cli, fn func(*sqlite.Store) error) error {
+func withStore(cmd *cobra.Command, a *cli, fn func(app.SessionStore) error) error {
 	h, err := a.openStores(cmd)
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func newSessionsListCmd(a *cli) *cobra.Command {
 			if limit < 1 {
 				return fmt.Errorf("--limit %d: give 1 or more", limit)
 			}
-			return withStore(cmd, a, func(st *sqlite.Store) error {
+			return withStore(cmd, a, func(st app.SessionStore) error {
 				list, err := st.List(cmd.Context(), session.ListOptions{Source: source, Limit: limit})
 				if err != nil {
 					return err
@@ -96,7 +96,7 @@ func newSessionsShowCmd(a *cli) *cobra.Command {
 		Short: "Print one session's messages",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(cmd, a, func(st *sqlite.Store) error {
+			return withStore(cmd, a, func(st app.SessionStore) error {
 				s, err := getSession(cmd, st, args[0])
 				if err != nil {
 					return err
@@ -132,7 +132,7 @@ func newSessionsSearchCmd(a *cli) *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := joinArgs(args)
-			return withStore(cmd, a, func(st *sqlite.Store) error {
+			return withStore(cmd, a, func(st app.SessionStore) error {
 				hits, err := st.Search(cmd.Context(), query, session.SearchOptions{Limit: limit})
 				if err != nil {
 					return err

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/sqlite"
 )
 
 func newSessionsExportCmd(a *cli) *cobra.Command {
@@ -26,7 +26,7 @@ prints a readable transcript.`,
 			if format != "jsonl" && format != "md" {
 				return fmt.Errorf("--format %q is not accepted; use jsonl or md", format)
 			}
-			return withStore(cmd, a, func(st *sqlite.Store) error {
+			return withStore(cmd, a, func(st app.SessionStore) error {
 				s, err := getSession(cmd, st, args[0])
 				if err != nil {
 					return err
@@ -53,7 +53,7 @@ func newSessionsDeleteCmd(a *cli) *cobra.Command {
 		Short: "Delete one session and its messages (asks first; --yes does not)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(cmd, a, func(st *sqlite.Store) error {
+			return withStore(cmd, a, func(st app.SessionStore) error {
 				s, err := getSession(cmd, st, args[0])
 				if err != nil {
 					return err
@@ -88,7 +88,7 @@ func newSessionsStatsCmd(a *cli) *cobra.Command {
 		Short: "Totals over all sessions: messages, tool calls, tokens, estimated cost",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withStore(cmd, a, func(st *sqlite.Store) error {
+			return withStore(cmd, a, func(st app.SessionStore) error {
 				s, err := st.Stats(cmd.Context())
 				if err != nil {
 					return err

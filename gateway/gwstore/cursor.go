@@ -12,14 +12,14 @@ import (
 // starts from now rather than from its history.
 func (s *Store) Cursor(ctx context.Context, platform, name string) (string, error) {
 	var v string
-	err := s.read.QueryRowContext(ctx, `SELECT value FROM gateway_cursors WHERE platform = ? AND name = ?`, platform, name).Scan(&v)
+	err := s.read.QueryRowContext(ctx, `SELECT value FROM gateway_cursors WHERE platform = ? AND name = ?`, s.text(platform), s.text(name)).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("gateway: read the %s cursor of %s: %w", name, platform, err)
 	}
-	return v, nil
+	return s.untext(v), nil
 }
 
 // SaveCursor records that platform's inbound stream name was read up to
@@ -30,7 +30,7 @@ func (s *Store) SaveCursor(ctx context.Context, platform, name, value string) er
 	err := s.writeTx(ctx, "save cursor", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO gateway_cursors (platform, name, value, updated_at) VALUES (?, ?, ?, ?)
 ON CONFLICT (platform, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-			platform, name, value, micros(s.now()))
+			s.text(platform), s.text(name), s.text(value), micros(s.now()))
 		return err
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -20,28 +21,29 @@ func (s *Store) Approve(ctx context.Context, platform, code string) (Pairing, er
 	}
 	norm, badCode := NormalizeCode(code)
 	now := s.now()
+	stored := s.text(platform)
 	var p Pairing
 	var failed error
 	err := s.writeTx(ctx, "approve pairing code", func(tx *sql.Tx) error {
 		p, failed = Pairing{}, nil
-		if until, err := lockedUntil(ctx, tx, platform, now); err != nil || !until.IsZero() {
+		if until, err := lockPairing(ctx, tx, stored, now); err != nil || !until.IsZero() {
 			failed = &RefusedError{Reason: ErrPairingLocked, Platform: platform, Until: until}
 			return err
 		}
 		if badCode == nil {
 			var user string
 			err := tx.QueryRowContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND code = ? AND expires_at > ? RETURNING user_id`,
-				platform, norm, micros(now)).Scan(&user)
+				stored, norm, micros(now)).Scan(&user)
 			switch {
 			case err == nil:
-				p = Pairing{Platform: platform, User: user, Approved: fromMicros(micros(now))}
-				return approved(ctx, tx, p)
+				p = Pairing{Platform: platform, User: s.untext(user), Approved: fromMicros(micros(now))}
+				return approved(ctx, tx, stored, user, p.Approved)
 			case !errors.Is(err, sql.ErrNoRows):
 				return err
 			}
 		}
 		var err error
-		failed, err = failApproval(ctx, tx, platform, code, badCode, now)
+		failed, err = failApproval(ctx, tx, platform, stored, code, badCode, now)
 		return err
 	})
 	switch {
@@ -53,25 +55,26 @@ func (s *Store) Approve(ctx context.Context, platform, code string) (Pairing, er
 	return p, nil
 }
 
-// approved records p and clears the platform's failed approvals.
-func approved(ctx context.Context, tx *sql.Tx, p Pairing) error {
+// approved records the pairing of user on platform (both as stored)
+// at at and clears the platform's failed approvals.
+func approved(ctx context.Context, tx *sql.Tx, platform, user string, at time.Time) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO gateway_pairings (platform, user_id, approved_at) VALUES (?, ?, ?)
-ON CONFLICT (platform, user_id) DO UPDATE SET approved_at = excluded.approved_at`, p.Platform, p.User, micros(p.Approved)); err != nil {
+ON CONFLICT (platform, user_id) DO UPDATE SET approved_at = excluded.approved_at`, platform, user, micros(at)); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE gateway_pairing_locks SET failures = 0 WHERE platform = ?`, p.Platform)
+	_, err := tx.ExecContext(ctx, `UPDATE gateway_pairing_locks SET failures = 0 WHERE platform = ?`, platform)
 	return err
 }
 
-// failApproval counts a failed approval of code on platform at now and
-// returns the error to report: badCode when the code was malformed, else
-// ErrNoSuchCode; the MaxFailures-th failure also locks the platform and
-// drops its pending codes, which could not be approved before they
-// expire anyway.
-func failApproval(ctx context.Context, tx *sql.Tx, platform, code string, badCode error, now time.Time) (error, error) {
+// failApproval counts a failed approval of code on platform (stored as
+// stored) at now and returns the error to report: badCode when the code
+// was malformed, else ErrNoSuchCode; the MaxFailures-th failure also
+// locks the platform and drops its pending codes, which could not be
+// approved before they expire anyway. The caller holds the platform's
+// row (lockPairing).
+func failApproval(ctx context.Context, tx *sql.Tx, platform, stored, code string, badCode error, now time.Time) (error, error) {
 	var failures int
-	if err := tx.QueryRowContext(ctx, `INSERT INTO gateway_pairing_locks (platform, failures) VALUES (?, 1)
-ON CONFLICT (platform) DO UPDATE SET failures = failures + 1 RETURNING failures`, platform).Scan(&failures); err != nil {
+	if err := tx.QueryRowContext(ctx, `UPDATE gateway_pairing_locks SET failures = failures + 1 WHERE platform = ? RETURNING failures`, stored).Scan(&failures); err != nil {
 		return nil, err
 	}
 	why := badCode
@@ -83,10 +86,10 @@ ON CONFLICT (platform) DO UPDATE SET failures = failures + 1 RETURNING failures`
 		return fmt.Errorf("%w (%d more failed approvals lock pairing on %s for %gh)", why, MaxFailures-failures, platform, LockFor.Hours()), nil
 	}
 	until := now.Add(LockFor)
-	if _, err := tx.ExecContext(ctx, `UPDATE gateway_pairing_locks SET failures = 0, locked_until = ? WHERE platform = ?`, micros(until), platform); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE gateway_pairing_locks SET failures = 0, locked_until = ? WHERE platform = ?`, micros(until), stored); err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ?`, platform); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ?`, stored); err != nil {
 		return nil, err
 	}
 	return fmt.Errorf("%w; %w", why, &RefusedError{Reason: ErrPairingLocked, Platform: platform, Until: until}), nil
@@ -100,14 +103,20 @@ func (s *Store) Revoke(ctx context.Context, platform, user string) error {
 	}
 	var n int64
 	err := s.writeTx(ctx, "revoke pairing", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairings WHERE platform = ? AND user_id = ?`, platform, user)
+		// An approval of the user's code on another replica is then
+		// wholly before or wholly after: it pairs the user and is
+		// revoked, or finds the code gone.
+		if _, err := lockPairing(ctx, tx, s.text(platform), s.now()); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairings WHERE platform = ? AND user_id = ?`, s.text(platform), s.text(user))
 		if err != nil {
 			return err
 		}
 		if n, err = res.RowsAffected(); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND user_id = ?`, platform, user)
+		_, err = tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND user_id = ?`, s.text(platform), s.text(user))
 		return err
 	})
 	switch {
@@ -122,15 +131,19 @@ func (s *Store) Revoke(ctx context.Context, platform, user string) error {
 // Paired reports whether the owner approved user on platform. A pairing
 // on another platform does not count: ids are only unique per platform.
 // Ids compare exactly, except email addresses (ids with an @), which
-// compare without regard to ASCII case (SQLite's lower), as the
-// allowlists compare them.
+// compare without regard to ASCII case, as the allowlists compare them;
+// a Unicode look-alike of a letter (the Kelvin sign for K) is not it.
 func (s *Store) Paired(ctx context.Context, platform, user string) (bool, error) {
 	if platform == "" || user == "" {
 		return false, nil
 	}
+	column, id := "user_id", user
+	if strings.Contains(user, "@") {
+		column, id = s.lowerSQL(column), asciiLower(user)
+	}
 	var n int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM gateway_pairings WHERE platform = ?1
-AND (user_id = ?2 OR (instr(?2, '@') > 0 AND lower(user_id) = lower(?2)))`, platform, user).Scan(&n); err != nil {
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM gateway_pairings WHERE platform = ? AND `+column+` = ?`,
+		s.text(platform), s.text(id)).Scan(&n); err != nil {
 		return false, fmt.Errorf("gateway: is user %q paired on %s: %w", user, platform, err)
 	}
 	return n > 0, nil

@@ -20,6 +20,9 @@ type Held struct {
 	// Started is when its turn began; zero while it waits in its chat's
 	// queue.
 	Started time.Time
+	// Holder is the process that holds it ("host/pid"), "" for a
+	// message held before holders were recorded.
+	Holder string
 }
 
 // Hold records a message the gateway has taken but not answered yet and
@@ -36,13 +39,8 @@ func (s *Store) Hold(ctx context.Context, platform, eventID string, event []byte
 		startedAt = now
 	}
 	err := s.writeTx(ctx, "hold message", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_inbox (platform, event_id, event, received_at, started_at) VALUES (?, ?, ?, ?, ?)`,
-			platform, eventID, event, now, startedAt)
-		if err != nil {
-			return err
-		}
-		id, err = res.LastInsertId()
-		return err
+		return tx.QueryRowContext(ctx, `INSERT INTO gateway_inbox (platform, event_id, event, received_at, started_at, holder) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			s.text(platform), s.text(eventID), event, now, startedAt, s.text(s.holder)).Scan(&id)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("gateway: hold message %s of %s: %w", eventID, platform, err)
@@ -73,16 +71,62 @@ func (s *Store) inboxExec(ctx context.Context, what, q string, args ...any) erro
 	return nil
 }
 
-// HeldMessages returns every held message, oldest first.
+// HeldMessages returns every held message, oldest first, whoever holds
+// it.
 func (s *Store) HeldMessages(ctx context.Context) ([]Held, error) {
+	return s.held(ctx, `SELECT `+heldColumns+` FROM gateway_inbox ORDER BY id`)
+}
+
+// Adopt takes over the held messages of processes that are gone, as
+// alive tells them, and returns them, oldest first: what this process
+// must now run or answer. Each is taken by a conditional update, so of
+// replicas adopting at once each message goes to one. Messages held by
+// this store's own holder are not returned: their turns run here.
+func (s *Store) Adopt(ctx context.Context, alive func(holder string) bool) ([]Held, error) {
+	all, err := s.held(ctx, `SELECT `+heldColumns+` FROM gateway_inbox WHERE holder <> ? ORDER BY id`, s.text(s.holder))
+	if err != nil {
+		return nil, err
+	}
 	var out []Held
-	err := s.query(ctx, `SELECT id, platform, event_id, event, received_at, started_at FROM gateway_inbox ORDER BY id`, nil,
+	for _, h := range all {
+		if h.Holder != "" && alive(h.Holder) {
+			continue
+		}
+		var took bool
+		err := s.writeTx(ctx, "adopt message", func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `UPDATE gateway_inbox SET holder = ? WHERE id = ? AND holder = ?`,
+				s.text(s.holder), h.ID, s.text(h.Holder))
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			took = n == 1
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("gateway: adopt held message %d: %w", h.ID, err)
+		}
+		if took {
+			h.Holder = s.holder
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+const heldColumns = `id, platform, event_id, event, received_at, started_at, holder`
+
+// held runs a query of heldColumns.
+func (s *Store) held(ctx context.Context, q string, args ...any) ([]Held, error) {
+	var out []Held
+	err := s.query(ctx, q, args,
 		func(rows *sql.Rows) error {
 			var h Held
 			var received, started int64
-			if err := rows.Scan(&h.ID, &h.Platform, &h.EventID, &h.Event, &received, &started); err != nil {
+			if err := rows.Scan(&h.ID, &h.Platform, &h.EventID, &h.Event, &received, &started, &h.Holder); err != nil {
 				return err
 			}
+			h.Platform, h.EventID, h.Holder = s.untext(h.Platform), s.untext(h.EventID), s.untext(h.Holder)
 			h.Received = fromMicros(received)
 			if started != 0 {
 				h.Started = fromMicros(started)

@@ -19,6 +19,7 @@ WHERE expires_at > ? ORDER BY platform, created_at`, []any{now}, func(r *sql.Row
 		if err := r.Scan(&p.Platform, &p.Code, &p.User, &created, &expires); err != nil {
 			return err
 		}
+		p.Platform, p.User = s.untext(p.Platform), s.untext(p.User)
 		p.Created, p.Expires = fromMicros(created), fromMicros(expires)
 		out.Pending = append(out.Pending, p)
 		return nil
@@ -30,7 +31,7 @@ WHERE expires_at > ? ORDER BY platform, created_at`, []any{now}, func(r *sql.Row
 			if err := r.Scan(&p.Platform, &p.User, &at); err != nil {
 				return err
 			}
-			p.Approved = fromMicros(at)
+			p.Platform, p.User, p.Approved = s.untext(p.Platform), s.untext(p.User), fromMicros(at)
 			out.Approved = append(out.Approved, p)
 			return nil
 		})
@@ -42,7 +43,7 @@ WHERE expires_at > ? ORDER BY platform, created_at`, []any{now}, func(r *sql.Row
 			if err := r.Scan(&l.Platform, &until); err != nil {
 				return err
 			}
-			l.Until = fromMicros(until)
+			l.Platform, l.Until = s.untext(l.Platform), fromMicros(until)
 			out.Locked = append(out.Locked, l)
 			return nil
 		})

@@ -15,7 +15,7 @@ import (
 // UIDVALIDITY when it was read and the last UID taken; zeros when it was
 // never read.
 func (s *Store) MailCursor(ctx context.Context, mailbox string) (validity, last uint32, err error) {
-	err = s.read.QueryRowContext(ctx, `SELECT uid_validity, last_uid FROM gateway_mail_cursors WHERE mailbox = ?`, mailbox).Scan(&validity, &last)
+	err = s.read.QueryRowContext(ctx, `SELECT uid_validity, last_uid FROM gateway_mail_cursors WHERE mailbox = ?`, s.text(mailbox)).Scan(&validity, &last)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, nil
 	}
@@ -29,7 +29,7 @@ func (s *Store) MailCursor(ctx context.Context, mailbox string) (validity, last 
 func (s *Store) SetMailCursor(ctx context.Context, mailbox string, validity, last uint32) error {
 	return s.writeTx(ctx, "record mail cursor", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO gateway_mail_cursors (mailbox, uid_validity, last_uid) VALUES (?, ?, ?)
-ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, last_uid = excluded.last_uid`, mailbox, validity, last)
+ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, last_uid = excluded.last_uid`, s.text(mailbox), validity, last)
 		return err
 	})
 }
@@ -48,14 +48,14 @@ type MailThread struct {
 func (s *Store) MailThread(ctx context.Context, chat, thread string) (MailThread, bool, error) {
 	var t MailThread
 	err := s.read.QueryRowContext(ctx, `SELECT subject, last_id, refs FROM gateway_mail_threads WHERE chat = ? AND thread = ?`,
-		chat, thread).Scan(&t.Subject, &t.LastID, &t.References)
+		s.text(chat), s.text(thread)).Scan(&t.Subject, &t.LastID, &t.References)
 	if errors.Is(err, sql.ErrNoRows) {
 		return MailThread{}, false, nil
 	}
 	if err != nil {
 		return MailThread{}, false, fmt.Errorf("gateway: mail thread %s of %s: %w", thread, chat, err)
 	}
-	return t, true, nil
+	return MailThread{Subject: s.untext(t.Subject), LastID: s.untext(t.LastID), References: s.untext(t.References)}, true, nil
 }
 
 // SetMailThread records the last message of thread of chat.
@@ -64,7 +64,7 @@ func (s *Store) SetMailThread(ctx context.Context, chat, thread string, t MailTh
 	return s.writeTx(ctx, "record mail thread", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO gateway_mail_threads (chat, thread, subject, last_id, refs, updated_at) VALUES (?, ?, ?, ?, ?, ?)
 ON CONFLICT (chat, thread) DO UPDATE SET subject = excluded.subject, last_id = excluded.last_id, refs = excluded.refs, updated_at = excluded.updated_at`,
-			chat, thread, t.Subject, t.LastID, t.References, now)
+			s.text(chat), s.text(thread), s.text(t.Subject), s.text(t.LastID), s.text(t.References), now)
 		return err
 	})
 }

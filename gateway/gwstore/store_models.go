@@ -50,11 +50,11 @@ func (s *Store) setChat(ctx context.Context, c chatSetting, key, value string) e
 	}
 	err := s.writeTx(ctx, "set chat "+c.column, func(tx *sql.Tx) error {
 		if value == "" {
-			_, err := tx.ExecContext(ctx, `DELETE FROM `+c.table+` WHERE key = ?`, key)
+			_, err := tx.ExecContext(ctx, `DELETE FROM `+c.table+` WHERE key = ?`, s.text(key))
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO `+c.table+` (key, `+c.column+`, set_at) VALUES (?, ?, ?)
-ON CONFLICT (key) DO UPDATE SET `+c.column+` = excluded.`+c.column+`, set_at = excluded.set_at`, key, value, micros(s.now()))
+ON CONFLICT (key) DO UPDATE SET `+c.column+` = excluded.`+c.column+`, set_at = excluded.set_at`, s.text(key), s.text(value), micros(s.now()))
 		return err
 	})
 	if err != nil {
@@ -66,12 +66,12 @@ ON CONFLICT (key) DO UPDATE SET `+c.column+` = excluded.`+c.column+`, set_at = e
 // chat returns chat key's value of setting c, "" for none.
 func (s *Store) chat(ctx context.Context, c chatSetting, key string) (string, error) {
 	var value string
-	err := s.read.QueryRowContext(ctx, `SELECT `+c.column+` FROM `+c.table+` WHERE key = ?`, key).Scan(&value)
+	err := s.read.QueryRowContext(ctx, `SELECT `+c.column+` FROM `+c.table+` WHERE key = ?`, s.text(key)).Scan(&value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("gateway: the %s of %s: %w", c.column, key, err)
 	}
-	return value, nil
+	return s.untext(value), nil
 }

@@ -49,18 +49,21 @@ func (s *Store) RequestCode(ctx context.Context, platform, user string) (code st
 		return "", false, err
 	}
 	now := s.now()
+	p, u := s.text(platform), s.text(user)
 	var refused error
 	err = s.writeTx(ctx, "request pairing code", func(tx *sql.Tx) error {
 		code, existing, refused = "", false, nil
-		if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND expires_at <= ?`, platform, micros(now)); err != nil {
-			return err
-		}
-		if until, err := lockedUntil(ctx, tx, platform, now); err != nil || !until.IsZero() {
+		// The platform's row first, then its codes, in the order
+		// Approve takes them, so the two never wait on each other.
+		if until, err := lockPairing(ctx, tx, p, now); err != nil || !until.IsZero() {
 			refused = &RefusedError{Reason: ErrPairingLocked, Platform: platform, Until: until}
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND expires_at <= ?`, p, micros(now)); err != nil {
+			return err
+		}
 		var created int64
-		err := tx.QueryRowContext(ctx, `SELECT code, created_at FROM gateway_pairing_codes WHERE platform = ? AND user_id = ?`, platform, user).Scan(&code, &created)
+		err := tx.QueryRowContext(ctx, `SELECT code, created_at FROM gateway_pairing_codes WHERE platform = ? AND user_id = ?`, p, u).Scan(&code, &created)
 		switch {
 		case err == nil && now.Before(fromMicros(created).Add(RequestEvery)):
 			existing = true
@@ -68,7 +71,7 @@ func (s *Store) RequestCode(ctx context.Context, platform, user string) (code st
 		case err == nil:
 			// The user's window has passed: the old code gives way to a
 			// new one rather than counting against the platform's limit.
-			if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND user_id = ?`, platform, user); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM gateway_pairing_codes WHERE platform = ? AND user_id = ?`, p, u); err != nil {
 				return err
 			}
 		case !errors.Is(err, sql.ErrNoRows):
@@ -76,19 +79,19 @@ func (s *Store) RequestCode(ctx context.Context, platform, user string) (code st
 		}
 		var pending int
 		var oldest sql.NullInt64
-		if err := tx.QueryRowContext(ctx, `SELECT count(*), min(expires_at) FROM gateway_pairing_codes WHERE platform = ?`, platform).Scan(&pending, &oldest); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), min(expires_at) FROM gateway_pairing_codes WHERE platform = ?`, p).Scan(&pending, &oldest); err != nil {
 			return err
 		}
 		if pending >= MaxPending {
 			refused = &RefusedError{Reason: ErrTooManyPending, Platform: platform, Until: fromMicros(oldest.Int64)}
 			return nil
 		}
-		code, err = s.unusedCode(ctx, tx, platform)
+		code, err = s.unusedCode(ctx, tx, p)
 		if err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO gateway_pairing_codes (platform, code, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-			platform, code, user, micros(now), micros(now.Add(CodeTTL)))
+			p, code, u, micros(now), micros(now.Add(CodeTTL)))
 		return err
 	})
 	switch {
@@ -119,14 +122,20 @@ func (s *Store) unusedCode(ctx context.Context, tx *sql.Tx, platform string) (st
 	return "", errors.New("no unused pairing code in 8 draws: the random source repeats itself")
 }
 
-// lockedUntil is when platform's pairing lock ends, zero when it is not
-// locked at now.
-func lockedUntil(ctx context.Context, tx *sql.Tx, platform string, now time.Time) (time.Time, error) {
+// lockPairing takes platform's row of pairing locks for the rest of tx,
+// creating it if need be, and returns when the platform's lock ends,
+// zero when it is not locked at now. Every decision on a platform's
+// codes reads and then writes (how many are pending, is this code
+// right, how many approvals failed): on PostgreSQL two replicas would
+// each read before the other wrote, and issue codes past MaxPending or
+// count failures past MaxFailures. Holding the row first puts them one
+// after the other, as SQLite's one writer does. platform is as stored
+// (Store.text).
+func lockPairing(ctx context.Context, tx *sql.Tx, platform string, now time.Time) (time.Time, error) {
 	var until int64
-	err := tx.QueryRowContext(ctx, `SELECT locked_until FROM gateway_pairing_locks WHERE platform = ?`, platform).Scan(&until)
+	err := tx.QueryRowContext(ctx, `INSERT INTO gateway_pairing_locks (platform, failures, locked_until) VALUES (?, 0, 0)
+ON CONFLICT (platform) DO UPDATE SET failures = gateway_pairing_locks.failures RETURNING locked_until`, platform).Scan(&until)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return time.Time{}, nil
 	case err != nil:
 		return time.Time{}, err
 	case until > micros(now):

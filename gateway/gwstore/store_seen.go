@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // pruneBatch is the most expired event rows one Seen call deletes, so
@@ -34,7 +36,7 @@ func (s *Store) Seen(ctx context.Context, platform, eventID string, ttl time.Dur
 		// expired one is taken over as if it were new.
 		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_seen (platform, event_id, expires_at) VALUES (?, ?, ?)
 ON CONFLICT (platform, event_id) DO UPDATE SET expires_at = excluded.expires_at
-WHERE gateway_seen.expires_at <= ?`, platform, eventID, now+ttl.Microseconds(), now)
+WHERE gateway_seen.expires_at <= ?`, s.text(platform), s.text(eventID), now+ttl.Microseconds(), now)
 		if err != nil {
 			return err
 		}
@@ -43,12 +45,26 @@ WHERE gateway_seen.expires_at <= ?`, platform, eventID, now+ttl.Microseconds(), 
 			return err
 		}
 		first = n > 0
-		_, err = tx.ExecContext(ctx, `DELETE FROM gateway_seen WHERE rowid IN
-(SELECT rowid FROM gateway_seen WHERE expires_at <= ? LIMIT ?)`, now, pruneBatch)
-		return err
+		return s.prune(ctx, tx, now)
 	})
 	if err != nil {
 		return false, fmt.Errorf("gateway: record event %s of %s: %w", eventID, platform, err)
 	}
 	return first, nil
+}
+
+// prune deletes up to pruneBatch rows expired at now. The rows are
+// picked by their key, which both databases have (SQLite's rowid is its
+// own); on PostgreSQL rows another replica holds are skipped rather than
+// waited for. The expiry is checked again on the row deleted, so a row
+// that another replica's Seen took over after it was picked, and that
+// counts again, is kept.
+func (s *Store) prune(ctx context.Context, tx *sql.Tx, now int64) error {
+	pick := `SELECT platform, event_id FROM gateway_seen WHERE expires_at <= ? LIMIT ?`
+	if s.db.Dialect() == sqldb.Postgres {
+		pick += ` FOR UPDATE SKIP LOCKED`
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM gateway_seen WHERE expires_at <= ? AND (platform, event_id) IN (`+pick+`)`,
+		now, now, pruneBatch)
+	return err
 }

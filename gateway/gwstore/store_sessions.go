@@ -110,15 +110,18 @@ func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy R
 	// chat's. last_active is kept only as closely as the policy needs.
 	var id string
 	var last int64
-	err = s.read.QueryRowContext(ctx, `SELECT session_id, last_active FROM gateway_sessions WHERE key = ?`, key).Scan(&id, &last)
+	err = s.read.QueryRowContext(ctx, `SELECT session_id, last_active FROM gateway_sessions WHERE key = ?`, s.text(key)).Scan(&id, &last)
 	if err == nil && !policy.expired(fromMicros(last), now) && now.Sub(fromMicros(last)) < policy.touchEvery() {
-		return id, false, nil
+		return s.untext(id), false, nil
 	}
 	err = s.writeTx(ctx, "resolve session", func(tx *sql.Tx) error {
 		sessionID, reset = "", false
 		var id string
 		var last int64
-		err := tx.QueryRowContext(ctx, `SELECT session_id, last_active FROM gateway_sessions WHERE key = ?`, key).Scan(&id, &last)
+		// Locked until the end: a second replica resolving the same
+		// expired chat waits, then finds it gone, so the reset is
+		// reported once.
+		err := tx.QueryRowContext(ctx, `SELECT session_id, last_active FROM gateway_sessions WHERE key = ?`+s.forUpdate(), s.text(key)).Scan(&id, &last)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return nil
@@ -126,11 +129,11 @@ func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy R
 			return err
 		case policy.expired(fromMicros(last), now):
 			reset = true
-			_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, key)
+			_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, s.text(key))
 			return err
 		}
-		sessionID = id
-		_, err = tx.ExecContext(ctx, `UPDATE gateway_sessions SET last_active = max(last_active, ?) WHERE key = ?`, micros(now), key)
+		sessionID = s.untext(id)
+		_, err = tx.ExecContext(ctx, `UPDATE gateway_sessions SET last_active = ? WHERE key = ? AND last_active < ?`, micros(now), s.text(key), micros(now))
 		return err
 	})
 	if err != nil {
@@ -149,7 +152,7 @@ func (s *Store) Bind(ctx context.Context, key, sessionID string) error {
 	err := s.writeTx(ctx, "bind session", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO gateway_sessions (key, session_id, created_at, last_active) VALUES (?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET session_id = excluded.session_id, created_at = excluded.created_at, last_active = excluded.last_active`,
-			key, sessionID, now, now)
+			s.text(key), s.text(sessionID), now, now)
 		return err
 	})
 	if err != nil {
@@ -158,11 +161,36 @@ ON CONFLICT (key) DO UPDATE SET session_id = excluded.session_id, created_at = e
 	return nil
 }
 
+// BindNew binds the session key to the hermes session sessionID, created
+// and active now, unless the key is bound already, and returns the
+// session the key is bound to afterwards: sessionID, or the session
+// another process or replica bound first, which the chat continues in.
+// Two replicas that each started a session for a chat's first messages
+// thus agree on one, where Bind would leave whichever wrote last.
+func (s *Store) BindNew(ctx context.Context, key, sessionID string) (string, error) {
+	if key == "" || sessionID == "" {
+		return "", fmt.Errorf("gateway: bind new session: key %q and session id %q must both be set", key, sessionID)
+	}
+	now := micros(s.now())
+	var bound string
+	err := s.writeTx(ctx, "bind new session", func(tx *sql.Tx) error {
+		// The no-op update of a conflict locks and returns the row in
+		// force, in one statement on both databases.
+		return tx.QueryRowContext(ctx, `INSERT INTO gateway_sessions (key, session_id, created_at, last_active) VALUES (?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET session_id = gateway_sessions.session_id RETURNING session_id`,
+			s.text(key), s.text(sessionID), now, now).Scan(&bound)
+	})
+	if err != nil {
+		return "", fmt.Errorf("gateway: bind new session %s to %s: %w", key, sessionID, err)
+	}
+	return s.untext(bound), nil
+}
+
 // Forget drops the session key's binding, so its next message starts a
 // new session (/new).
 func (s *Store) Forget(ctx context.Context, key string) error {
 	err := s.writeTx(ctx, "forget session", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, key)
+		_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, s.text(key))
 		return err
 	})
 	if err != nil {

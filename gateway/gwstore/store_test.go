@@ -1,33 +1,33 @@
 package gwstore
 
 import (
-	"path/filepath"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
+
+func TestMain(m *testing.M) { os.Exit(dbtest.Main(m)) }
 
 // t0 is the tests' start time.
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// openStore opens a new state.db in the test's directory and returns a
-// store over it on a fake clock at t0, and the path for a second store.
-func openStore(t *testing.T) (*Store, *clock.Fake, string) {
+// each runs f on every backend (dbtest.EachTarget), each with a new
+// database, a store over it on a fake clock at t0, and the database's
+// place for a second store (another process, another replica).
+func each(t *testing.T, f func(t *testing.T, s *Store, clk *clock.Fake, x dbtest.Target)) {
 	t.Helper()
-	clk := clock.NewFake(t0)
-	path := filepath.Join(t.TempDir(), "state.db")
-	return storeAt(t, path, clk), clk, path
+	dbtest.EachTarget(t, func(t *testing.T, x dbtest.Target) {
+		clk := clock.NewFake(t0)
+		f(t, storeAt(t, x, clk), clk, x)
+	})
 }
 
-// storeAt opens path as another process would, with its own connections.
-func storeAt(t *testing.T, path string, clk clock.Clock) *Store {
+// storeAt opens the database at x as another process would, with its
+// own connections.
+func storeAt(t *testing.T, x dbtest.Target, clk clock.Clock) *Store {
 	t.Helper()
-	db, err := sqlitedb.Open(t.Context(), path, sqlitedb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return New(db, Options{Clock: clk})
+	return New(x.Open(t), Options{Clock: clk})
 }

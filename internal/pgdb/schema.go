@@ -22,7 +22,7 @@ type schema struct {
 
 // schemas is every store's schema, in the order Open migrates them.
 func schemas() []schema {
-	return []schema{sessionsSchema(), factsSchema(), cronSchema(), gatewaySchema(), teamSchema(), kbSchema(), auditSchema()}
+	return []schema{sessionsSchema(), factsSchema(), cronSchema(), gatewaySchema(), teamSchema(), kbSchema(), auditSchema(), replicasSchema(), apiSchema()}
 }
 
 // Versions is each schema's newest version, by name: what a database

@@ -68,7 +68,7 @@ CREATE TABLE usage_daily (
 		`CREATE TABLE session_leases (
 	session_id text PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
 	holder     text NOT NULL,
-	until_us   bigint NOT NULL
+	expires_at   bigint NOT NULL
 );`,
 	}}
 }

@@ -68,6 +68,11 @@ func Start(t testing.TB) *Server {
 	return s
 }
 
+// Launch starts a server for a program that is not a test (a
+// benchmark): skip, when not empty, says why PostgreSQL cannot run here;
+// stop stops the server and deletes its files.
+func Launch() (s *Server, stop func() error, skip string, err error) { return launch() }
+
 // launch starts a server. skip, when not empty, says why PostgreSQL
 // cannot run here. stop stops the server and deletes its files.
 func launch() (s *Server, stop func() error, skip string, err error) {

@@ -11,7 +11,7 @@ import (
 // schemas is every schema of state.db, in the order Open migrates them:
 // the session store's first, because it creates state_meta, where the
 // others record their versions.
-var schemas = []schema{sessionSchema, factSchema, cronSchema, gatewaySchema, teamSchema, kbSchema, auditSchema}
+var schemas = []schema{sessionSchema, factSchema, cronSchema, gatewaySchema, teamSchema, kbSchema, auditSchema, replicasSchema, apiSchema}
 
 // schema is the versioned tables one store keeps in state.db. Where its
 // version is recorded is part of the file's format, kept as the stores

@@ -112,4 +112,11 @@ CREATE TABLE gateway_chat_agents (
 	set_at INTEGER NOT NULL
 );
 `,
+	// 6: who holds each held message: the process that took it, so
+	// that of replicas sharing the database only one runs it, and one
+	// still running is not run again by another that starts. A message
+	// held before (holder '') belongs to no live process.
+	`
+ALTER TABLE gateway_inbox ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+`,
 }

@@ -23,15 +23,15 @@ func (s *Store) AcquireLease(ctx context.Context, req session.LeaseRequest) (ses
 		var holder string
 		var at int64
 		err := tx.QueryRowContext(ctx, `
-INSERT INTO session_leases AS l (session_id, holder, until_us) VALUES ($1, $2, $3)
-ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, until_us = excluded.until_us
-WHERE l.holder = excluded.holder OR l.until_us <= $4 OR ($5 <> '' AND l.holder = $5)
-RETURNING holder, until_us`, req.SessionID, req.Holder, until, toMicros(req.Now), req.Replace).Scan(&holder, &at)
+INSERT INTO session_leases AS l (session_id, holder, expires_at) VALUES ($1, $2, $3)
+ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+WHERE l.holder = excluded.holder OR l.expires_at <= $4 OR ($5 <> '' AND l.holder = $5)
+RETURNING holder, expires_at`, req.SessionID, req.Holder, until, toMicros(req.Now), req.Replace).Scan(&holder, &at)
 		switch {
 		case pgdb.Code(err) == pgdb.CodeForeignKeyViolation:
 			return session.ErrNotFound
 		case errors.Is(err, sql.ErrNoRows):
-			err = tx.QueryRowContext(ctx, `SELECT holder, until_us FROM session_leases WHERE session_id = $1`,
+			err = tx.QueryRowContext(ctx, `SELECT holder, expires_at FROM session_leases WHERE session_id = $1`,
 				req.SessionID).Scan(&holder, &at)
 			if err != nil {
 				return fmt.Errorf("read the lease: %w", err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/hermes-go/hermes/session"
 )
@@ -202,4 +203,57 @@ SELECT count(*), coalesce(sum(json_array_length(tool_calls::json)), 0) FROM gone
 		return 0, err
 	}
 	return removed, nil
+}
+
+// MessagesAfter returns a session's messages after message afterID, in
+// order: what a process resuming a session another one has been writing
+// to still has to read.
+func (s *Store) MessagesAfter(ctx context.Context, sessionID string, afterID int64) ([]session.Message, error) {
+	msgs, err := s.queryMessages(ctx, `SELECT `+messageColumns+` FROM messages WHERE session_id = $1 AND id > $2 ORDER BY id`,
+		text(sessionID), afterID)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: messages of session %s after %d: %w", sessionID, afterID, err)
+	}
+	return msgs, nil
+}
+
+// LastMessages returns the newest n messages of a session, in order.
+func (s *Store) LastMessages(ctx context.Context, sessionID string, n int) ([]session.Message, error) {
+	msgs, err := s.queryMessages(ctx, `SELECT * FROM (SELECT `+messageColumns+` FROM messages
+WHERE session_id = $1 ORDER BY id DESC LIMIT $2) AS last ORDER BY id`, text(sessionID), max(n, 0))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: last messages of session %s: %w", sessionID, err)
+	}
+	return msgs, nil
+}
+
+// Running lists the sessions whose lease is held at now: those a turn
+// is running in, on any replica.
+func (s *Store) Running(ctx context.Context, now time.Time) ([]session.RunningTurn, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT session_id, holder, expires_at FROM session_leases
+WHERE expires_at > $1 ORDER BY session_id`, toMicros(now))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: running turns: %w", err)
+	}
+	defer rows.Close()
+	var out []session.RunningTurn
+	for rows.Next() {
+		var r session.RunningTurn
+		var until int64
+		if err := rows.Scan(&r.SessionID, &r.Holder, &until); err != nil {
+			return nil, fmt.Errorf("postgres: running turns: %w", err)
+		}
+		r.Until = fromMicros(until)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// queryMessages runs a query of messageColumns.
+func (s *Store) queryMessages(ctx context.Context, q string, args ...any) ([]session.Message, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanMessages(rows)
 }

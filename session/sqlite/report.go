@@ -10,16 +10,16 @@ import (
 
 // Running lists the sessions whose lease is held at now: those a turn
 // is running in, in this process or another one on the same state.db.
-func (s *Store) Running(ctx context.Context, now time.Time) ([]RunningTurn, error) {
+func (s *Store) Running(ctx context.Context, now time.Time) ([]session.RunningTurn, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT session_id, holder, expires_at FROM session_leases
 WHERE expires_at > ? ORDER BY session_id`, toMicros(now))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: running turns: %w", err)
 	}
 	defer rows.Close()
-	var out []RunningTurn
+	var out []session.RunningTurn
 	for rows.Next() {
-		var r RunningTurn
+		var r session.RunningTurn
 		var until int64
 		if err := rows.Scan(&r.SessionID, &r.Holder, &until); err != nil {
 			return nil, fmt.Errorf("sqlite: running turns: %w", err)
@@ -28,14 +28,6 @@ WHERE expires_at > ? ORDER BY session_id`, toMicros(now))
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-// RunningTurn is a session a turn is running in, and the process (host
-// and pid) running it.
-type RunningTurn struct {
-	SessionID string
-	Holder    string
-	Until     time.Time
 }
 
 // LastMessages returns the newest n messages of a session, in order:

@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) session.Store) {
 		{"ConcurrentAppend", testConcurrentAppend},
 		{"Lease", testLease},
 		{"LeaseRace", testLeaseRace},
+		{"Reports", testReports},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, fresh(t)) })
