@@ -29,7 +29,8 @@ func (a *App) elector() *pgdb.Elector {
 	}
 	// The wall clock, whatever the app's: the server ends a leader's
 	// session after three intervals of its wall clock without a check.
-	return pg.Elector(pgdb.ElectOptions{})
+	// The holder is the name the roll of replicas knows this one by.
+	return pg.Elector(pgdb.ElectOptions{Holder: a.Holder()})
 }
 
 // leaderElector is a pgdb.Elector as the gateway takes one.
