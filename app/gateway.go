@@ -147,6 +147,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		opt.Workdir = wd
 	}
 	opt.Media = a.gatewayMedia()
+	opt.Elector = a.gatewayElector()
 	if g.UnauthorizedDMBehavior != config.DMIgnore {
 		opt.Pair = func(ctx context.Context, platform string, u gateway.User) (string, error) {
 			if platform == "email" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/gateway"
+	"github.com/hermes-go/hermes/internal/pgdb"
 )
 
 // PlatformStatus is one configured platform or webhook route, for
@@ -19,6 +20,9 @@ type PlatformStatus struct {
 	// Detail is who hermes is there and how events reach it, or why it
 	// cannot connect.
 	Detail string `json:"detail"`
+	// Leader is the replica that receives from the platform, where it
+	// allows one consumer and replicas share a PostgreSQL database.
+	Leader string `json:"leader,omitempty"`
 }
 
 // statusTimeout bounds each platform's check.
@@ -51,6 +55,9 @@ func (a *App) GatewayStatus(ctx context.Context) ([]PlatformStatus, error) {
 		})
 	}
 	wg.Wait()
+	if e := a.elector(); e != nil {
+		markLeaders(ctx, e, platforms, out)
+	}
 	hooks := a.Config.Config.Gateway.Webhook
 	for _, name := range slices.Sorted(maps.Keys(hooks.Routes)) {
 		rt := hooks.Routes[name]
@@ -65,4 +72,29 @@ func joinDetail(who, why string) string {
 		return why
 	}
 	return who + ": " + why
+}
+
+// leaderOf says which replica leads a name; pgdb.Elector does.
+type leaderOf interface {
+	Leader(ctx context.Context, name string) (holder string, ok bool, err error)
+}
+
+// markLeaders says, in out, which replica receives from each platform
+// that allows one consumer.
+func markLeaders(ctx context.Context, e leaderOf, platforms []gateway.Platform, out []PlatformStatus) {
+	for i, p := range platforms {
+		if !p.Caps().OneConsumer {
+			continue
+		}
+		holder, ok, err := e.Leader(ctx, p.Name())
+		switch {
+		case err != nil:
+			out[i].Detail += "; which replica receives is unknown: " + err.Error()
+		case !ok:
+			out[i].Detail += "; no replica receives from it now (each running one tries every " + pgdb.DefaultLeadInterval.String() + ")"
+		default:
+			out[i].Leader = holder
+			out[i].Detail += "; received by replica " + holder
+		}
+	}
 }

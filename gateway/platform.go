@@ -73,6 +73,14 @@ type Caps struct {
 	// mails per task were reported against another agent). Approval
 	// requests and hermes's own notices still go out.
 	FinalOnly bool
+	// OneConsumer is set where the platform gives its events to one
+	// receiver at a time: a second Telegram long poll ends the first
+	// with 409, Discord's gateway allows one session per bot, Slack's
+	// Socket Mode is kept to one connection per app, and IMAP polls of
+	// one mailbox race for the same mail. With several replicas sharing a database, only the one that
+	// leads the platform's name receives (Options.Elector); platforms
+	// whose events come as webhooks are received by every replica.
+	OneConsumer bool
 }
 
 // EventKind says what an Event is.

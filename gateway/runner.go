@@ -100,8 +100,12 @@ type Options struct {
 	ChatAgent func(ctx context.Context, key string) string
 	// Inbox keeps messages until their turns are over, so a restart
 	// does not lose them; nil keeps them in memory only.
-	Inbox  Inbox
-	Logger *slog.Logger
+	Inbox Inbox
+	// Elector, when set, elects the one replica that receives from each
+	// platform whose Caps say OneConsumer; nil receives from every
+	// platform here (one machine).
+	Elector Elector
+	Logger  *slog.Logger
 }
 
 // Runner is the gateway inside hermes serve: it takes every platform's
@@ -145,7 +149,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := p.Receive(ctx, func(ctx context.Context, ev Event) error { return r.deliver(ctx, p, ev) })
+			err := r.receive(ctx, p)
 			if err != nil && ctx.Err() == nil {
 				r.log.Error("gateway: platform stopped", slog.String("platform", p.Name()), slog.String("error", err.Error()))
 				errs[i] = fmt.Errorf("%s: %w", p.Name(), err)

@@ -151,6 +151,7 @@ func (a *Adapter) Name() string { return "discord" }
 // characters of custom_id, and about one send per second per channel.
 func (a *Adapter) Caps() gateway.Caps {
 	return gateway.Caps{
+		OneConsumer:   true, // one gateway session per bot
 		MaxText:       MaxText,
 		Measure:       Len,
 		CanEdit:       true,

@@ -147,7 +147,8 @@ const MaxText = 100_000
 // bytes, no edits, no buttons (approvals are answered with /approve and
 // /deny), final answers only, and a gentle pace to the SMTP server.
 func (a *Adapter) Caps() gateway.Caps {
-	return gateway.Caps{MaxText: MaxText, FinalOnly: true, SendEvery: time.Second}
+	// One poller per mailbox: two would take the same mail.
+	return gateway.Caps{MaxText: MaxText, FinalOnly: true, SendEvery: time.Second, OneConsumer: true}
 }
 
 // Edit returns gateway.ErrCannotEdit: a sent mail cannot be changed.

@@ -152,6 +152,9 @@ func (a *Adapter) Name() string { return "slack" }
 // message per second per channel.
 func (a *Adapter) Caps() gateway.Caps {
 	return gateway.Caps{
+		// Over Socket Mode events come to the connection hermes opens,
+		// one per app; over the Events API, to every replica's listener.
+		OneConsumer:   a.appToken != "",
 		MaxText:       MaxText,
 		Measure:       Measure,
 		CanEdit:       true,

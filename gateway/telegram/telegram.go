@@ -116,9 +116,11 @@ func (a *Adapter) Name() string { return "telegram" }
 
 // Caps returns Telegram's limits: 4096 UTF-16 units of text, edits,
 // inline buttons with 64 bytes of data, and about one send per second per
-// chat.
+// chat. A bot that polls has one consumer (a second getUpdates ends the
+// first); a bot on a webhook has as many as the webhook reaches.
 func (a *Adapter) Caps() gateway.Caps {
 	return gateway.Caps{
+		OneConsumer:   a.hook == nil,
 		MaxText:       MaxText,
 		Measure:       UTF16Len,
 		CanEdit:       true,
