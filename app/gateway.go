@@ -138,10 +138,11 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			}
 			return m
 		},
-		Agent:     a.chatAgent,
-		ChatAgent: a.chatAgentOf,
-		Inbox:     gatewayInbox{s: a.Gateway, alive: a.holdersAlive},
-		Logger:    a.Log,
+		Agent:      a.chatAgent,
+		ChatAgent:  a.chatAgentOf,
+		Inbox:      gatewayInbox{s: a.Gateway, alive: a.holdersAlive},
+		AdoptEvery: rollEvery,
+		Logger:     a.Log,
 	}
 	if wd, err := os.Getwd(); err == nil {
 		opt.Workdir = wd

@@ -188,3 +188,19 @@ func clip(s string, n int) string {
 	}
 	return string(rs[:n-1]) + "…"
 }
+
+// adoptEvery takes over, every d until ctx ends, the messages held by
+// processes that died since (Inbox.Held returns only those), running or
+// answering them as at start.
+func (r *Runner) adoptEvery(ctx context.Context, d time.Duration) {
+	tick := time.NewTicker(d)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			r.resume(ctx)
+		}
+	}
+}

@@ -181,3 +181,38 @@ func TestRunnerAsksForLostFiles(t *testing.T) {
 		t.Errorf("%d turns, want only the one with text", len(h.eng.inputs))
 	}
 }
+
+// orphans is an Inbox whose Held gives, once, the messages a dead
+// replica left: what a shared inbox's Held returns after adopting them.
+type orphans struct {
+	*memInbox
+	mu   sync.Mutex
+	left []HeldEvent
+}
+
+func (o *orphans) Held(context.Context) ([]HeldEvent, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := o.left
+	o.left = nil
+	return out, nil
+}
+
+// A replica picks up, while it runs, the messages another replica held
+// and left when it died: a waiting one is run, one whose turn had begun
+// is answered with the notice, and neither needs a restart.
+func TestRunnerAdoptsWhatADeadReplicaLeft(t *testing.T) {
+	box := &orphans{memInbox: newMemInbox()}
+	h := startRunner(t, func(o *Options) { o.Inbox = box; o.AdoptEvery = 10 * time.Millisecond })
+	h.say(dm, owner, "hello", true)
+	h.p.waitUntil(t, "the answer", func(sent, _ []string) bool { return containsAny(sent, "echo: hello") })
+	box.mu.Lock()
+	box.left = []HeldEvent{
+		{ID: 90, Platform: "fake", Event: Event{ID: "d-1", Kind: KindMessage, Chat: dm, User: owner, Text: "left waiting", Addressed: true}},
+		{ID: 91, Platform: "fake", Event: Event{ID: "d-2", Kind: KindMessage, Chat: dm, User: owner, Text: "cut off", Addressed: true}, Started: true},
+	}
+	box.mu.Unlock()
+	h.p.waitUntil(t, "the adopted messages answered", func(sent, _ []string) bool {
+		return containsAny(sent, "echo: left waiting") && containsAny(sent, `answering your message "cut off"`)
+	})
+}

@@ -101,6 +101,11 @@ type Options struct {
 	// Inbox keeps messages until their turns are over, so a restart
 	// does not lose them; nil keeps them in memory only.
 	Inbox Inbox
+	// AdoptEvery, when set, is how often the runner takes over, besides
+	// at start, the messages other processes held and left when they
+	// died: replicas sharing a database pick up a dead one's messages
+	// without a restart of their own.
+	AdoptEvery time.Duration
 	// Elector, when set, elects the one replica that receives from each
 	// platform whose Caps say OneConsumer; nil receives from every
 	// platform here (one machine).
@@ -144,6 +149,9 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.chats = newChats(ctx, r.opt.Interrupt)
 	r.resume(ctx)
 	var wg sync.WaitGroup
+	if r.opt.AdoptEvery > 0 && r.opt.Inbox != nil {
+		wg.Go(func() { r.adoptEvery(ctx, r.opt.AdoptEvery) })
+	}
 	errs := make([]error, len(r.opt.Platforms))
 	for i, p := range r.opt.Platforms {
 		wg.Add(1)
