@@ -4,7 +4,9 @@ package pgdb
 // internal/sqlitedb's fact schema column for column. FTS5's facts_fts is
 // not mirrored: search_words, a generated tsvector of the subject and
 // content ('simple': no stemming, no stop words, as the unicode61
-// tokenizer), serves words through a GIN index, and a trigram index over
+// tokenizer; runs of anything but letters and digits made spaces first,
+// so words split as unicode61 splits them, see schema_kb.go), serves
+// words through a GIN index, and a trigram index over
 // the same text serves substrings and CJK, which has no spaces between
 // words.
 func factsSchema() schema {
@@ -24,7 +26,8 @@ CREATE TABLE facts (
 	uses           bigint NOT NULL DEFAULT 0,
 	embedding      bytea,
 	owner          text NOT NULL DEFAULT '',
-	search_words   tsvector GENERATED ALWAYS AS (to_tsvector('simple', subject || ' ' || content)) STORED
+	search_words   tsvector GENERATED ALWAYS AS (to_tsvector('simple',
+		regexp_replace(subject || ' ' || content, '[^[:alnum:]]+', ' ', 'g'))) STORED
 );
 CREATE INDEX facts_norm ON facts (norm);
 CREATE INDEX facts_created ON facts (created_at DESC, id DESC);

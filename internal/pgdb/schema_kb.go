@@ -1,14 +1,28 @@
 package pgdb
 
 // kbSchema is the knowledge base's tables (kb), mirroring
-// internal/sqlitedb's kb schema column for column. The FTS5 indexes and
-// their vocabularies are not mirrored: kb_chunks.search_words, a
-// generated tsvector of the text and, weighted lower, the heading
-// ('simple', as the unicode61 tokenizer), serves words through a GIN
-// index, and a trigram index over text and heading serves CJK and
-// substrings. Vectors stay bytea of little-endian float32s, scored
-// exactly in Go, with the IVF cells as SQLite keeps them; pgvector is
-// not required (kb.KB.VectorExtension reports whether it could be).
+// internal/sqlitedb's kb schema column for column, with generated
+// columns for search in place of the FTS5 indexes and vocabularies,
+// which are not mirrored. Search (kb/search_postgres.go) scores BM25 as
+// FTS5 does; these columns give it what FTS5's index keeps:
+//
+//   - search_words, the words of text (weight A) and heading (weight B)
+//     ('simple': lower case, no stemming, no stop words), through a GIN
+//     index; its positions give each word's count in each. Runs of anything
+//     but letters and digits become spaces first, so words split as
+//     FTS5's unicode61 splits them: PostgreSQL's parser would keep
+//     "docs.example.com" or "/usr/bin" whole, and a query for "example"
+//     would miss it.
+//   - search_len, how many such words the chunk has (BM25's length).
+//   - has_cjk, whether text or heading has CJK text (the rows SQLite's
+//     trigram index holds), and a trigram index over text and heading
+//     for substrings of three characters or more; shorter ones (a
+//     two-character Chinese word) have no trigram and are found by
+//     strpos() over the CJK rows.
+//
+// Vectors stay bytea of little-endian float32s, scored exactly in Go,
+// with the IVF cells as SQLite keeps them; pgvector is not required
+// (kb.KB.VectorExtension reports whether it could be).
 func kbSchema() schema {
 	return schema{name: "kb", migrations: []string{
 		// 1: knowledge bases, sources, chunks with their search columns,
@@ -44,11 +58,17 @@ CREATE TABLE kb_chunks (
 	text         text NOT NULL,
 	tokens       bigint NOT NULL DEFAULT 0,
 	search_words tsvector GENERATED ALWAYS AS (
-		setweight(to_tsvector('simple', text), 'A') || setweight(to_tsvector('simple', heading), 'B')) STORED
+		setweight(to_tsvector('simple', regexp_replace(text, '[^[:alnum:]]+', ' ', 'g')), 'A')
+		|| setweight(to_tsvector('simple', regexp_replace(heading, '[^[:alnum:]]+', ' ', 'g')), 'B')) STORED,
+	search_len   bigint GENERATED ALWAYS AS (
+		length(regexp_replace(text || ' ' || heading, '[[:alnum:]]+', 'x', 'g'))
+		- length(regexp_replace(text || ' ' || heading, '[[:alnum:]]+', '', 'g'))) STORED,
+	has_cjk      boolean GENERATED ALWAYS AS ((text || heading) ~ '` + cjkClass + `') STORED
 );
 CREATE INDEX kb_chunks_source ON kb_chunks (source, ordinal);
 CREATE INDEX kb_chunks_words ON kb_chunks USING gin (search_words);
 CREATE INDEX kb_chunks_trigrams ON kb_chunks USING gin ((text || ' ' || heading) gin_trgm_ops);
+CREATE INDEX kb_chunks_cjk ON kb_chunks (id) WHERE has_cjk;
 CREATE TABLE kb_vectors (
 	chunk  bigint PRIMARY KEY,
 	cell   bigint NOT NULL DEFAULT 0,
@@ -75,3 +95,14 @@ CREATE TRIGGER kb_chunks_vector_delete AFTER DELETE ON kb_chunks
 	FOR EACH ROW EXECUTE FUNCTION kb_chunks_vector_delete();`,
 	}}
 }
+
+// cjkClass is the regular expression class of the CJK ranges
+// internal/sqlitedb.IsCJK covers, for has_cjk.
+const cjkClass = "[" +
+	"\u3000-\u30ff" + // CJK punctuation, hiragana, katakana
+	"\u3400-\u4dbf" + // Han extension A
+	"\u4e00-\u9fff" + // Han
+	"\uac00-\ud7af" + // Hangul syllables
+	"\uf900-\ufaff" + // Han compatibility
+	"\uff00-\uffef" + // full-width forms
+	"]"
