@@ -6,9 +6,10 @@ package pgdb
 // content ('simple': no stemming, no stop words, as the unicode61
 // tokenizer; runs of anything but letters and digits made spaces first,
 // so words split as unicode61 splits them, see schema_kb.go), serves
-// words through a GIN index, and a trigram index over
-// the same text serves substrings and CJK, which has no spaces between
-// words.
+// words through a GIN index. CJK terms, two characters each, are found
+// as SQLite finds them, by a scan of the has_cjk rows (strpos here); the
+// trigram index over the same text serves ILIKE substrings of three
+// characters or more.
 func factsSchema() schema {
 	return schema{name: "facts", migrations: []string{
 		// 1: facts, their search columns, and whose each fact is.
