@@ -15,8 +15,9 @@ import (
 
 // On PostgreSQL there is no FTS5 to call bm25() on, so search scores
 // BM25 itself, as FTS5 does (fts5_aux.c), over the same terms: the
-// indexes (internal/pgdb/schema_kb.go) find the candidate chunks, and Go
-// counts each term in each candidate's text and heading and scores
+// indexes (internal/pgdb/schema_kb.go) find the candidate chunks, each
+// term is counted in each candidate's text and heading (a word by the
+// tsvector's positions, a CJK phrase in the text itself), and Go scores
 //
 //	idf(t)    = ln((N - df + 0.5) / (df + 0.5)), at least 1e-6
 //	score(c)  = Σ idf(t) · tf·(k1+1) / (tf + k1·(1 - b + b·len/avglen))
