@@ -62,7 +62,7 @@ func BenchmarkIngestMarkdown(b *testing.B) {
 	b.SetBytes(int64(total))
 	var growth float64
 	for b.Loop() {
-		k := openKB(b, Options{})
+		k := openKB(b, "sqlite", Options{})
 		rep, err := k.Add(context.Background(), AddRequest{Sources: []string{dir}})
 		if err != nil || len(rep.Failed()) > 0 {
 			b.Fatal(err, rep.Failed())
@@ -92,7 +92,7 @@ func dbBytes(b *testing.B, k *KB) float64 {
 // tenth of them Chinese) with two-word queries: ns/op is the mean, p50-ms
 // and p99-ms the latency percentiles.
 func BenchmarkSearch100k(b *testing.B) {
-	k := openKB(b, Options{})
+	k := openKB(b, "sqlite", Options{})
 	benchSearch(b, k, seedText(b, k, 100_000))
 }
 
@@ -103,7 +103,7 @@ func BenchmarkSearch100k(b *testing.B) {
 func BenchmarkHybridSearch100k(b *testing.B) {
 	const n = 100_000
 	m := newMixture(9, n/50, 384, 0.7)
-	k := openKB(b, Options{Embedder: m})
+	k := openKB(b, "sqlite", Options{Embedder: m})
 	queries := seedText(b, k, n)
 	seedVectors(b, k, m, n)
 	if trained, err := k.maintainIndex(context.Background()); err != nil || !trained {

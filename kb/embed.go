@@ -54,7 +54,7 @@ func (k *KB) prepareVectors(ctx context.Context) (string, error) {
 	if e.model == "" {
 		// Vectors stored before the model was recorded: the configured
 		// model is the only one they can have come from.
-		return "", k.db.WriteTx(ctx, "record the embedding model", func(tx *sql.Tx) error {
+		return "", k.writeTx(ctx, "record the embedding model", func(tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `UPDATE kb_embedding SET model = ? WHERE id = 1 AND model = ''`, k.opts.EmbedModel)
 			return err
 		})
@@ -103,7 +103,7 @@ func (k *KB) embedMissing(ctx context.Context, progress func(n int)) (int, error
 // length of the first vectors stored. Vectors of another length than
 // the stored ones are refused: the model changed under the same name.
 func (k *KB) storeVectors(ctx context.Context, ids []int64, vecs [][]float32) error {
-	return k.db.WriteTx(ctx, "store vectors", func(tx *sql.Tx) error {
+	return k.writeTx(ctx, "store vectors", func(tx *sql.Tx) error {
 		e, err := readEmbedding(ctx, tx)
 		if err != nil {
 			return err
@@ -126,7 +126,8 @@ func (k *KB) storeVectors(ctx context.Context, ids []int64, vecs [][]float32) er
 		if err != nil {
 			return err
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO kb_vectors (chunk, cell, vector) VALUES (?, ?, ?)`)
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO kb_vectors (chunk, cell, vector) VALUES (?, ?, ?)
+ON CONFLICT (chunk) DO UPDATE SET cell = excluded.cell, vector = excluded.vector`)
 		if err != nil {
 			return fmt.Errorf("store vectors: %w", err)
 		}

@@ -4,12 +4,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/internal/sqldb"
+	"github.com/hermes-go/hermes/internal/sqltext"
 )
 
 // filter is a Query's restrictions as SQL over the aliases b
-// (kb_bases), s (kb_sources) and c (kb_chunks): a condition that starts
-// with AND, or "" when nothing is restricted, and its arguments.
-func (q Query) filter() (string, []any) {
+// (kb_bases), s (kb_sources) and c (kb_chunks) in d's dialect: a
+// condition that starts with AND, or "" when nothing is restricted, and
+// its arguments.
+func (q Query) filter(d sqldb.Dialect) (string, []any) {
 	var where []string
 	var args []any
 	switch {
@@ -22,10 +27,11 @@ func (q Query) filter() (string, []any) {
 		}
 	}
 	if q.SourcePrefix != "" {
-		where, args = append(where, "substr(s.uri, 1, length(?)) = ?"), append(args, q.SourcePrefix, q.SourcePrefix)
+		prefix := sqltext.Clean(d, q.SourcePrefix)
+		where, args = append(where, "substr(s.uri, 1, ?) = ?"), append(args, utf8.RuneCountInString(prefix), prefix)
 	}
 	if q.Tag != "" {
-		where, args = append(where, "instr(s.tags, ?) > 0"), append(args, ","+q.Tag+",")
+		where, args = append(where, sqltext.Contains(d, "s.tags", "?")), append(args, ","+q.Tag+",")
 	}
 	if len(where) == 0 {
 		return "", nil

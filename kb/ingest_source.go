@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/internal/docconv"
+	"github.com/hermes-go/hermes/internal/sqltext"
 )
 
 // The kinds of source ingest reads.
@@ -189,7 +190,7 @@ func (k *KB) stored(ctx context.Context, kb, uri string) (*source, error) {
 	err := k.db.Reader().QueryRowContext(ctx, `
 SELECT s.id, s.kind, s.hash, s.mtime, s.size, s.tags, s.error
 FROM kb_sources s JOIN kb_bases b ON b.id = s.kb
-WHERE b.name = ? AND s.uri = ?`, kb, uri).Scan(&s.id, &s.kind, &s.hash, &s.mtime, &s.size, &s.tags, &s.err)
+WHERE b.name = ? AND s.uri = ?`, kb, sqltext.Clean(k.db.Dialect(), uri)).Scan(&s.id, &s.kind, &s.hash, &s.mtime, &s.size, &s.tags, &s.err)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, nil

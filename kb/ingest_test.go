@@ -1,7 +1,7 @@
 package kb
 
 import (
-	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,19 +11,21 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/dbtest"
 	"github.com/hermes-go/hermes/internal/docconv/pdftest"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/sqldb"
 	"github.com/hermes-go/hermes/safety/netguard"
 )
 
-// openKB opens a KB over a new state.db.
-func openKB(t testing.TB, opts Options) *KB {
+// openKB opens a KB over a new, empty database of backend.
+func openKB(t testing.TB, backend string, opts Options) *KB {
 	t.Helper()
-	db, err := sqlitedb.Open(context.Background(), filepath.Join(t.TempDir(), "state.db"), sqlitedb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	return openKBOn(t, dbtest.Open(t, backend), opts)
+}
+
+// openKBOn opens a KB over db with a fake clock unless opts has one.
+func openKBOn(t testing.TB, db sqldb.DB, opts Options) *KB {
+	t.Helper()
 	if opts.Clock == nil {
 		opts.Clock = clock.NewFake(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
 	}
@@ -47,7 +49,7 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 // chunkIDs maps each source of the database to its chunk ids, joined.
 func chunkIDs(t *testing.T, k *KB) map[string]string {
 	t.Helper()
-	rows, err := k.db.Reader().Query(`SELECT s.uri, group_concat(c.id) FROM kb_sources s LEFT JOIN kb_chunks c ON c.source = s.id GROUP BY s.id`)
+	rows, err := k.db.Reader().Query(`SELECT s.uri, c.id FROM kb_sources s LEFT JOIN kb_chunks c ON c.source = s.id ORDER BY s.id, c.id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,13 +57,18 @@ func chunkIDs(t *testing.T, k *KB) map[string]string {
 	out := map[string]string{}
 	for rows.Next() {
 		var uri string
-		var ids *string
-		if err := rows.Scan(&uri, &ids); err != nil {
+		var id *int64
+		if err := rows.Scan(&uri, &id); err != nil {
 			t.Fatal(err)
 		}
-		out[filepath.Base(uri)] = ""
-		if ids != nil {
-			out[filepath.Base(uri)] = *ids
+		name := filepath.Base(uri)
+		switch {
+		case id == nil:
+			out[name] = ""
+		case out[name] == "":
+			out[name] = fmt.Sprint(*id)
+		default:
+			out[name] += "," + fmt.Sprint(*id)
 		}
 	}
 	return out
@@ -80,8 +87,10 @@ func statuses(rep Report) map[string]Status {
 // entries are skipped, a corrupt PDF fails by name while the rest go in,
 // adding again reads nothing new, an edit replaces only that source's
 // chunks and a deleted file loses its source and chunks.
-func TestAddFolder(t *testing.T) {
-	k := openKB(t, Options{})
+func TestAddFolder(t *testing.T) { eachBackend(t, testAddFolder) }
+
+func testAddFolder(t *testing.T, backend string) {
+	k := openKB(t, backend, Options{})
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		".gitignore":        "build/\n*.log\n",
@@ -169,15 +178,21 @@ func TestAddFolder(t *testing.T) {
 		}
 	}
 	var n int
-	if err := k.db.Reader().QueryRow(`SELECT count(*) FROM kb_chunks_fts WHERE kb_chunks_fts MATCH '"rolling"'`).Scan(&n); err != nil || n != 0 {
+	indexed := `SELECT count(*) FROM kb_chunks_fts WHERE kb_chunks_fts MATCH '"rolling"'`
+	if backend == "postgres" {
+		indexed = `SELECT count(*) FROM kb_chunks WHERE search_words @@ to_tsquery('simple', 'rolling')`
+	}
+	if err := k.db.Reader().QueryRow(indexed).Scan(&n); err != nil || n != 0 {
 		t.Errorf("the replaced text is still indexed: %d rows, %v", n, err)
 	}
 }
 
 // TestAddRejects: bad names and tags, and paths that do not exist, are
 // errors naming the value and what is accepted, before anything is read.
-func TestAddRejects(t *testing.T) {
-	k := openKB(t, Options{})
+func TestAddRejects(t *testing.T) { eachBackend(t, testAddRejects) }
+
+func testAddRejects(t *testing.T, backend string) {
+	k := openKB(t, backend, Options{})
 	for _, tt := range []struct {
 		req  AddRequest
 		want string
@@ -197,7 +212,9 @@ func TestAddRejects(t *testing.T) {
 // TestAddURL fetches pages through the guard: a loopback server is
 // refused by default, and admitted when the guard allows private
 // addresses; an unchanged page is not chunked again.
-func TestAddURL(t *testing.T) {
+func TestAddURL(t *testing.T) { eachBackend(t, testAddURL) }
+
+func testAddURL(t *testing.T, backend string) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/page":
@@ -212,7 +229,7 @@ func TestAddURL(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	rep, err := openKB(t, Options{}).Add(t.Context(), AddRequest{Sources: []string{srv.URL + "/page"}})
+	rep, err := openKB(t, backend, Options{}).Add(t.Context(), AddRequest{Sources: []string{srv.URL + "/page"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +239,7 @@ func TestAddURL(t *testing.T) {
 		t.Errorf("refusal %v does not say why", f[0].Err)
 	}
 
-	k := openKB(t, Options{Guard: &netguard.Guard{AllowPrivate: true}})
+	k := openKB(t, backend, Options{Guard: &netguard.Guard{AllowPrivate: true}})
 	rep, err = k.Add(t.Context(), AddRequest{Sources: []string{srv.URL + "/page", srv.URL + "/notes.md", srv.URL + "/missing"}})
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func (k *KB) maintainIndex(ctx context.Context) (bool, error) {
 	case count < indexAbove && e.trainedOn == 0:
 		return false, nil
 	case count < indexAbove:
-		return false, k.db.WriteTx(ctx, "drop the vector index", func(tx *sql.Tx) error {
+		return false, k.writeTx(ctx, "drop the vector index", func(tx *sql.Tx) error {
 			for _, q := range []string{`DELETE FROM kb_cells`, `UPDATE kb_vectors SET cell = 0 WHERE cell != 0`, `UPDATE kb_embedding SET trained_on = 0`} {
 				if _, err := tx.ExecContext(ctx, q); err != nil {
 					return fmt.Errorf("drop the vector index: %w", err)
@@ -80,7 +80,7 @@ func (k *KB) train(ctx context.Context, count int) error {
 	if err != nil {
 		return err
 	}
-	return k.db.WriteTx(ctx, "train the vector index", func(tx *sql.Tx) error {
+	return k.writeTx(ctx, "train the vector index", func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM kb_cells`); err != nil {
 			return fmt.Errorf("replace the vector index: %w", err)
 		}

@@ -10,10 +10,10 @@ import (
 
 // indexedFixture stores indexAbove vectors of 16 dimensions in topics,
 // and trains the index.
-func indexedFixture(t *testing.T) (*KB, *mixture) {
+func indexedFixture(t *testing.T, backend string) (*KB, *mixture) {
 	t.Helper()
 	m := newMixture(11, indexAbove/50, 16, 0.5)
-	k := openKB(t, Options{Embedder: &fixedEmbedder{m: m, vecs: map[string][]float32{}}})
+	k := openKB(t, backend, Options{Embedder: &fixedEmbedder{m: m, vecs: map[string][]float32{}}})
 	seedBare(t, k, indexAbove)
 	seedVectors(t, k, m, indexAbove)
 	trained, err := k.maintainIndex(t.Context())
@@ -26,8 +26,10 @@ func indexedFixture(t *testing.T) (*KB, *mixture) {
 // TestIndexTrainedAndSearched: at indexAbove vectors the index is built,
 // every vector is in one of its cells, and searching through it finds
 // nearly all of what reading every vector finds.
-func TestIndexTrainedAndSearched(t *testing.T) {
-	k, _ := indexedFixture(t)
+func TestIndexTrainedAndSearched(t *testing.T) { eachBackend(t, testIndexTrainedAndSearched) }
+
+func testIndexTrainedAndSearched(t *testing.T, backend string) {
+	k, _ := indexedFixture(t, backend)
 	ctx := t.Context()
 	var cells, unassigned int
 	if err := k.db.Reader().QueryRowContext(ctx, `SELECT count(*) FROM kb_cells`).Scan(&cells); err != nil {
@@ -72,8 +74,10 @@ func TestIndexTrainedAndSearched(t *testing.T) {
 // TestIndexKeptUpToDate: a vector stored after training goes to its
 // nearest cell; deleting chunks deletes their vectors; below indexAbove
 // the index is dropped and search reads every vector again.
-func TestIndexKeptUpToDate(t *testing.T) {
-	k, m := indexedFixture(t)
+func TestIndexKeptUpToDate(t *testing.T) { eachBackend(t, testIndexKeptUpToDate) }
+
+func testIndexKeptUpToDate(t *testing.T, backend string) {
+	k, m := indexedFixture(t, backend)
 	ctx := t.Context()
 	err := k.db.WriteTx(ctx, "chunk", func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO kb_chunks (id, source, ordinal, text) VALUES (?, 1, 99, 'late')`, indexAbove+1)
@@ -127,14 +131,16 @@ func TestIndexKeptUpToDate(t *testing.T) {
 // with another's. A search under a new model answers from BM25 and says
 // to reindex; the next ingest drops the old vectors with a note, and
 // reindex embeds everything again with the new model.
-func TestEmbeddingModelChange(t *testing.T) {
+func TestEmbeddingModelChange(t *testing.T) { eachBackend(t, testEmbeddingModelChange) }
+
+func testEmbeddingModelChange(t *testing.T, backend string) {
 	emb := &synonymEmbedder{}
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"car.md":   "# Fleet\nEvery car in the fleet carries insurance from Acme Mutual.\n",
 		"leave.md": "# Leave\nAnnual leave is twenty-five days.\n",
 	})
-	k := openKB(t, Options{Embedder: emb, EmbedModel: "local/a"})
+	k := openKB(t, backend, Options{Embedder: emb, EmbedModel: "local/a"})
 	if _, err := k.Add(t.Context(), AddRequest{Sources: []string{dir}}); err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +168,11 @@ func TestEmbeddingModelChange(t *testing.T) {
 // TestVectorsOfAnotherLengthRefused: a model that starts answering with
 // vectors of another length under the same name is refused, not mixed.
 func TestVectorsOfAnotherLengthRefused(t *testing.T) {
-	k, _ := vectorFixture(t, &synonymEmbedder{})
+	eachBackend(t, testVectorsOfAnotherLengthRefused)
+}
+
+func testVectorsOfAnotherLengthRefused(t *testing.T, backend string) {
+	k, _ := vectorFixture(t, backend, &synonymEmbedder{})
 	err := k.storeVectors(context.Background(), []int64{1}, [][]float32{{1, 2, 3}})
 	if err == nil || !strings.Contains(err.Error(), "--reembed") {
 		t.Errorf("vectors of 3 dimensions stored beside longer ones: %v", err)

@@ -101,10 +101,10 @@ func CheckTag(tag string) error {
 // does, so an agent limited to them is not offered a search of nothing.
 func (k *KB) Exists(ctx context.Context, names ...string) (bool, error) {
 	var n int
-	query, args := `SELECT count(*) FROM (SELECT 1 FROM kb_sources LIMIT 1)`, []any(nil)
+	query, args := `SELECT count(*) FROM (SELECT 1 FROM kb_sources LIMIT 1) AS one`, []any(nil)
 	if len(names) > 0 {
 		query = `SELECT count(*) FROM (SELECT 1 FROM kb_sources s JOIN kb_bases b ON b.id = s.kb
-WHERE b.name IN (?` + strings.Repeat(",?", len(names)-1) + `) LIMIT 1)`
+WHERE b.name IN (?` + strings.Repeat(",?", len(names)-1) + `) LIMIT 1) AS one`
 		for _, name := range names {
 			args = append(args, name)
 		}
@@ -129,6 +129,29 @@ func baseID(ctx context.Context, tx *sql.Tx, name string, now time.Time) (int64,
 	}
 	return id, nil
 }
+
+// writeTx runs fn in a write transaction (sqldb.DB.WriteTx) that is
+// the only one writing the knowledge bases until it ends. SQLite's one
+// writer does so already. On PostgreSQL, READ COMMITTED would let two
+// replicas interleave what SQLite runs one after the other: two ingests
+// creating the same knowledge base (a unique violation), two trainings
+// of the index replacing each other's cells halfway. A transaction-scoped
+// advisory lock queues them instead; every statement after it sees what
+// the one before committed, as with SQLite.
+func (k *KB) writeTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	return k.db.WriteTx(ctx, what, func(tx *sql.Tx) error {
+		if k.db.Dialect() == sqldb.Postgres {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(writeLock)); err != nil {
+				return fmt.Errorf("%s: lock the knowledge bases: %w", what, err)
+			}
+		}
+		return fn(tx)
+	})
+}
+
+// writeLock is the key of the knowledge bases' advisory lock ("hermeskb"
+// in ASCII).
+const writeLock = 0x6865726d65736b62
 
 // joinTags stores tags as ",a,b," so a LIKE of ",tag," finds one whole.
 func joinTags(tags []string) string {

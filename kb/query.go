@@ -87,27 +87,44 @@ const minPrune = 5000
 // the index stores in another form, such as without its accents, which
 // is kept), and total the chunks.
 func (p parsed) wordMatch(ctx context.Context, df func(ctx context.Context, word string) (int, error), total int) (string, error) {
+	words, all, err := p.wordTerms(ctx, df, total)
+	if err != nil {
+		return "", err
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = quoteFTS(w)
+	}
+	if all {
+		return strings.Join(quoted, " AND "), nil
+	}
+	return strings.Join(quoted, " OR "), nil
+}
+
+// wordTerms is the words wordMatch looks up, and whether a chunk needs
+// all of them (AND) rather than any (OR): the choice both backends make.
+func (p parsed) wordTerms(ctx context.Context, df func(ctx context.Context, word string) (int, error), total int) ([]string, bool, error) {
 	var rare, common []string
 	for _, w := range p.words {
 		if total < minPrune {
-			rare = append(rare, quoteFTS(w))
+			rare = append(rare, w)
 			continue
 		}
 		n, err := df(ctx, w)
 		if err != nil {
-			return "", err
+			return nil, false, err
 		}
 		switch {
 		case float64(n) > commonShare*float64(total):
-			common = append(common, quoteFTS(w))
+			common = append(common, w)
 		default:
-			rare = append(rare, quoteFTS(w))
+			rare = append(rare, w)
 		}
 	}
 	if len(rare) > 0 {
-		return strings.Join(rare, " OR "), nil
+		return rare, false, nil
 	}
-	return strings.Join(common, " AND "), nil
+	return common, len(common) > 0, nil
 }
 
 // wordChunks is how many chunks hold word, by the word index's
@@ -129,27 +146,13 @@ func (k *KB) wordChunks(ctx context.Context, word string) (int, error) {
 // two characters, which has no trigram, stands for the indexed trigrams
 // it begins (vocab lists them, up to a bound).
 func (p parsed) trigramMatch(ctx context.Context, vocab func(ctx context.Context, prefix string) ([]string, error)) (string, error) {
-	if len(p.cjk) == 0 {
-		return "", nil
-	}
-	// Words beside CJK text are often glued to it ("项目alpha的负责人"),
-	// where the word index sees one long token; as phrases of the
-	// trigram index they are found inside it.
 	var terms []string
-	for _, w := range p.words {
-		if utf8.RuneCountInString(w) >= 3 {
-			terms = append(terms, quoteFTS(w))
-		}
-	}
-	for _, run := range p.cjk {
-		rs := []rune(run)
-		if len(rs) >= 3 {
-			for i := 0; i+3 <= len(rs) && len(terms) < 4*maxTerms; i++ {
-				terms = append(terms, quoteFTS(string(rs[i:i+3])))
-			}
+	for _, t := range p.trigramTerms() {
+		if !t.prefix {
+			terms = append(terms, quoteFTS(t.text))
 			continue
 		}
-		grams, err := vocab(ctx, run)
+		grams, err := vocab(ctx, t.text)
 		if err != nil {
 			return "", err
 		}
@@ -160,6 +163,43 @@ func (p parsed) trigramMatch(ctx context.Context, vocab func(ctx context.Context
 	return strings.Join(terms, " OR "), nil
 }
 
+// trigramTerm is a phrase the trigram index looks up, or with prefix
+// set a CJK run of one or two characters, which stands for the indexed
+// trigrams it begins.
+type trigramTerm struct {
+	text   string
+	prefix bool
+}
+
+// trigramTerms is what trigramMatch looks up, none for a query without
+// CJK text: words of three characters or more, every three-character
+// window of a CJK run, and shorter runs as prefixes.
+func (p parsed) trigramTerms() []trigramTerm {
+	if len(p.cjk) == 0 {
+		return nil
+	}
+	// Words beside CJK text are often glued to it ("项目alpha的负责人"),
+	// where the word index sees one long token; as phrases of the
+	// trigram index they are found inside it.
+	var terms []trigramTerm
+	for _, w := range p.words {
+		if utf8.RuneCountInString(w) >= 3 {
+			terms = append(terms, trigramTerm{text: w})
+		}
+	}
+	for _, run := range p.cjk {
+		rs := []rune(run)
+		if len(rs) >= 3 {
+			for i := 0; i+3 <= len(rs) && len(terms) < 4*maxTerms; i++ {
+				terms = append(terms, trigramTerm{text: string(rs[i : i+3])})
+			}
+			continue
+		}
+		terms = append(terms, trigramTerm{text: run, prefix: true})
+	}
+	return terms
+}
+
 // quoteFTS makes s one FTS5 string (a phrase), whatever it contains.
 func quoteFTS(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
@@ -168,7 +208,6 @@ func quoteFTS(s string) string {
 // trigramsStarting lists up to maxExpand indexed trigrams that begin
 // with prefix.
 func (k *KB) trigramsStarting(ctx context.Context, prefix string) ([]string, error) {
-	const maxExpand = 64
 	rows, err := k.db.Reader().QueryContext(ctx, `
 SELECT term FROM kb_chunks_fts_trigram_vocab WHERE term >= ? AND term < ? ORDER BY doc DESC LIMIT ?`,
 		prefix, prefix+string(utf8.MaxRune), maxExpand)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/sqldb"
 )
 
 // Query is what Search looks for.
@@ -152,6 +154,9 @@ type bm25Ranker struct {
 
 // Rank implements Ranker.
 func (b bm25Ranker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error) {
+	if b.k.db.Dialect() == sqldb.Postgres {
+		return b.rankPostgres(ctx, q, n)
+	}
 	p := parse(q.Text)
 	table, match := "kb_chunks_fts", ""
 	if b.trigram {
@@ -175,7 +180,7 @@ func (b bm25Ranker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error) 
 	}
 	// The heading weighs half the text: it names the topic of every
 	// passage under it, so it says less about any one of them.
-	cond, args := q.filter()
+	cond, args := q.filter(sqldb.SQLite)
 	rows, err := b.k.db.Reader().QueryContext(ctx, `
 SELECT c.id, -bm25(`+table+`, 1.0, 0.5) AS score
 FROM `+table+` JOIN kb_chunks c ON c.id = `+table+`.rowid

@@ -10,9 +10,9 @@ import (
 )
 
 // searchFixture ingests two knowledge bases with tags.
-func searchFixture(t *testing.T, opts Options) (*KB, string) {
+func searchFixture(t *testing.T, backend string, opts Options) (*KB, string) {
 	t.Helper()
-	k := openKB(t, opts)
+	k := openKB(t, backend, opts)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"ops/deploy.md":   "# Operations\n## Deploy\nThe gateway is deployed with a rolling restart behind the load balancer.\n## Backups\nBackups run nightly to the object store.\n",
@@ -37,8 +37,10 @@ func searchFixture(t *testing.T, opts Options) (*KB, string) {
 // TestSearch: words, CJK phrases and two-character CJK words find their
 // passages with citation fields; filters by knowledge base, source
 // prefix and tag narrow the results.
-func TestSearch(t *testing.T) {
-	k, dir := searchFixture(t, Options{})
+func TestSearch(t *testing.T) { eachBackend(t, testSearch) }
+
+func testSearch(t *testing.T, backend string) {
+	k, dir := searchFixture(t, backend, Options{})
 	tests := []struct {
 		name    string
 		q       Query
@@ -128,8 +130,10 @@ func (f fixedRanker) Rank(context.Context, Query, int) ([]Ranked, error) { retur
 
 // TestSearchFusesRankers: a further ranker's list is fused with BM25's,
 // so a passage only it finds comes back, with no BM25 score.
-func TestSearchFusesRankers(t *testing.T) {
-	k, _ := searchFixture(t, Options{})
+func TestSearchFusesRankers(t *testing.T) { eachBackend(t, testSearchFusesRankers) }
+
+func testSearchFusesRankers(t *testing.T, backend string) {
+	k, _ := searchFixture(t, backend, Options{})
 	var leave int64
 	if err := k.db.Reader().QueryRow(`SELECT id FROM kb_chunks WHERE text LIKE '%Annual leave%'`).Scan(&leave); err != nil {
 		t.Fatal(err)

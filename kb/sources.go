@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/sqltext"
 )
 
 // SourceInfo is a stored source as hermes kb list and show print it.
@@ -33,25 +35,25 @@ var ErrNotAllowed = errors.New("kb: not allowed")
 // Sources lists the sources of the knowledge base kb, or of all when kb
 // is empty, by knowledge base and URI.
 func (k *KB) Sources(ctx context.Context, kb string) ([]SourceInfo, error) {
-	return k.sources(ctx, `(?1 = '' OR b.name = ?1)`, kb)
+	return k.sources(ctx, `(? = '' OR b.name = ?)`, kb, kb)
 }
 
 // Source is the source uri (a path, made absolute by the caller, or a
 // URL) in any knowledge base: one entry per knowledge base holding it.
 func (k *KB) Source(ctx context.Context, uri string) ([]SourceInfo, error) {
-	out, err := k.sources(ctx, `s.uri = ?1`, uri)
+	out, err := k.sources(ctx, `s.uri = ?`, sqltext.Clean(k.db.Dialect(), uri))
 	if err == nil && len(out) == 0 {
 		err = fmt.Errorf("source %q: %w", uri, ErrNotFound)
 	}
 	return out, err
 }
 
-func (k *KB) sources(ctx context.Context, where string, arg string) ([]SourceInfo, error) {
+func (k *KB) sources(ctx context.Context, where string, args ...any) ([]SourceInfo, error) {
 	rows, err := k.db.Reader().QueryContext(ctx, `
 SELECT b.name, s.uri, s.kind, s.size, s.tags, s.ingested_at, s.error,
 	(SELECT count(*) FROM kb_chunks c WHERE c.source = s.id)
 FROM kb_sources s JOIN kb_bases b ON b.id = s.kb
-WHERE `+where+` ORDER BY b.name, s.uri`, arg)
+WHERE `+where+` ORDER BY b.name, s.uri`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sources: %w", err)
 	}
@@ -76,7 +78,7 @@ func (k *KB) Chunks(ctx context.Context, kb, uri string) ([]Result, error) {
 	rows, err := k.db.Reader().QueryContext(ctx, `
 SELECT c.id, b.name, s.uri, s.kind, c.heading, c.page, c.line_start, c.line_end, c.text
 FROM kb_chunks c JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb
-WHERE b.name = ? AND s.uri = ? ORDER BY c.ordinal`, kb, uri)
+WHERE b.name = ? AND s.uri = ? ORDER BY c.ordinal`, kb, sqltext.Clean(k.db.Dialect(), uri))
 	if err != nil {
 		return nil, fmt.Errorf("read chunks of %s: %w", uri, err)
 	}
@@ -96,7 +98,7 @@ WHERE b.name = ? AND s.uri = ? ORDER BY c.ordinal`, kb, uri)
 // kb, or from every knowledge base when kb is empty. It returns how many
 // sources it removed; none is ErrNotFound.
 func (k *KB) Remove(ctx context.Context, kb, uri string) (int, error) {
-	return k.remove(ctx, "source "+uri, `SELECT s.id FROM kb_sources s JOIN kb_bases b ON b.id = s.kb WHERE (?1 = '' OR b.name = ?1) AND s.uri = ?2`, kb, uri)
+	return k.remove(ctx, "source "+uri, `SELECT s.id FROM kb_sources s JOIN kb_bases b ON b.id = s.kb WHERE (? = '' OR b.name = ?) AND s.uri = ?`, kb, kb, sqltext.Clean(k.db.Dialect(), uri))
 }
 
 // RemoveKB deletes the knowledge base kb with all its sources and
@@ -105,12 +107,12 @@ func (k *KB) RemoveKB(ctx context.Context, kb string) (int, error) {
 	if err := CheckName(kb); err != nil {
 		return 0, err
 	}
-	n, err := k.remove(ctx, "knowledge base "+kb, `SELECT s.id FROM kb_sources s JOIN kb_bases b ON b.id = s.kb WHERE b.name = ?1`, kb)
+	n, err := k.remove(ctx, "knowledge base "+kb, `SELECT s.id FROM kb_sources s JOIN kb_bases b ON b.id = s.kb WHERE b.name = ?`, kb)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return 0, err
 	}
 	var gone int64
-	err = k.db.WriteTx(ctx, "remove knowledge base "+kb, func(tx *sql.Tx) error {
+	err = k.writeTx(ctx, "remove knowledge base "+kb, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM kb_bases WHERE name = ?`, kb)
 		if err == nil {
 			gone, err = res.RowsAffected()
@@ -126,8 +128,8 @@ func (k *KB) RemoveKB(ctx context.Context, kb string) (int, error) {
 // remove deletes the sources query selects, counting them first.
 func (k *KB) remove(ctx context.Context, what, query string, args ...any) (int, error) {
 	var n int
-	err := k.db.WriteTx(ctx, "remove "+what, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (`+query+`)`, args...).Scan(&n); err != nil {
+	err := k.writeTx(ctx, "remove "+what, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (`+query+`) AS doomed`, args...).Scan(&n); err != nil {
 			return err
 		}
 		return deleteSources(ctx, tx, query, args...)
@@ -183,7 +185,7 @@ func (k *KB) Reindex(ctx context.Context, kb string, progress func(Progress)) (R
 // Reindex embeds every chunk again: for a model that changed under the
 // same name, or one served differently.
 func (k *KB) DropVectors(ctx context.Context) error {
-	return k.db.WriteTx(ctx, "drop vectors", func(tx *sql.Tx) error {
+	return k.writeTx(ctx, "drop vectors", func(tx *sql.Tx) error {
 		for _, q := range []string{`DELETE FROM kb_vectors`, `DELETE FROM kb_cells`, `DELETE FROM kb_embedding`} {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("drop vectors: %w", err)

@@ -11,8 +11,10 @@ import (
 // tags; removing one removes its chunks; reindexing keeps tags, picks up
 // an edit and removes a deleted file; removing a knowledge base empties
 // it.
-func TestSourcesRemoveReindex(t *testing.T) {
-	k := openKB(t, Options{})
+func TestSourcesRemoveReindex(t *testing.T) { eachBackend(t, testSourcesRemoveReindex) }
+
+func testSourcesRemoveReindex(t *testing.T, backend string) {
+	k := openKB(t, backend, Options{})
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a.md": "# A\nalpha\n", "b.md": "# B\nbravo\n", "c.md": "# C\ncharlie\n"})
 	if _, err := k.Add(t.Context(), AddRequest{KB: "docs", Sources: []string{dir}, Tags: []string{"team"}}); err != nil {

@@ -12,9 +12,9 @@ import (
 
 // scopeFixture fills the knowledge bases hr, ops and legal with one
 // document each that all answer "vacation policy".
-func scopeFixture(t *testing.T) *KB {
+func scopeFixture(t *testing.T, backend string) *KB {
 	t.Helper()
-	k := openKB(t, Options{})
+	k := openKB(t, backend, Options{})
 	for _, name := range []string{"hr", "ops", "legal"} {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{name + ".md": "# Vacation policy\nThe " + name + " vacation policy: request leave in the portal.\n"})
@@ -39,8 +39,10 @@ func callScoped(t *testing.T, k *KB, args string, within ...string) (toolResult,
 // whether it exists or not, with the same message naming only the
 // knowledge bases the tool may search, so the refusal reveals nothing
 // about the others.
-func TestScopedToolRefusesOtherKBs(t *testing.T) {
-	k := scopeFixture(t)
+func TestScopedToolRefusesOtherKBs(t *testing.T) { eachBackend(t, testScopedToolRefusesOtherKBs) }
+
+func testScopedToolRefusesOtherKBs(t *testing.T, backend string) {
+	k := scopeFixture(t, backend)
 	var msgs []string
 	for _, name := range []string{"hr", "legal", "nosuch"} {
 		_, err := callScoped(t, k, `{"query":"vacation policy","kb":"`+name+`"}`, "ops")
@@ -70,8 +72,10 @@ func TestScopedToolRefusesOtherKBs(t *testing.T) {
 
 // TestScopedToolSearchesItsOwn: without kb a scoped search finds only
 // passages of its knowledge bases; an unscoped one finds all of them.
-func TestScopedToolSearchesItsOwn(t *testing.T) {
-	k := scopeFixture(t)
+func TestScopedToolSearchesItsOwn(t *testing.T) { eachBackend(t, testScopedToolSearchesItsOwn) }
+
+func testScopedToolSearchesItsOwn(t *testing.T, backend string) {
+	k := scopeFixture(t, backend)
 	for _, tc := range []struct {
 		within []string
 		want   string
@@ -96,8 +100,10 @@ func TestScopedToolSearchesItsOwn(t *testing.T) {
 
 // TestScopedToolDescribesItsScope: the model is told which knowledge
 // bases it may search, and of no others.
-func TestScopedToolDescribesItsScope(t *testing.T) {
-	spec := NewTool(openKB(t, Options{}), "ops", "eng", "ops").Spec()
+func TestScopedToolDescribesItsScope(t *testing.T) { eachBackend(t, testScopedToolDescribesItsScope) }
+
+func testScopedToolDescribesItsScope(t *testing.T, backend string) {
+	spec := NewTool(openKB(t, backend, Options{}), "ops", "eng", "ops").Spec()
 	if !strings.Contains(spec.Description, "You may search only these knowledge bases: eng, ops.") {
 		t.Errorf("description %q", spec.Description)
 	}
@@ -112,15 +118,17 @@ func TestScopedToolDescribesItsScope(t *testing.T) {
 	if d := schema.Properties["kb"].Description; !strings.Contains(d, "one of: eng, ops;") {
 		t.Errorf("kb parameter %q", d)
 	}
-	if d := NewTool(openKB(t, Options{})).Spec().Description; strings.Contains(d, "You may search only") {
+	if d := NewTool(openKB(t, backend, Options{})).Spec().Description; strings.Contains(d, "You may search only") {
 		t.Errorf("unscoped description %q", d)
 	}
 }
 
 // TestScopedToolAvailable: a scoped tool is offered only while one of its
 // own knowledge bases holds a source, whatever the others hold.
-func TestScopedToolAvailable(t *testing.T) {
-	k := scopeFixture(t)
+func TestScopedToolAvailable(t *testing.T) { eachBackend(t, testScopedToolAvailable) }
+
+func testScopedToolAvailable(t *testing.T, backend string) {
+	k := scopeFixture(t, backend)
 	if err := NewTool(k, "finance").(tool.Availability).Available(); err == nil || !strings.Contains(err.Error(), "hermes kb add PATH --kb finance") {
 		t.Errorf("empty scope: Available() = %v", err)
 	}

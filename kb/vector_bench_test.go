@@ -129,7 +129,7 @@ func BenchmarkVectorSearch100k(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			const n = 100_000
 			m := newMixture(7, n/50, 384, c.spread)
-			k := openKB(b, Options{Embedder: m})
+			k := openKB(b, "sqlite", Options{Embedder: m})
 			seedBare(b, k, n)
 			seedVectors(b, k, m, n)
 			queries := make([]Query, 50)
@@ -188,7 +188,7 @@ func BenchmarkVectorSearch100k(b *testing.B) {
 func BenchmarkVectorSearchExact100k(b *testing.B) {
 	const n = 100_000
 	m := newMixture(7, n/50, 384, 0.7)
-	k := openKB(b, Options{Embedder: m})
+	k := openKB(b, "sqlite", Options{Embedder: m})
 	seedBare(b, k, n)
 	seedVectors(b, k, m, n)
 	k.opts.Embedder = &fixedEmbedder{m: m, vecs: map[string][]float32{}}

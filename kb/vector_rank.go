@@ -68,7 +68,7 @@ func (v vectorRanker) Rank(ctx context.Context, q Query, n int) ([]Ranked, error
 	if err != nil || len(list) == n {
 		return list, err
 	}
-	if cond, _ := q.filter(); cond != "" {
+	if cond, _ := q.filter(v.k.db.Dialect()); cond != "" {
 		// A filter can leave the nearest cells with too few of its
 		// chunks; its chunks are then few enough to read them all.
 		return v.scan(ctx, tx, q, qv, nil, n)
@@ -88,7 +88,7 @@ func (v vectorRanker) scan(ctx context.Context, tx *sql.Tx, q Query, qv []float3
 		}
 	}
 	query := `SELECT v.chunk, v.vector FROM kb_vectors v`
-	if cond, fargs := q.filter(); cond != "" {
+	if cond, fargs := q.filter(v.k.db.Dialect()); cond != "" {
 		// The joins cost time on every row: only a filter pays for them.
 		query += ` JOIN kb_chunks c ON c.id = v.chunk JOIN kb_sources s ON s.id = c.source JOIN kb_bases b ON b.id = s.kb`
 		where, args = append(where, strings.TrimPrefix(cond, " AND ")), append(args, fargs...)

@@ -39,9 +39,9 @@ func (e *synonymEmbedder) Embed(_ context.Context, texts []string) ([][]float32,
 	return out, nil
 }
 
-func vectorFixture(t *testing.T, emb *synonymEmbedder) (*KB, string) {
+func vectorFixture(t *testing.T, backend string, emb *synonymEmbedder) (*KB, string) {
 	t.Helper()
-	k := openKB(t, Options{Embedder: emb})
+	k := openKB(t, backend, Options{Embedder: emb})
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"car.md":    "# Fleet\nEvery car in the fleet carries insurance from Acme Mutual, renewed each March.\n",
@@ -57,9 +57,11 @@ func vectorFixture(t *testing.T, emb *synonymEmbedder) (*KB, string) {
 // TestVectorSearchFindsParaphrase: a query sharing no word with the
 // passage is missed by BM25 and found by the vectors, and fusion keeps
 // what each ranker found alone.
-func TestVectorSearchFindsParaphrase(t *testing.T) {
+func TestVectorSearchFindsParaphrase(t *testing.T) { eachBackend(t, testVectorSearchFindsParaphrase) }
+
+func testVectorSearchFindsParaphrase(t *testing.T, backend string) {
 	emb := &synonymEmbedder{}
-	k, _ := vectorFixture(t, emb)
+	k, _ := vectorFixture(t, backend, emb)
 	q := Query{Text: "automobile policy", Limit: 5}
 	if list, err := (bm25Ranker{k: k}).Rank(t.Context(), q, 10); err != nil || len(list) != 0 {
 		t.Fatalf("BM25 found %v (%v); the query should share no word with the corpus", list, err)
@@ -94,8 +96,12 @@ func TestVectorSearchFindsParaphrase(t *testing.T) {
 // embedder fails are found by BM25, the report says why they have no
 // vector, and a reindex embeds them.
 func TestEmbedFailureKeepsTextAndReindexFills(t *testing.T) {
+	eachBackend(t, testEmbedFailureKeepsTextAndReindexFills)
+}
+
+func testEmbedFailureKeepsTextAndReindexFills(t *testing.T, backend string) {
 	emb := &synonymEmbedder{down: true}
-	k := openKB(t, Options{Embedder: emb})
+	k := openKB(t, backend, Options{Embedder: emb})
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"car.md": "# Fleet\nEvery car carries insurance from Acme Mutual.\n"})
 	rep, err := k.Add(t.Context(), AddRequest{Sources: []string{dir}})
@@ -131,9 +137,11 @@ func TestEmbedFailureKeepsTextAndReindexFills(t *testing.T) {
 // TestEmbedInBatches: a source of many chunks is embedded embedBatch at
 // a time, and each vector is stored as little-endian float32s of unit
 // length.
-func TestEmbedInBatches(t *testing.T) {
+func TestEmbedInBatches(t *testing.T) { eachBackend(t, testEmbedInBatches) }
+
+func testEmbedInBatches(t *testing.T, backend string) {
 	emb := &synonymEmbedder{}
-	k := openKB(t, Options{Embedder: emb, Chunk: ChunkOptions{Target: 20}})
+	k := openKB(t, backend, Options{Embedder: emb, Chunk: ChunkOptions{Target: 20}})
 	dir := t.TempDir()
 	var b strings.Builder
 	for i := range 200 {
@@ -180,8 +188,12 @@ func countVectors(t *testing.T, k *KB) int {
 // its vectors were left out; a cancelled search fails instead of passing
 // for a degraded one.
 func TestSearchWithoutEmbedderDegrades(t *testing.T) {
+	eachBackend(t, testSearchWithoutEmbedderDegrades)
+}
+
+func testSearchWithoutEmbedderDegrades(t *testing.T, backend string) {
 	emb := &synonymEmbedder{}
-	k, _ := vectorFixture(t, emb)
+	k, _ := vectorFixture(t, backend, emb)
 	emb.mu.Lock()
 	emb.down = true
 	emb.mu.Unlock()
@@ -205,9 +217,11 @@ func TestSearchWithoutEmbedderDegrades(t *testing.T) {
 // TestEmbedBatchesAcrossSources: a folder of many small files is
 // embedded in full batches across files, not in one call per file, and
 // progress counts the chunks embedded.
-func TestEmbedBatchesAcrossSources(t *testing.T) {
+func TestEmbedBatchesAcrossSources(t *testing.T) { eachBackend(t, testEmbedBatchesAcrossSources) }
+
+func testEmbedBatchesAcrossSources(t *testing.T, backend string) {
 	emb := &synonymEmbedder{}
-	k := openKB(t, Options{Embedder: emb})
+	k := openKB(t, backend, Options{Embedder: emb})
 	dir := t.TempDir()
 	files := map[string]string{}
 	for i := range 100 {

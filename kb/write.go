@@ -5,13 +5,18 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/internal/sqltext"
 )
 
 // write stores s and replaces its chunks with chunks, in one
 // transaction, creating the knowledge base kb when it is new.
 func (k *KB) write(ctx context.Context, kb string, s source, chunks []Chunk) error {
 	now := k.clock.Now().UnixMicro()
-	return k.db.WriteTx(ctx, "ingest "+s.uri, func(tx *sql.Tx) error {
+	d := k.db.Dialect()
+	s.uri, s.kind, s.hash, s.tags, s.err = sqltext.Clean(d, s.uri), sqltext.Clean(d, s.kind), sqltext.Clean(d, s.hash), sqltext.Clean(d, s.tags), sqltext.Clean(d, s.err)
+	return k.writeTx(ctx, "ingest "+s.uri, func(tx *sql.Tx) error {
 		base, err := baseID(ctx, tx, kb, k.clock.Now())
 		if err != nil {
 			return err
@@ -39,7 +44,7 @@ INSERT INTO kb_chunks (source, ordinal, heading, page, line_start, line_end, tex
 		}
 		defer stmt.Close()
 		for i, c := range chunks {
-			if _, err := stmt.ExecContext(ctx, id, i, c.Heading, c.Page, c.LineStart, c.LineEnd, c.Text, c.Tokens); err != nil {
+			if _, err := stmt.ExecContext(ctx, id, i, sqltext.Clean(d, c.Heading), c.Page, c.LineStart, c.LineEnd, sqltext.Clean(d, c.Text), c.Tokens); err != nil {
 				return fmt.Errorf("store the chunks of %s: %w", s.uri, err)
 			}
 		}
@@ -50,7 +55,7 @@ INSERT INTO kb_chunks (source, ordinal, heading, page, line_start, line_end, tex
 // touch records a source's new modification time, size and tags when
 // its bytes are unchanged, so the next add skips it without reading.
 func (k *KB) touch(ctx context.Context, id int64, s source) error {
-	return k.db.WriteTx(ctx, "touch "+s.uri, func(tx *sql.Tx) error {
+	return k.writeTx(ctx, "touch "+s.uri, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE kb_sources SET mtime = ?, size = ?, tags = ? WHERE id = ?`, s.mtime, s.size, s.tags, id)
 		if err != nil {
 			return fmt.Errorf("update source %s: %w", s.uri, err)
@@ -64,7 +69,7 @@ func (k *KB) touch(ctx context.Context, id int64, s source) error {
 func (k *KB) sourcesUnder(ctx context.Context, kb, prefix string) ([]string, error) {
 	rows, err := k.db.Reader().QueryContext(ctx, `
 SELECT s.uri FROM kb_sources s JOIN kb_bases b ON b.id = s.kb
-WHERE b.name = ? AND substr(s.uri, 1, ?) = ? ORDER BY s.uri`, kb, len(prefix), prefix)
+WHERE b.name = ? AND substr(s.uri, 1, ?) = ? ORDER BY s.uri`, kb, utf8.RuneCountInString(prefix), prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list sources under %s: %w", prefix, err)
 	}
@@ -82,8 +87,9 @@ WHERE b.name = ? AND substr(s.uri, 1, ?) = ? ORDER BY s.uri`, kb, len(prefix), p
 
 // removeSource deletes a source of the knowledge base kb and its chunks.
 func (k *KB) removeSource(ctx context.Context, kb, uri string) error {
-	return k.db.WriteTx(ctx, "remove "+uri, func(tx *sql.Tx) error {
-		return deleteSources(ctx, tx, `SELECT s.id FROM kb_sources s JOIN kb_bases b ON b.id = s.kb WHERE b.name = ? AND s.uri = ?`, kb, uri)
+	return k.writeTx(ctx, "remove "+uri, func(tx *sql.Tx) error {
+		return deleteSources(ctx, tx, `SELECT s.id FROM kb_sources s JOIN kb_bases b ON b.id = s.kb WHERE b.name = ? AND s.uri = ?`,
+			kb, sqltext.Clean(k.db.Dialect(), uri))
 	})
 }
 

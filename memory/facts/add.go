@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/hermes-go/hermes/internal/sqldb"
+	"github.com/hermes-go/hermes/internal/sqltext"
 )
 
 // minContained is the shortest normalized content, in characters, that
@@ -39,14 +42,18 @@ func (s *Store) Add(ctx context.Context, facts []Fact) (added int, err error) {
 	}
 	vecs := s.embedFacts(ctx, clean)
 	now := micros(s.now())
+	d := s.db.Dialect()
 	err = s.writeTx(ctx, "facts: add", func(tx *sql.Tx) error {
 		added = 0 // the transaction may run more than once
+		if err := lockOwner(ctx, tx, d, s.owner); err != nil {
+			return err
+		}
 		for i, f := range clean {
 			var blob []byte
 			if vecs != nil {
 				blob = encodeVector(vecs[i])
 			}
-			isNew, err := addOne(ctx, tx, s.owner, f, blob, now)
+			isNew, err := addOne(ctx, tx, d, s.owner, f, blob, now)
 			if err != nil {
 				return fmt.Errorf("facts[%d]: %w", i, err)
 			}
@@ -62,23 +69,56 @@ func (s *Store) Add(ctx context.Context, facts []Fact) (added int, err error) {
 	return added, nil
 }
 
+// lockOwner makes the transaction the only one adding owner's facts
+// until it ends. SQLite's one writer does so already; on PostgreSQL two
+// replicas adding the same fact at once would each find no duplicate
+// under READ COMMITTED and both insert it, so a transaction-scoped
+// advisory lock per owner queues them, and the second finds the first's
+// row.
+func lockOwner(ctx context.Context, tx *sql.Tx, d sqldb.Dialect, owner string) error {
+	if d != sqldb.Postgres {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?, hashtext(?))`, factsLockClass, owner); err != nil {
+		return fmt.Errorf("lock the facts of %q: %w", owner, err)
+	}
+	return nil
+}
+
+// factsLockClass is the first key of the facts' advisory locks ("fact"
+// in ASCII), the owner's hash being the second.
+const factsLockClass = 0x66616374
+
 // addOne merges f into a near-duplicate or inserts it, reporting whether
 // it inserted.
-func addOne(ctx context.Context, tx *sql.Tx, owner string, f Fact, blob []byte, now int64) (bool, error) {
+func addOne(ctx context.Context, tx *sql.Tx, d sqldb.Dialect, owner string, f Fact, blob []byte, now int64) (bool, error) {
+	f.Kind = Kind(sqltext.Clean(d, string(f.Kind)))
+	f.Subject, f.Content = sqltext.Clean(d, f.Subject), sqltext.Clean(d, f.Content)
+	f.SourceSession = sqltext.Clean(d, f.SourceSession)
 	norm := normalize(f.Content)
-	cjk := hasCJK(f.Subject + f.Content)
+	cjk := 0
+	if hasCJK(f.Subject + f.Content) {
+		cjk = 1
+	}
 	var (
 		id      int64
 		content string
 		subject string
 	)
+	// Containment compares whole words: both sides padded with spaces.
+	// The new content's length is known here; the stored one's is not.
+	padded := " " + norm + " "
+	longEnough := 0
+	if utf8.RuneCountInString(norm) >= minContained {
+		longEnough = 1
+	}
 	err := tx.QueryRowContext(ctx, `
 SELECT id, content, subject FROM facts
-WHERE owner = ?3 AND (norm = ?1
-   OR (length(?1) >= ?2 AND instr(' ' || norm || ' ', ' ' || ?1 || ' ') > 0)
-   OR (length(norm) >= ?2 AND instr(' ' || ?1 || ' ', ' ' || norm || ' ') > 0))
-ORDER BY norm = ?1 DESC, id
-LIMIT 1`, norm, minContained, owner).Scan(&id, &content, &subject)
+WHERE owner = ? AND (norm = ?
+   OR (? = 1 AND `+sqltext.Contains(d, "' ' || norm || ' '", "?")+`)
+   OR (length(norm) >= ? AND `+sqltext.Contains(d, "?", "' ' || norm || ' '")+`))
+ORDER BY CASE WHEN norm = ? THEN 0 ELSE 1 END, id
+LIMIT 1`, owner, norm, longEnough, padded, minContained, padded, norm).Scan(&id, &content, &subject)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		_, err := tx.ExecContext(ctx, `

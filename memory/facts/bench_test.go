@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -29,7 +28,7 @@ var (
 // inserted directly (Add's duplicate check would make setup quadratic).
 func benchStore(b *testing.B, n int) *Store {
 	b.Helper()
-	s := openPath(b, filepath.Join(b.TempDir(), "state.db"), Options{})
+	s := openOn(b, "sqlite", Options{})
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := func(ws []string) string { return ws[r.IntN(len(ws))] }
 	err := s.writeTx(context.Background(), "seed", func(tx *sql.Tx) error {

@@ -36,4 +36,13 @@
 // A fact store holds hundreds or thousands of rows, not millions: at
 // 10,000 facts a word query takes about 1 ms and a CJK query about 12 ms
 // (BenchmarkSearch), once per conversation.
+//
+// # PostgreSQL
+//
+// With storage on PostgreSQL the table is the same
+// (internal/pgdb/schema_facts.go), words are found through a generated
+// tsvector instead of FTS5 and CJK terms with strpos() instead of
+// instr(); the ranking is this package's on both, so both rank alike.
+// READ COMMITTED would let two replicas adding one fact both miss the
+// other's row, so Add first takes an advisory lock on the owner's facts.
 package facts

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -83,13 +82,14 @@ func TestEmbedOpenAI(t *testing.T) {
 
 // TestEmbeddingsBlend shows what vectors add: a question that shares no
 // word with a fact but is about the same thing recalls it.
-func TestEmbeddingsBlend(t *testing.T) {
+func TestEmbeddingsBlend(t *testing.T) { eachBackend(t, testEmbeddingsBlend) }
+
+func testEmbeddingsBlend(t *testing.T, backend string) {
 	srv, _ := topicServer(t, [][]string{
 		{"chinese", "中文", "language", "mandarin"},
 		{"deploy", "部署", "production", "release", "ship"},
 	})
-	path := filepath.Join(t.TempDir(), "state.db")
-	s := openPath(t, path, Options{Embed: EmbedOpenAI(srv.URL+"/v1", "", "embed-model")})
+	s := openOn(t, backend, Options{Embed: EmbedOpenAI(srv.URL+"/v1", "", "embed-model")})
 	ctx := context.Background()
 	mustAdd(t, s,
 		Fact{Kind: KindPreference, Subject: "language", Content: "The user wants answers in Chinese."},

@@ -6,17 +6,19 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
 // The multi-process test re-runs this test binary as its children; these
 // variables tell a child what to do.
 const (
-	envChildDB   = "HERMES_FACTS_CHILD_DB"
-	envChildName = "HERMES_FACTS_CHILD_NAME"
+	envChildBackend = "HERMES_FACTS_CHILD_BACKEND"
+	envChildDB      = "HERMES_FACTS_CHILD_DB"
+	envChildName    = "HERMES_FACTS_CHILD_NAME"
 )
 
 const (
@@ -27,15 +29,19 @@ const (
 
 // TestMultiProcessAdd has several processes open one new database at
 // once (racing to create the schema) and add facts to it, as the end of
-// conversations in a daemon and a CLI do. Nothing may be lost, and a fact
-// every process adds is stored once.
+// conversations in a daemon and a CLI do (or replicas sharing one
+// PostgreSQL). Nothing may be lost, and a fact every process adds is
+// stored once.
 func TestMultiProcessAdd(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
+	dbtest.EachTarget(t, testMultiProcessAdd)
+}
+
+func testMultiProcessAdd(t *testing.T, x dbtest.Target) {
 	var wg sync.WaitGroup
 	for i := range childCount {
 		name := fmt.Sprintf("child%d", i)
 		cmd := exec.Command(os.Args[0], "-test.run=^TestChildAdder$", "-test.v")
-		cmd.Env = append(os.Environ(), envChildDB+"="+path, envChildName+"="+name)
+		cmd.Env = append(os.Environ(), envChildBackend+"="+x.Backend, envChildDB+"="+x.Where, envChildName+"="+name)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
@@ -49,7 +55,7 @@ func TestMultiProcessAdd(t *testing.T) {
 	}
 	wg.Wait()
 
-	s := openPath(t, path, Options{})
+	s := openTarget(t, x, Options{})
 	fs, err := s.List(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -79,11 +85,12 @@ func TestMultiProcessAdd(t *testing.T) {
 // TestChildAdder is a child of TestMultiProcessAdd; run on its own it
 // does nothing.
 func TestChildAdder(t *testing.T) {
-	path, name := os.Getenv(envChildDB), os.Getenv(envChildName)
-	if path == "" {
+	x := dbtest.Target{Backend: os.Getenv(envChildBackend), Where: os.Getenv(envChildDB)}
+	name := os.Getenv(envChildName)
+	if x.Where == "" {
 		t.Skip("only runs as a child of TestMultiProcessAdd")
 	}
-	s := openPath(t, path, Options{})
+	s := openTarget(t, x, Options{})
 	ctx := context.Background()
 	for b := range childBatches {
 		batch := make([]Fact, batchSize)

@@ -99,6 +99,17 @@ func quoteFTS(t term) string {
 	return q
 }
 
+// quoteTSQuery is t as a PostgreSQL tsquery: one quoted lexeme, a prefix
+// match when t is a stem. Terms hold only letters and digits, and the
+// quotes keep anything else literal all the same.
+func quoteTSQuery(t term) string {
+	q := "'" + strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(t.text) + "'"
+	if t.prefix {
+		q += ":*"
+	}
+	return q
+}
+
 // isWordRune reports whether r is a letter or digit, what both the index
 // and the CJK scan look for.
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }

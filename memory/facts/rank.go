@@ -7,6 +7,9 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/sqldb"
+	"github.com/hermes-go/hermes/internal/sqltext"
 )
 
 // Ranking is BM25 with two simplifications a fact store can afford: a
@@ -66,11 +69,20 @@ func (s *Store) collect(ctx context.Context, terms []term) (*hits, error) {
 	return h, nil
 }
 
-// matchWord records the facts whose subject or content has the word t.
+// matchWord records the facts whose subject or content has the word t:
+// through FTS5 in SQLite, through the search_words tsvector in
+// PostgreSQL. Both find the same facts ('simple' splits words as
+// unicode61 does, and both match a stem as a prefix), and rank then
+// scores them in Go from the counts alone, so the two backends rank a
+// query's matches alike.
 func (s *Store) matchWord(ctx context.Context, h *hits, i int, t term) error {
-	rows, err := s.read.QueryContext(ctx, `
+	query, arg := `
 SELECT facts_fts.rowid FROM facts_fts JOIN facts ON facts.id = facts_fts.rowid
-WHERE facts_fts MATCH ? AND facts.owner = ?`, quoteFTS(t), s.owner)
+WHERE facts_fts MATCH ? AND facts.owner = ?`, quoteFTS(t)
+	if s.db.Dialect() == sqldb.Postgres {
+		query, arg = `SELECT id FROM facts WHERE search_words @@ to_tsquery('simple', ?) AND owner = ?`, quoteTSQuery(t)
+	}
+	rows, err := s.read.QueryContext(ctx, query, arg, s.owner)
 	if err != nil {
 		return fmt.Errorf("search facts for %q: %w", t.text, err)
 	}
@@ -96,16 +108,23 @@ WHERE facts_fts MATCH ? AND facts.owner = ?`, quoteFTS(t), s.owner)
 // instr() then runs, where OR stops at the first term found.) The scan
 // reads the table in order (NOT INDEXED): through an index of the CJK
 // rows, each row cost a b-tree lookup, 15 against 12 ms. CJK has no
-// letter case, so the text is not lower-cased.
+// letter case, so the text is not lower-cased. PostgreSQL scans the same
+// way with strpos(): the terms are two characters, which pg_trgm has no
+// trigram for.
 func (s *Store) scanCJK(ctx context.Context, h *hits, terms []term, idx []int) error {
+	d := s.db.Dialect()
 	conds := make([]string, len(idx))
 	args := make([]any, len(idx))
 	for k, i := range idx {
-		conds[k] = "instr(text, ?) > 0"
+		conds[k] = sqltext.Contains(d, "text", "?")
 		args[k] = terms[i].text
 	}
+	notIndexed := " NOT INDEXED"
+	if d == sqldb.Postgres {
+		notIndexed = ""
+	}
 	rows, err := s.read.QueryContext(ctx, `
-SELECT id, text FROM (SELECT id, subject || ' ' || content AS text FROM facts NOT INDEXED WHERE has_cjk = 1 AND owner = ?)
+SELECT id, text FROM (SELECT id, subject || ' ' || content AS text FROM facts`+notIndexed+` WHERE has_cjk = 1 AND owner = ?) AS cjk
 WHERE `+strings.Join(conds, " OR "), append([]any{s.owner}, args...)...)
 	if err != nil {
 		return fmt.Errorf("scan CJK facts: %w", err)

@@ -17,8 +17,10 @@ var recallFacts = []Fact{
 	{Kind: KindFact, Subject: "数据仓库", Content: "用户的数据仓库用的是 ClickHouse，每天凌晨同步一次。", SourceSession: "20261206_030000_ef12ab"},
 }
 
-func TestRecall(t *testing.T) {
-	s, _ := openTemp(t)
+func TestRecall(t *testing.T) { eachBackend(t, testRecall) }
+
+func testRecall(t *testing.T, backend string) {
+	s := openTemp(t, backend)
 	ctx := context.Background()
 	mustAdd(t, s, recallFacts...)
 

@@ -88,11 +88,12 @@ func (s *Store) load(ctx context.Context, ids []int64) (map[int64]Fact, error) {
 // List returns up to limit facts, newest first. A limit below one means
 // all of them.
 func (s *Store) List(ctx context.Context, limit int) ([]Fact, error) {
-	if limit < 1 {
-		limit = -1 // SQLite: no limit
+	query, args := `SELECT `+factColumns+` FROM facts WHERE owner = ?
+ORDER BY created_at DESC, id DESC`, []any{s.owner}
+	if limit >= 1 {
+		query, args = query+` LIMIT ?`, append(args, limit)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE owner = ?
-ORDER BY created_at DESC, id DESC LIMIT ?`, s.owner, limit)
+	rows, err := s.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("facts: list: %w", err)
 	}

@@ -3,32 +3,32 @@ package facts
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
-	"github.com/hermes-go/hermes/internal/sqlitedb"
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
-// openTemp opens a store on a new state.db in a temporary directory.
-func openTemp(t testing.TB) (*Store, string) {
+// openTemp opens a store on a new, empty database of backend.
+func openTemp(t testing.TB, backend string) *Store {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "state.db")
-	return openPath(t, path, Options{}), path
+	return openOn(t, backend, Options{})
 }
 
-// openPath opens the database at path, as a process does, and the fact
-// store over it; both are closed when the test ends.
-func openPath(t testing.TB, path string, opt Options) *Store {
+// openOn opens a new, empty database of backend and the fact store over
+// it with opt; the database is closed when the test ends.
+func openOn(t testing.TB, backend string, opt Options) *Store {
 	t.Helper()
-	db, err := sqlitedb.Open(context.Background(), path, sqlitedb.Options{})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return New(db, opt)
+	return New(dbtest.Open(t, backend), opt)
+}
+
+// openTarget opens the database at x, as a process does, and the fact
+// store over it; the database is closed when the test ends.
+func openTarget(t testing.TB, x dbtest.Target, opt Options) *Store {
+	t.Helper()
+	return New(x.Open(t), opt)
 }
 
 // mustAdd adds facts and fails the test on error.
@@ -41,8 +41,10 @@ func mustAdd(t testing.TB, s *Store, fs ...Fact) int {
 	return n
 }
 
-func TestAddListForget(t *testing.T) {
-	s, _ := openTemp(t)
+func TestAddListForget(t *testing.T) { eachBackend(t, testAddListForget) }
+
+func testAddListForget(t *testing.T, backend string) {
+	s := openTemp(t, backend)
 	ctx := context.Background()
 	n := mustAdd(t, s,
 		Fact{Kind: KindPreference, Subject: "answer language", Content: "The user wants answers in Chinese.", SourceSession: "s1"},
@@ -83,8 +85,10 @@ func TestAddListForget(t *testing.T) {
 	}
 }
 
-func TestAddRejectsBadFacts(t *testing.T) {
-	s, _ := openTemp(t)
+func TestAddRejectsBadFacts(t *testing.T) { eachBackend(t, testAddRejectsBadFacts) }
+
+func testAddRejectsBadFacts(t *testing.T, backend string) {
+	s := openTemp(t, backend)
 	for _, tc := range []struct {
 		name string
 		f    Fact
@@ -109,8 +113,10 @@ func TestAddRejectsBadFacts(t *testing.T) {
 	}
 }
 
-func TestAddMergesNearDuplicates(t *testing.T) {
-	s, _ := openTemp(t)
+func TestAddMergesNearDuplicates(t *testing.T) { eachBackend(t, testAddMergesNearDuplicates) }
+
+func testAddMergesNearDuplicates(t *testing.T, backend string) {
+	s := openTemp(t, backend)
 	ctx := context.Background()
 	mustAdd(t, s, Fact{Kind: KindPreference, Subject: "language", Content: "The user wants answers in Chinese.", SourceSession: "s1"})
 
@@ -163,8 +169,10 @@ func TestAddMergesNearDuplicates(t *testing.T) {
 	}
 }
 
-func TestSearch(t *testing.T) {
-	s, _ := openTemp(t)
+func TestSearch(t *testing.T) { eachBackend(t, testSearch) }
+
+func testSearch(t *testing.T, backend string) {
+	s := openTemp(t, backend)
 	ctx := context.Background()
 	mustAdd(t, s,
 		Fact{Kind: KindPreference, Subject: "answer language", Content: "The user wants answers in Chinese."},
@@ -212,8 +220,10 @@ func TestSearch(t *testing.T) {
 
 // TestSearchSyntaxCharacters types FTS5 syntax at the store: none of it
 // may reach FTS5 unquoted.
-func TestSearchSyntaxCharacters(t *testing.T) {
-	s, _ := openTemp(t)
+func TestSearchSyntaxCharacters(t *testing.T) { eachBackend(t, testSearchSyntaxCharacters) }
+
+func testSearchSyntaxCharacters(t *testing.T, backend string) {
+	s := openTemp(t, backend)
 	ctx := context.Background()
 	mustAdd(t, s, Fact{Kind: KindFact, Content: "The user's near-term goal is migrating the CI to GitHub Actions."})
 	for _, q := range []string{
@@ -233,10 +243,11 @@ func TestSearchSyntaxCharacters(t *testing.T) {
 	}
 }
 
-func TestMarkUsed(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
+func TestMarkUsed(t *testing.T) { eachBackend(t, testMarkUsed) }
+
+func testMarkUsed(t *testing.T, backend string) {
 	clk := clock.NewFake(time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC))
-	s := openPath(t, path, Options{Clock: clk})
+	s := openOn(t, backend, Options{Clock: clk})
 	ctx := context.Background()
 	mustAdd(t, s, Fact{Kind: KindFact, Content: "The user's laptop runs Fedora 43."})
 	fs, _ := s.List(ctx, 0)
@@ -255,8 +266,10 @@ func TestMarkUsed(t *testing.T) {
 // told by two users is two facts; one user's search, CJK scan, list and
 // recall find nothing of another's or of the shared ones, and one cannot
 // forget another's by its id.
-func TestFactsOfOneOwner(t *testing.T) {
-	s, _ := openTemp(t)
+func TestFactsOfOneOwner(t *testing.T) { eachBackend(t, testFactsOfOneOwner) }
+
+func testFactsOfOneOwner(t *testing.T, backend string) {
+	s := openTemp(t, backend)
 	ctx := t.Context()
 	ana, bob := s.For("ana"), s.For("bob")
 	mustAdd(t, ana, Fact{Kind: KindFact, Subject: "vault", Content: "The vault code of acme is 4711"},

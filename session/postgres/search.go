@@ -8,6 +8,7 @@ import (
 
 	"github.com/lib/pq"
 
+	"github.com/hermes-go/hermes/internal/sqltext"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/session"
 )
@@ -162,7 +163,7 @@ func (t term) condition(mode searchMode, tsq string, a *sqlArgs) string {
 	case mode == bySubstring && utf8.RuneCountInString(t.text) < 3:
 		return "strpos(lower(m.search_text), lower(" + a.add(t.text) + ")) > 0"
 	case mode == bySubstring:
-		return "m.search_text ILIKE " + a.add("%"+escapeLike(t.text)+"%") + ` ESCAPE '\'`
+		return "m.search_text ILIKE " + a.add("%"+sqltext.EscapeLike(t.text)+"%") + ` ESCAPE '\'`
 	case tsq == "":
 		return ""
 	case mode == byWordPrefix || t.prefix:
@@ -170,11 +171,6 @@ func (t term) condition(mode searchMode, tsq string, a *sqlArgs) string {
 	default:
 		return "m.search_words @@ " + a.add(tsq) + "::tsquery"
 	}
-}
-
-// escapeLike makes s's LIKE wildcards and escape character literal.
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // matches reads the newest rankWindow messages matching match and opt's

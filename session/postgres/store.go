@@ -24,12 +24,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hermes-go/hermes/internal/clock"
 	"github.com/hermes-go/hermes/internal/pgdb"
 	"github.com/hermes-go/hermes/internal/sqldb"
+	"github.com/hermes-go/hermes/internal/sqltext"
 	"github.com/hermes-go/hermes/session"
 )
 
@@ -123,6 +123,4 @@ func stamp(t time.Time) time.Time { return fromMicros(toMicros(t)) }
 // the server refuses, become U+FFFD, as encoding/json does in the JSON
 // columns. Without it a turn whose tool read a binary file would fail to
 // be stored.
-func text(s string) string {
-	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
-}
+func text(s string) string { return sqltext.Clean(sqldb.Postgres, s) }
