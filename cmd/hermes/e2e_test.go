@@ -43,14 +43,14 @@ func TestMain(m *testing.M) {
 
 // home is a hermes home directory for one test.
 type home struct {
-	t   *testing.T
+	t   testing.TB
 	dir string
 	env []string
 	// cwd is the directory hermes runs in; empty means the test's own.
 	cwd string
 }
 
-func newHome(t *testing.T) *home {
+func newHome(t testing.TB) *home {
 	dir := t.TempDir()
 	// Only what a clean machine would have: no provider keys leak in from
 	// the developer's environment.
@@ -97,7 +97,7 @@ func (h *home) run(args []string, extraEnv ...string) result {
 func (h *home) hermes(args ...string) result { return h.run(args) }
 
 // decode parses stdout as one JSON object.
-func (r result) decode(t *testing.T, v any) {
+func (r result) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(r.stdout), v); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\nstdout: %s\nstderr: %s", err, r.stdout, r.stderr)

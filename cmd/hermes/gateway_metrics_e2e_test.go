@@ -29,7 +29,7 @@ func settledMetrics(t *testing.T, base, sample, value string) map[string]string 
 }
 
 // freePort returns a loopback address nothing listens on now.
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

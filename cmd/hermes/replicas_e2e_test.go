@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
@@ -23,14 +25,20 @@ import (
 // chaosKnobs are the chaos test's sizes; HERMES_CHAOS_* variables
 // change them for a longer run by hand.
 type chaosKnobs struct {
-	conversations, turns, clients int
-	killEvery, modelDelay         time.Duration
+	conversations, tgUsers, turns, tgTurns, clients int
+	// tgPause is how long a Telegram user waits between messages, so
+	// that the chats go on across the kills.
+	killEvery, modelDelay, tgPause time.Duration
 }
 
 func chaosSizes() chaosKnobs {
-	k := chaosKnobs{conversations: 500, turns: 3, clients: 8, killEvery: 20 * time.Second, modelDelay: 250 * time.Millisecond}
+	k := chaosKnobs{conversations: 500, tgUsers: 40, turns: 3, tgTurns: 8, clients: 8, killEvery: 20 * time.Second,
+		modelDelay: 250 * time.Millisecond, tgPause: 10 * time.Second}
 	if v, err := strconv.Atoi(os.Getenv("HERMES_CHAOS_CONVERSATIONS")); err == nil && v > 0 {
 		k.conversations = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("HERMES_CHAOS_TELEGRAM_USERS")); err == nil && v >= 0 {
+		k.tgUsers = v
 	}
 	if v, err := time.ParseDuration(os.Getenv("HERMES_CHAOS_KILL_EVERY")); err == nil && v > 0 {
 		k.killEvery = v
@@ -40,10 +48,15 @@ func chaosSizes() chaosKnobs {
 
 // TestReplicasChaos: three replicas of hermes serve on one PostgreSQL
 // database behind a round-robin balancer answer 500 conversations of
-// the API while one of them is killed with SIGKILL every 20 seconds and
-// started again. Clients retry what failed with the same
-// Idempotency-Key. At the end every message was answered exactly once,
-// in one session, and no session holds anything else.
+// the API and 40 Telegram users of one polling bot, and fire a job
+// every 5 seconds, while one of them (the Telegram leader and the
+// scheduler among them) is killed with SIGKILL every 20 seconds and
+// started again. API clients retry what failed with the same
+// Idempotency-Key. At the end every API message was answered exactly
+// once, in one session, and no session holds anything else; every
+// Telegram message got one reply; one replica polled at a time; each
+// fire of the job ran once; and hermes storage check finds the
+// database sound.
 func TestReplicasChaos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the chaos test runs for a minute or more")
@@ -55,10 +68,21 @@ func TestReplicasChaos(t *testing.T) {
 		return llmtest.Reply{Text: "answer to: " + r.LastUserText(), Delay: k.modelDelay}
 	})
 	const key = "k-chaos-0123456789"
+	tg := telegramtest.New(telegramtest.Options{})
+	t.Cleanup(tg.Close)
+	polls := &pollWatch{first: map[string]time.Time{}}
+	var allow []string
+	for u := range k.tgUsers {
+		allow = append(allow, fmt.Sprintf("%q", fmt.Sprint(tgUser0+u)))
+	}
 	config := `model: {base_url: "` + srv.URL() + `/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
 memory: {long_term: false}
 storage: {driver: postgres, dsn: '` + dsn + `'}
 api: {enabled: true, max_concurrent_runs: 64}
+gateway:
+  telegram: {token: "` + tg.Token + `", base_url: "` + polls.front(t, "any", tg.Handler()) + `", drafts: false, allow: [` + strings.Join(allow, ", ") + `]}
+schedules:
+  tick: {cron: "every 5s", script: "echo tick", no_agent: true, deliver: [local], catch_up: all}
 `
 	rs := newReplicaSet(t, 3, config, key)
 	for i := range rs.homes {
@@ -92,6 +116,10 @@ api: {enabled: true, max_concurrent_runs: 64}
 			}
 		})
 	}
+	tgResults := make([]tgOutcome, k.tgUsers)
+	for u := range k.tgUsers {
+		clients.Go(func() { tgResults[u] = tgConverse(tg, tgUser0+u, k.tgTurns, k.tgPause) })
+	}
 	for c := range k.conversations {
 		jobs <- c
 	}
@@ -113,8 +141,32 @@ api: {enabled: true, max_concurrent_runs: 64}
 		}
 		retries += o.retries
 	}
+	elapsed := time.Since(started)
 	t.Logf("%d conversations of %d turns in %s with %d replicas killed; %d requests retried",
-		k.conversations, k.turns, time.Since(started).Round(time.Second), rs.kills, retries)
+		k.conversations, k.turns, elapsed.Round(time.Second), rs.kills, retries)
+
+	// Telegram: only one replica polled at a time, and every message got
+	// one reply: its answer, or, for a turn its replica died in, the
+	// notice that the turn was cut off.
+	cut := 0
+	for u, o := range tgResults {
+		if o.err != nil {
+			t.Errorf("telegram user %d: %v", tgUser0+u, o.err)
+		}
+		cut += o.cut
+		if n := len(tg.Sent(int64(tgUser0 + u))); n != k.tgTurns {
+			t.Errorf("telegram user %d got %d replies to %d messages", tgUser0+u, n, k.tgTurns)
+		}
+	}
+	polls.mu.Lock()
+	if polls.most != 1 {
+		t.Errorf("%d replicas polled Telegram at once; want one at a time", polls.most)
+	}
+	polls.mu.Unlock()
+	t.Logf("telegram: %d users of %d messages; %d turns cut off by a kill were answered with the notice", k.tgUsers, k.tgTurns, cut)
+
+	checkFires(t, dsn, "tick", 5*time.Second, elapsed)
+	checkStorage(t, rs.homes[0])
 
 	// Every message was answered exactly once, in its conversation's
 	// session, and nothing else is stored.
@@ -123,7 +175,7 @@ api: {enabled: true, max_concurrent_runs: 64}
 		t.Fatal(err)
 	}
 	defer st.Close()
-	sessions, err := st.List(t.Context(), session.ListOptions{Limit: 10 * k.conversations})
+	sessions, err := st.List(t.Context(), session.ListOptions{Source: "api", Limit: 10 * k.conversations})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,4 +302,102 @@ func wellFormed(msgs []session.Message, c, turns int) error {
 		}
 	}
 	return nil
+}
+
+// tgUser0 is the first Telegram user id of the chaos test.
+const tgUser0 = 5000
+
+// tgOutcome is how a Telegram user's messages went: how many of their
+// turns a kill cut off, and what went wrong.
+type tgOutcome struct {
+	cut int
+	err error
+}
+
+// tgConverse sends user's turns messages one after the other, each
+// once, waiting for the reply to each and then pause before the next,
+// as a person does.
+func tgConverse(tg *telegramtest.Server, user, turns int, pause time.Duration) (o tgOutcome) {
+	chat := int64(user)
+	time.Sleep(time.Duration(user%20) * pause / 20) // the users do not all write at once
+	for turn := range turns {
+		if turn > 0 {
+			time.Sleep(pause)
+		}
+		text := fmt.Sprintf("telegram %d message %d", user, turn)
+		tg.UserMessage(telegramtest.Incoming{From: telegramtest.User{ID: chat, FirstName: "u"}, Text: text})
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		// The reply streams in as edits of one message; it is whole once
+		// it ends with the message it answers.
+		var reply string
+		err := tg.Wait(ctx, func() bool {
+			sent := tg.Sent(chat)
+			if len(sent) > turn {
+				reply = sent[turn].Text
+				return strings.HasSuffix(reply, text) || strings.Contains(reply, "restarted while it was answering")
+			}
+			return false
+		})
+		cancel()
+		switch {
+		case err != nil:
+			o.err = fmt.Errorf("message %d not answered within 3 minutes (last seen: %q)", turn, reply)
+			return o
+		case strings.Contains(reply, "restarted while it was answering") && strings.Contains(reply, text):
+			o.cut++
+		case !strings.HasPrefix(reply, "answer to: ") || !strings.HasSuffix(reply, text):
+			// After a cut-off turn the session holds that message too,
+			// so the model sees both; the answer ends with this one.
+			o.err = fmt.Errorf("message %d was answered %q", turn, reply)
+			return o
+		}
+	}
+	return o
+}
+
+// checkFires checks the job fired every period over the run, each fire
+// run once.
+func checkFires(t *testing.T, dsn, job string, period, elapsed time.Duration) {
+	t.Helper()
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(t.Context(), `SELECT scheduled_for, count(*), string_agg(status, ',') FROM cron_runs WHERE job = $1 GROUP BY scheduled_for ORDER BY scheduled_for`, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	fires, interrupted := 0, 0
+	for rows.Next() {
+		var at int64
+		var n int
+		var statuses string
+		if err := rows.Scan(&at, &n, &statuses); err != nil {
+			t.Fatal(err)
+		}
+		fires++
+		if n != 1 {
+			t.Errorf("the fire of %s ran %d times (%s)", time.UnixMicro(at).UTC().Format(time.TimeOnly), n, statuses)
+		}
+		if statuses != "ok" {
+			interrupted++
+		}
+	}
+	// A killed scheduler's lease lapses after 30 s before another
+	// replica fires; catch_up: all then runs each fire it missed. Over a
+	// run of a minute or more nearly every fire has run.
+	if want := int((elapsed - 35*time.Second) / period); fires < want*3/4 {
+		t.Errorf("%s fired %d times in %s; want about %d", job, fires, elapsed.Round(time.Second), want)
+	}
+	t.Logf("cron: %s fired %d times in %s, each once; %d runs not ok (cut by a kill)", job, fires, elapsed.Round(time.Second), interrupted)
+}
+
+// checkStorage runs hermes storage check on the shared database.
+func checkStorage(t *testing.T, h *home) {
+	t.Helper()
+	if r := h.hermes("storage", "check"); r.code != 0 {
+		t.Errorf("hermes storage check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }

@@ -20,7 +20,7 @@ import (
 // database, each with a home of its own holding the same files (as a
 // config repository would give them), its API on a port of its own.
 type replicaSet struct {
-	t     *testing.T
+	t     testing.TB
 	homes []*home
 	addrs []string // each replica's API address
 
@@ -33,7 +33,7 @@ type replicaSet struct {
 
 // newReplicaSet writes n homes whose config.yaml is config plus the API
 // on a free port of each, and .env the API key.
-func newReplicaSet(t *testing.T, n int, config, key string) *replicaSet {
+func newReplicaSet(t testing.TB, n int, config, key string) *replicaSet {
 	t.Helper()
 	rs := &replicaSet{t: t, procs: make([]*exec.Cmd, n), waits: make([]chan struct{}, n), logs: make([]*syncBuffer, n)}
 	for range n {
@@ -131,7 +131,7 @@ func tail(s string, n int) string {
 // roundRobin is a load balancer in front of the replicas' APIs: each
 // request goes to the next replica in turn; one that is down answers
 // 502, which clients retry.
-func roundRobin(t *testing.T, addrs []string) string {
+func roundRobin(t testing.TB, addrs []string) string {
 	t.Helper()
 	var next atomic.Uint64
 	proxies := make([]*httputil.ReverseProxy, len(addrs))
