@@ -9,6 +9,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/doctor"
 	"github.com/hermes-go/hermes/internal/pgdb"
+	"github.com/hermes-go/hermes/kb"
 	"github.com/hermes-go/hermes/replica"
 )
 
@@ -34,7 +35,11 @@ func storageCheck(l *config.Loaded, loadErr error, o DoctorOptions) doctor.Check
 		if err := db.Reader().QueryRowContext(ctx, `SHOW server_version`).Scan(&version); err != nil {
 			return []doctor.Result{doctor.Problem(name, doctor.Fail, "", "%s: %v", shown, err)}
 		}
-		out := []doctor.Result{doctor.Okf(name, "PostgreSQL %s at %s, every schema current", version, shown)}
+		vectors := "knowledge-base vectors scored exactly in hermes"
+		if ok, err := kb.New(db, kb.Options{}).VectorExtension(ctx); err == nil && ok {
+			vectors += " (pgvector is available but not used)"
+		}
+		out := []doctor.Result{doctor.Okf(name, "PostgreSQL %s at %s, every schema current; %s", version, shown, vectors)}
 		live, err := replica.New(db, o.Clock).Live(ctx, rollWindow)
 		if err != nil {
 			return append(out, doctor.Problem("replicas", doctor.Warn, "", "the roll of replicas cannot be read: %v", err))

@@ -53,4 +53,13 @@ func TestServeOnPostgres(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(other.dir, "state.db")); err == nil {
 		t.Errorf("a home on PostgreSQL made a state.db")
 	}
+
+	// hermes doctor of the other home checks the database and sees the
+	// serving replica, whose config.yaml differs from this home's.
+	r = other.hermes("doctor", "--offline")
+	for _, want := range []string{"PostgreSQL", "every schema current", "replicas run different configurations", "this home's files hash to"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("hermes doctor does not say %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
 }
