@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -47,6 +51,7 @@ api: {enabled: true, max_concurrent_runs: 64}
 	lb := roundRobin(b, rs.addrs)
 	const clients = 48
 	var turns atomic.Int64
+	cpu0 := rs.cpu()
 	b.ResetTimer()
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -70,4 +75,33 @@ api: {enabled: true, max_concurrent_runs: 64}
 	elapsed := time.Since(start)
 	b.StopTimer()
 	b.ReportMetric(float64(turns.Load())/elapsed.Seconds(), "turns/s")
+	// The replicas' own CPU per turn: what a replica on a machine of its
+	// own would spend, so how far replicas scale once PostgreSQL, the
+	// model and the clients are elsewhere.
+	b.ReportMetric(float64((rs.cpu()-cpu0).Microseconds())/1000/float64(turns.Load()), "hermes-cpu-ms/turn")
+}
+
+// cpu is the CPU time the replicas running now have used, from
+// /proc/PID/stat (utime and stime, in clock ticks of 10 ms).
+func (rs *replicaSet) cpu() time.Duration {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	var total time.Duration
+	for _, cmd := range rs.procs {
+		if cmd == nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+		if err != nil {
+			continue
+		}
+		// The fields after the command's name, which is in parentheses.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 12 {
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			s, _ := strconv.ParseInt(f[12], 10, 64)
+			total += time.Duration(u+s) * 10 * time.Millisecond
+		}
+	}
+	return total
 }
