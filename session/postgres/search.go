@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/lib/pq"
@@ -156,9 +157,14 @@ func (parsed parsedQuery) where(mode searchMode, words map[string]string, a *sql
 // pg_trgm index serves. One or two characters have no trigram, so no
 // trigram index can serve them: those (a two-character Chinese word is
 // the common case) are found by strpos over the rows the other
-// conditions leave, a scan of the messages.
+// conditions leave, a scan of the messages. A term without case (CJK,
+// digits) is looked for in the text as stored: lower() of every
+// message it passes copies the whole text and took most of the scan's
+// time.
 func (t term) condition(mode searchMode, tsq string, a *sqlArgs) string {
 	switch {
+	case mode == bySubstring && utf8.RuneCountInString(t.text) < 3 && caseless(t.text):
+		return "strpos(m.search_text, " + a.add(t.text) + ") > 0"
 	case mode == bySubstring && utf8.RuneCountInString(t.text) < 3:
 		return "strpos(lower(m.search_text), lower(" + a.add(t.text) + ")) > 0"
 	case mode == bySubstring:
@@ -170,6 +176,21 @@ func (t term) condition(mode searchMode, tsq string, a *sqlArgs) string {
 	default:
 		return "m.search_words @@ " + a.add(tsq) + "::tsquery"
 	}
+}
+
+// caseless says no character of s has case: no other character
+// lowercases to one of them, so lower(text) holds s exactly where text
+// does.
+func caseless(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) && !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return false // a script with case, or one not worth being sure of
+		}
+		if unicode.ToLower(r) != r || unicode.ToUpper(r) != r {
+			return false // circled letters, Roman numerals
+		}
+	}
+	return true
 }
 
 // escapeLike makes s's LIKE wildcards and escape character literal.
