@@ -48,16 +48,18 @@ func TestCaseless(t *testing.T) {
 	}
 }
 
-// TestShortTermCase: a one- or two-character term inside a word (found
-// as a substring, not through the word index) is found in any case when
-// it has case, and as written when it has none.
-func TestShortTermCase(t *testing.T) {
+// TestSubstringCase: a term inside a word (found as a substring, not
+// through the word index), short or long, is found in any case when it
+// has case, and as written when it has none.
+func TestSubstringCase(t *testing.T) {
 	s := openStore(t)
 	id := mustCreate(t, s)
 	if err := s.Append(t.Context(), id, &session.Message{Message: llm.UserMessage("数据库迁移 in ΩMEGA xⒶy xⅫy #7")}); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"迁移", "库迁", "迁", "#7", "me", "Eg", "ωm", "ⓐ", "ⅻy"} {
+	for _, q := range []string{
+		"迁移", "库迁", "迁", "#7", "数据库迁", "据库迁移", "me", "Eg", "ωm", "ⓐ", "ⅻy", "meg", "ωMEg", "xⓐy", "XⅻY",
+	} {
 		if hits, err := s.Search(t.Context(), q, session.SearchOptions{}); err != nil || len(hits) != 1 {
 			t.Errorf("Search(%q) = %+v, %v; want the message", q, hits, err)
 		}
