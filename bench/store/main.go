@@ -16,23 +16,24 @@
 // the history the first one built.
 //
 // Measured on a 2-core AMD EPYC VM shared with other builds (load
-// 10–15), PostgreSQL 15 as internal/pgtest runs it (fsync off,
-// shared_buffers 16MB; 2GB changed nothing: the time is CPU), search
-// p50 / p99 in ms (200 runs; PostgreSQL at 1M, 50):
+// 10–15, so figures move by up to 2× between runs), PostgreSQL 15 as
+// internal/pgtest runs it (fsync off, shared_buffers 16MB; 2GB changed
+// nothing: the time is CPU), search p50 / p99 in ms (200 runs;
+// PostgreSQL at 1M, 50):
 //
 //	                    SQLite 100k  PostgreSQL 100k  SQLite 1M   PostgreSQL 1M
-//	word                3.0 / 18     6.4 / 11         2.9 / 5.1   27 / 39
-//	CJK 4 chars         3.8 / 33     8.2 / 32         4.3 / 8.2   64 / 145
-//	CJK 2 chars         4.2 / 19     18 / 48          1.9 / 7.3   20 / 31
-//	CJK 2 chars, rarer  12 / 43      55 / 258         3.8 / 7.9   54 / 96
-//	two words           3.6 / 30     7.8 / 15         3.8 / 8.8   57 / 87
-//	common word         4.5 / 20     11 / 99          4.2 / 10    10 / 18
-//	CJK 2 chars, rare   0.16 / 1.7   126 / 302        0.17 / 4.2  1285 / 1417
-//	Latin substring     0.93 / 1.6   23 / 36          3.3 / 4.8   96 / 111
-//	no match            100 / 191    1.5 / 2.5        100 / 170   4.8 / 5.4
-//	build, messages/s   8413 (12 s)  1796 (56 s)      8240 (2 m)  738 (22.6 m)
-//	appends/s, batch 1  4065         1284             3781        991
-//	appends/s, batch 10 5855         1529             5225        1480
+//	word                3.0 / 18     6.4 / 14         2.9 / 5.1   27 / 34
+//	CJK 4 chars         3.8 / 33     4.9 / 15         4.3 / 8.2   27 / 53
+//	CJK 2 chars         4.2 / 19     18 / 26          1.9 / 7.3   24 / 36
+//	CJK 2 chars, rarer  12 / 43      57 / 96          3.8 / 7.9   47 / 62
+//	two words           3.6 / 30     7.6 / 32         3.8 / 8.8   70 / 161
+//	common word         4.5 / 20     47 / 91          4.2 / 10    10 / 15
+//	CJK 2 chars, rare   0.16 / 1.7   150 / 289        0.17 / 4.2  1352 / 1857
+//	Latin substring     0.93 / 1.6   54 / 114         3.3 / 4.8   104 / 152
+//	no match            100 / 191    1.7 / 16         100 / 170   5.4 / 6.3
+//	build, messages/s   8413 (12 s)  2013 (50 s)      8240 (2 m)  738 (22.6 m)
+//	appends/s, batch 1  4065         1158             3781        991
+//	appends/s, batch 10 5855         1601             5225        1480
 //	size, MB            99           245              972         2218
 //
 // PostgreSQL finds the newest matches by walking the primary key
