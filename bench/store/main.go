@@ -77,8 +77,15 @@ func main() {
 	)
 	switch *backend {
 	case "sqlite":
+		if *dsn != "" {
+			log.Fatalf("-backend sqlite takes -db, not -dsn (that is for -backend postgres)")
+		}
 		db, err = openSQLite(ctx, *dbPath, *trigram, *keep)
 	case "postgres":
+		if *dbPath != "" || *keep || *trigram != "cjk" {
+			log.Fatalf("-backend postgres takes -dsn, not -db %q, -keep=%v or -trigram %q (those are for -backend sqlite)",
+				*dbPath, *keep, *trigram)
+		}
 		db, err = openPostgres(ctx, *dsn)
 	default:
 		log.Fatalf("-backend must be sqlite or postgres, not %q", *backend)
