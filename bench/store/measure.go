@@ -14,7 +14,7 @@ import (
 
 // build adds about n messages, one session at a time; each session's
 // turns go in one Append, the batched insert a history import would use.
-func build(ctx context.Context, store *sqlite.Store, corpus *storetest.Corpus, n int) error {
+func build(ctx context.Context, store store, corpus *storetest.Corpus, n int) error {
 	start := time.Now()
 	done, next := 0, 100_000
 	for done < n {
@@ -43,7 +43,7 @@ func build(ctx context.Context, store *sqlite.Store, corpus *storetest.Corpus, n
 // measureAppends times appending total generated messages, batch per
 // Append, to new sessions of about 40 messages, and returns messages per
 // second. Generating the messages is not timed.
-func measureAppends(ctx context.Context, store *sqlite.Store, corpus *storetest.Corpus, total, batch int) (float64, error) {
+func measureAppends(ctx context.Context, store store, corpus *storetest.Corpus, total, batch int) (float64, error) {
 	type chunk struct {
 		session string
 		msgs    []*session.Message
@@ -74,13 +74,13 @@ func measureAppends(ctx context.Context, store *sqlite.Store, corpus *storetest.
 }
 
 type latency struct {
-	p50, p95 time.Duration
-	hits     int
+	p50, p95, p99 time.Duration
+	hits          int
 }
 
 // measureSearch runs query runs times after a short warm-up and returns
-// the median and 95th percentile latency.
-func measureSearch(ctx context.Context, store *sqlite.Store, query string, runs int) (latency, error) {
+// the median and the 95th and 99th percentile latency.
+func measureSearch(ctx context.Context, store store, query string, runs int) (latency, error) {
 	var r latency
 	times := make([]time.Duration, runs)
 	for i := -3; i < runs; i++ {
@@ -97,6 +97,7 @@ func measureSearch(ctx context.Context, store *sqlite.Store, query string, runs 
 	slices.Sort(times)
 	r.p50 = times[len(times)/2]
 	r.p95 = times[len(times)*95/100]
+	r.p99 = times[len(times)*99/100]
 	return r, nil
 }
 

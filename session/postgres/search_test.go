@@ -33,3 +33,35 @@ func TestSearchTsquerySyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseless: only terms no case mapping can reach are looked for
+// without lower(); a letter of a cased script, a circled letter or a
+// Roman numeral keeps the case-insensitive match.
+func TestCaseless(t *testing.T) {
+	for s, want := range map[string]bool{
+		"迁移": true, "鲸": true, "すし": true, "한국": true, "42": true, "#!": true, "迁1": true,
+		"ab": false, "AB": false, "迁a": false, "ß": false, "ǅ": false, "Ⓐ": false, "Ⅻ": false, "ω": false, "ЯБ": false,
+	} {
+		if got := caseless(s); got != want {
+			t.Errorf("caseless(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestSubstringCase: a term inside a word (found as a substring, not
+// through the word index), short or long, is found in any case when it
+// has case, and as written when it has none.
+func TestSubstringCase(t *testing.T) {
+	s := openStore(t)
+	id := mustCreate(t, s)
+	if err := s.Append(t.Context(), id, &session.Message{Message: llm.UserMessage("数据库迁移 in ΩMEGA xⒶy xⅫy #7")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"迁移", "库迁", "迁", "#7", "数据库迁", "据库迁移", "me", "Eg", "ωm", "ⓐ", "ⅻy", "meg", "ωMEg", "xⓐy", "XⅻY",
+	} {
+		if hits, err := s.Search(t.Context(), q, session.SearchOptions{}); err != nil || len(hits) != 1 {
+			t.Errorf("Search(%q) = %+v, %v; want the message", q, hits, err)
+		}
+	}
+}
