@@ -104,7 +104,7 @@ func (db *DB) Close() error {
 func (db *DB) WriteTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
-		if err = tryWrite(ctx, db.pool, fn); err == nil {
+		if err = sqldb.InTx(ctx, db.pool, fn); err == nil {
 			return nil
 		}
 		if !Retryable(err) || attempt == Attempts {
@@ -117,22 +117,6 @@ func (db *DB) WriteTx(ctx context.Context, what string, fn func(*sql.Tx) error) 
 		}
 	}
 	return fmt.Errorf("%s: %w", what, err)
-}
-
-// tryWrite is one attempt of WriteTx.
-func tryWrite(ctx context.Context, pool *sql.DB, fn func(*sql.Tx) error) error {
-	tx, err := pool.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
 }
 
 // Code is the SQLSTATE of err, or "" when err is not a server error.

@@ -13,6 +13,7 @@ package sqldb
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 // Dialect says which database a DB is.
@@ -52,4 +53,23 @@ type DB interface {
 	Dialect() Dialect
 	// Close closes the database.
 	Close() error
+}
+
+// InTx runs fn in one transaction on db and commits it; an error from
+// fn, or from the commit, rolls it back. It is one attempt: WriteTx
+// implementations retry it on the conflicts their database reports.
+func InTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		_ = tx.Rollback()
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
 }

@@ -93,7 +93,7 @@ func IsBusy(err error) bool {
 func writeTx(ctx context.Context, db *sql.DB, log *slog.Logger, what string, fn func(*sql.Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
-		if err = tryWrite(ctx, db, fn); err == nil {
+		if err = sqldb.InTx(ctx, db, fn); err == nil {
 			return nil
 		}
 		if !IsBusy(err) || attempt == Attempts {
@@ -106,23 +106,6 @@ func writeTx(ctx context.Context, db *sql.DB, log *slog.Logger, what string, fn 
 		}
 	}
 	return fmt.Errorf("%s: %w", what, err)
-}
-
-// tryWrite is one attempt of writeTx.
-func tryWrite(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		_ = tx.Rollback()
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
 }
 
 // Dialect is sqldb.SQLite.
