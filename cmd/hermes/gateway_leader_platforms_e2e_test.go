@@ -125,6 +125,18 @@ func echo(t *testing.T) *llmtest.Server {
 	return srv
 }
 
+// waitOn is a leaderPlatform's wait on a test server's Wait.
+func waitOn(wait func(context.Context, func() bool) error) func(*testing.T, string, func() bool) {
+	return func(t *testing.T, what string, cond func() bool) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := wait(ctx, cond); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+}
+
 // countHolding counts the messages whose text holds want.
 func countHolding[M any](msgs []M, text func(M) string, want string) int {
 	n := 0
@@ -161,14 +173,7 @@ func TestGatewayDiscordReplicasFailover(t *testing.T) {
 			return countHolding(dc.Sent(discordtest.DMChannel(user(i))), func(m discordtest.Message) string { return m.Content },
 				fmt.Sprint("echo: message ", i))
 		},
-		wait: func(t *testing.T, what string, cond func() bool) {
-			t.Helper()
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := dc.Wait(ctx, cond); err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-		},
+		wait: waitOn(dc.Wait),
 	}
 	p.ready = func(t *testing.T, n int) {
 		p.wait(t, fmt.Sprintf("READY on connection %d", n), func() bool { return dc.Identifies() >= n && dc.Live() })
@@ -204,14 +209,7 @@ func TestGatewaySlackReplicasFailover(t *testing.T) {
 			_, dm := user(i)
 			return countHolding(sl.Sent(dm), func(m slacktest.Message) string { return m.Text }, fmt.Sprint("echo: message ", i))
 		},
-		wait: func(t *testing.T, what string, cond func() bool) {
-			t.Helper()
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := sl.Wait(ctx, cond); err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-		},
+		wait: waitOn(sl.Wait),
 	}
 	failover(t, p, watch, echo(t))
 	if pending := sl.Pending(); len(pending) != 0 {
@@ -231,15 +229,7 @@ func TestGatewayEmailReplicasFailover(t *testing.T) {
 		name: "email",
 		env:  "EMAIL_PASSWORD=" + s.Password + "\n",
 		gateway: func(replica string) string {
-			return fmt.Sprintf(`  email:
-    imap: {addr: "%s", tls: none}
-    smtp: {addr: "%s", tls: none}
-    username: %s
-    password: ${EMAIL_PASSWORD}
-    address: %s
-    poll_every: 1h
-    allow: [ana@example.com]
-`, tcpFront(t, watch, replica, s.IMAPAddr), s.SMTPAddr, s.User, s.Address)
+			return emailGateway(s, tcpFront(t, watch, replica, s.IMAPAddr))
 		},
 		say: func(i int) {
 			s.Deliver(t, "INBOX", fmt.Sprintf("From: Ana <ana@example.com>\nTo: %s\nSubject: m%d\nMessage-ID: <m%d@example.com>\n\nmessage %d.\n", s.Address, i, i, i))
