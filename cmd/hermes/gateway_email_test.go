@@ -32,7 +32,15 @@ func emailServe(t *testing.T, h *home, s *mailtest.Server, srv *llmtest.Server, 
 	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
 memory: {long_term: false}
 gateway:
-  email:
+%s%s`, srv.URL(), emailGateway(s, s.IMAPAddr), extra))
+	startServe(t, h, emailPassword)
+}
+
+// emailGateway is the gateway.email section reading the mailbox of s at
+// imap (its IMAPAddr, or a front to it), answering ana@example.com, the
+// password from EMAIL_PASSWORD in .env.
+func emailGateway(s *mailtest.Server, imap string) string {
+	return fmt.Sprintf(`  email:
     imap: {addr: "%s", tls: none}
     smtp: {addr: "%s", tls: none}
     username: %s
@@ -40,8 +48,7 @@ gateway:
     address: %s
     poll_every: 1h
     allow: [Ana@Example.com]
-%s`, srv.URL(), s.IMAPAddr, s.SMTPAddr, s.User, s.Address, extra))
-	startServe(t, h, emailPassword)
+`, imap, s.SMTPAddr, s.User, s.Address)
 }
 
 // mailBody is the decoded text of a quoted-printable mail.

@@ -144,13 +144,6 @@ gateway:
 			waitText(t, tg, int64(101+i), fmt.Sprint("echo: message ", i))
 		}
 	}
-	leads := func(h *home, pid int) {
-		t.Helper()
-		r := h.hermes("gateway", "status")
-		if want := fmt.Sprintf("/%d", pid); r.code != 0 || !strings.Contains(r.stdout, "received by replica ") || !strings.Contains(r.stdout, want+"\n") {
-			t.Fatalf("hermes gateway status (exit %d) does not name replica %d as receiving from telegram:\n%s%s", r.code, pid, r.stdout, r.stderr)
-		}
-	}
 
 	ha, hb := replica("a"), replica("b")
 	a := startReplica(t, ha)
@@ -162,7 +155,7 @@ gateway:
 	if _, ok := watch.firstPoll("b"); ok {
 		t.Fatal("replica b polled while a led")
 	}
-	leads(hb, a.Process.Pid)
+	leads(t, hb, "telegram", a.Process.Pid)
 
 	if err := a.Process.Signal(os.Kill); err != nil {
 		t.Fatal(err)
@@ -179,7 +172,7 @@ gateway:
 	if failover > 10*time.Second {
 		t.Errorf("failover took %s; want about one election interval (2 s)", failover)
 	}
-	leads(hb, b.Process.Pid)
+	leads(t, hb, "telegram", b.Process.Pid)
 
 	for i := range users {
 		sent := tg.Sent(int64(101 + i))

@@ -126,7 +126,7 @@ schedules:
 	close(jobs)
 	clients.Wait()
 	// The test runs long enough for kills to land.
-	for rs.kills < 3 && time.Since(started) < 5*time.Minute {
+	for rs.killed() < 3 && time.Since(started) < 5*time.Minute {
 		time.Sleep(100 * time.Millisecond)
 	}
 	stopKilling()

@@ -98,6 +98,13 @@ func (rs *replicaSet) kill(i int) {
 	<-done
 }
 
+// killed is how many kills there were so far.
+func (rs *replicaSet) killed() int {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.kills
+}
+
 // stopAll stops every replica still running with SIGINT, and shows the
 // logs of all when the test failed.
 func (rs *replicaSet) stopAll() {
