@@ -1,6 +1,8 @@
 package app
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 
 	"github.com/hermes-go/hermes/gateway"
@@ -14,7 +16,11 @@ func (a *App) discordPlatforms() ([]gateway.Platform, error) {
 	if d.Token == "" {
 		return nil, nil
 	}
-	p, err := discord.New(discord.Options{Token: string(d.Token), BaseURL: d.BaseURL, GatewayURL: d.GatewayURL, Logger: a.Log, Clock: a.opts.Clock})
+	// The session is kept under a hash of the token: the bot's, never
+	// the token itself.
+	sum := sha256.Sum256([]byte(d.Token))
+	p, err := discord.New(discord.Options{Token: string(d.Token), BaseURL: d.BaseURL, GatewayURL: d.GatewayURL, Logger: a.Log, Clock: a.opts.Clock,
+		Session: gatewayCursor{store: a.Gateway, platform: "discord", name: "session " + hex.EncodeToString(sum[:8])}})
 	if err != nil {
 		return nil, fmt.Errorf("gateway.discord: %w", err)
 	}

@@ -34,7 +34,7 @@ func (a *App) addMatrix(out []gateway.Platform) ([]gateway.Platform, error) {
 			ok, _, err := auth.Allowed(ctx, "matrix", user)
 			return err == nil && ok || a.isUser("matrix", user)
 		},
-		Cursor: matrixCursor{store: a.Gateway, name: "since " + m.Homeserver + " " + m.UserID},
+		Cursor: gatewayCursor{store: a.Gateway, platform: "matrix", name: "since " + m.Homeserver + " " + m.UserID},
 		Logger: a.Log,
 		Clock:  a.opts.Clock,
 	})
@@ -44,24 +44,25 @@ func (a *App) addMatrix(out []gateway.Platform) ([]gateway.Platform, error) {
 	return append(out, p), nil
 }
 
-// matrixCursor keeps the Matrix sync position in state.db, under a name
-// of the homeserver and account it belongs to: another account's
-// position means nothing to the server.
-type matrixCursor struct {
-	store *gwstore.Store
-	name  string
+// gatewayCursor keeps a platform's position in its stream of events (the
+// Matrix sync position, the Discord Gateway session) in the database,
+// under a name of the account it belongs to: another account's position
+// means nothing to the server.
+type gatewayCursor struct {
+	store          *gwstore.Store
+	platform, name string
 }
 
-func (c matrixCursor) Load(ctx context.Context) (string, error) {
+func (c gatewayCursor) Load(ctx context.Context) (string, error) {
 	if c.store == nil {
 		return "", nil
 	}
-	return c.store.Cursor(ctx, "matrix", c.name)
+	return c.store.Cursor(ctx, c.platform, c.name)
 }
 
-func (c matrixCursor) Save(ctx context.Context, since string) error {
+func (c gatewayCursor) Save(ctx context.Context, v string) error {
 	if c.store == nil {
 		return nil
 	}
-	return c.store.SaveCursor(ctx, "matrix", c.name, since)
+	return c.store.SaveCursor(ctx, c.platform, c.name, v)
 }

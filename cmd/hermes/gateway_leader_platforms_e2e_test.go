@@ -37,6 +37,10 @@ type leaderPlatform struct {
 	// from now on reach it; nil when the platform keeps what was sent
 	// meanwhile (messages are then sent at once after the kill).
 	ready func(t *testing.T, n int)
+	// resumes says the replica taking over resumes the dead one's
+	// session, which the platform replays what was sent meanwhile to:
+	// messages are sent at once after the kill, though ready is set.
+	resumes bool
 }
 
 // failover runs two hermes serve replicas on one PostgreSQL database
@@ -88,11 +92,12 @@ gateway:
 		t.Fatal(err)
 	}
 	killed := time.Now()
-	if p.ready == nil {
+	atOnce := p.ready == nil || p.resumes
+	if atOnce {
 		say(5, failoverMessages)
 	}
 	connected := watch.waitFirst(t, "b")
-	if p.ready != nil {
+	if !atOnce {
 		p.ready(t, 2)
 		say(5, failoverMessages)
 	}
@@ -147,10 +152,10 @@ func countHolding[M any](msgs []M, text func(M) string, want string) int {
 }
 
 // Discord's gateway, held by one replica at a time. Discord replays
-// the events of a session only to a Resume of that session, and the
-// replica taking over identifies afresh: what is sent between the kill
-// and its READY does not reach it, so the messages after the kill are
-// sent once it is up.
+// the events of a session only to a Resume of that session: the replica
+// taking over resumes the session the dead one saved in the database,
+// so the messages sent between the kill and its connection are replayed
+// to it and answered.
 func TestGatewayDiscordReplicasFailover(t *testing.T) {
 	dc := discordtest.New(discordtest.Options{})
 	t.Cleanup(dc.Close)
@@ -178,7 +183,11 @@ func TestGatewayDiscordReplicasFailover(t *testing.T) {
 	p.ready = func(t *testing.T, n int) {
 		p.wait(t, fmt.Sprintf("READY on connection %d", n), func() bool { return dc.Identifies() >= n && dc.Live() })
 	}
+	p.resumes = true
 	failover(t, p, watch, echo(t))
+	if len(dc.Resumes()) == 0 {
+		t.Errorf("the replica taking over identified afresh instead of resuming the dead one's session")
+	}
 }
 
 // Slack in Socket Mode, held by one replica at a time; the envelopes

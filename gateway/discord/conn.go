@@ -238,5 +238,8 @@ func (c *conn) dispatch(ctx context.Context, p payload, deliver func(context.Con
 	if p.S != nil {
 		c.seq.Store(*p.S)
 	}
+	if p.T != "" && p.T != "RESUMED" {
+		c.a.saveSession(ctx, session{id: c.sess.id, resumeURL: c.sess.resumeURL, seq: c.seq.Load()})
+	}
 	return ok, nil
 }

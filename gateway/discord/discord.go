@@ -7,6 +7,7 @@
 package discord
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -67,6 +68,19 @@ type Options struct {
 	// Jitter returns a number in [0, 1) that spreads the first heartbeat
 	// and the waits after an invalid session; nil means math/rand.
 	Jitter func() float64
+	// Session keeps the Gateway session (its id, resume address and the
+	// last event taken) where the next process receiving for the bot
+	// finds it: a replica taking over from one that died resumes the
+	// session, and Discord replays the events sent meanwhile, instead of
+	// starting a new one that never gets them. nil keeps it in memory.
+	Session SessionStore
+}
+
+// SessionStore keeps the Gateway session as an opaque string the
+// adapter writes; Load returns "" when none was saved.
+type SessionStore interface {
+	Load(ctx context.Context) (string, error)
+	Save(ctx context.Context, session string) error
 }
 
 // Adapter is the Discord platform. Its methods are safe for concurrent
@@ -81,6 +95,7 @@ type Adapter struct {
 	jitter     func() float64
 	limits     *limiter
 	presses    *presses
+	sessions   SessionStore
 
 	mu    sync.Mutex
 	botID string
@@ -109,6 +124,7 @@ func New(o Options) (*Adapter, error) {
 		token:      o.Token,
 		base:       strings.TrimRight(base, "/"),
 		gatewayURL: o.GatewayURL,
+		sessions:   o.Session,
 		client:     o.Client,
 		log:        o.Logger,
 		clock:      clock.OrReal(o.Clock),

@@ -37,7 +37,7 @@ type session struct {
 // are resumed where they stopped, so the events in between are replayed;
 // an event deliver refused is replayed too, by resuming from before it.
 func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gateway.Event) error) error {
-	sess := session{seq: -1}
+	sess := a.loadSession(ctx)
 	failures := 0
 	for ctx.Err() == nil {
 		target := sess.resumeURL
@@ -67,6 +67,7 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 		if errors.Is(err, errNewSession) {
 			// Identify afresh after 1 to 5 seconds, as Discord asks.
 			sess = session{seq: -1}
+			a.saveSession(ctx, sess)
 			wait := time.Second + time.Duration(a.jitter()*float64(4*time.Second))
 			a.log.Warn("discord: the session cannot be resumed; identifying afresh", "err", err, "retry_in", wait)
 			if a.clock.Sleep(ctx, wait) != nil {
@@ -85,6 +86,9 @@ func (a *Adapter) Receive(ctx context.Context, deliver func(context.Context, gat
 		}
 		failures++
 	}
+	// hermes is stopping: the connection was closed normally, which ends
+	// the session on Discord's side, so there is nothing to resume.
+	a.saveSession(ctx, session{seq: -1})
 	return nil
 }
 
