@@ -100,9 +100,10 @@ func (r *rebinder) rebind(q string) string {
 	return out
 }
 
-// Rebind replaces each ? placeholder of q with $1, $2, ... in order. A ?
-// inside a string literal, a quoted identifier, a comment or a
-// dollar-quoted body is text, not a placeholder, and is kept.
+// Rebind replaces each ? placeholder of q with $1, $2, ... in order, and
+// each numbered ?NNN with $NNN, the same parameter in PostgreSQL's
+// spelling. A ? inside a string literal, a quoted identifier, a comment
+// or a dollar-quoted body is text, not a placeholder, and is kept.
 func Rebind(q string) string {
 	var b strings.Builder
 	b.Grow(len(q) + 8)
@@ -111,10 +112,19 @@ func Rebind(q string) string {
 		c := q[i]
 		switch {
 		case c == '?':
-			n++
+			// ?NNN is SQLite's numbered parameter, PostgreSQL's $NNN.
+			j := i + 1
+			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+				j++
+			}
 			b.WriteByte('$')
-			b.WriteString(strconv.Itoa(n))
-			i++
+			if j > i+1 {
+				b.WriteString(q[i+1 : j])
+			} else {
+				n++
+				b.WriteString(strconv.Itoa(n))
+			}
+			i = j
 			continue
 		case c == '\'' || c == '"':
 			end := closing(q, i+1, c)

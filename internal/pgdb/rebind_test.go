@@ -21,6 +21,8 @@ func TestRebind(t *testing.T) {
 		{`SELECT $1, $2`, `SELECT $1, $2`},
 		{`SELECT 'unterminated ?`, `SELECT 'unterminated ?`},
 		{`SELECT 中文, ?`, `SELECT 中文, $1`},
+		{`SELECT ?1, ?2, ?1`, `SELECT $1, $2, $1`},
+		{`WHERE a = ?12 AND b = ?`, `WHERE a = $12 AND b = $1`},
 	} {
 		if got := Rebind(c.in); got != c.want {
 			t.Errorf("Rebind(%q) = %q, want %q", c.in, got, c.want)
