@@ -16,18 +16,11 @@ WHERE expires_at > ? ORDER BY session_id`, toMicros(now))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: running turns: %w", err)
 	}
-	defer rows.Close()
-	var out []session.RunningTurn
-	for rows.Next() {
-		var r session.RunningTurn
-		var until int64
-		if err := rows.Scan(&r.SessionID, &r.Holder, &until); err != nil {
-			return nil, fmt.Errorf("sqlite: running turns: %w", err)
-		}
-		r.Until = fromMicros(until)
-		out = append(out, r)
+	out, err := session.ScanRunning(rows)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: running turns: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // LastMessages returns the newest n messages of a session, in order:

@@ -213,23 +213,5 @@ SELECT start, id FROM chain ORDER BY start, depth`, string(list), maxLineage)
 	if err != nil {
 		return fmt.Errorf("find lineage roots: %w", err)
 	}
-	defer rows.Close()
-	roots := map[string]string{}
-	for rows.Next() {
-		var start, id string
-		if err := rows.Scan(&start, &id); err != nil {
-			return fmt.Errorf("read lineage roots: %w", err)
-		}
-		roots[start] = id // rows come shallowest first, so the last one wins
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read lineage roots: %w", err)
-	}
-	for i := range hits {
-		hits[i].RootID = roots[hits[i].SessionID]
-		if hits[i].RootID == "" {
-			hits[i].RootID = hits[i].SessionID
-		}
-	}
-	return nil
+	return session.SetRoots(rows, hits)
 }

@@ -20,29 +20,8 @@ FROM sessions GROUP BY source`)
 	if err != nil {
 		return st, fmt.Errorf("sqlite: stats: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			source                          string
-			n, msgs, calls, in, out, cr, cw int64
-			reasoning                       int64
-			cost                            float64
-		)
-		if err := rows.Scan(&source, &n, &msgs, &calls, &in, &out, &cr, &cw, &reasoning, &cost); err != nil {
-			return st, fmt.Errorf("sqlite: stats: %w", err)
-		}
-		st.BySource[source] = n
-		st.Sessions += n
-		st.Messages += msgs
-		st.ToolCalls += calls
-		st.InputTokens += in
-		st.OutputTokens += out
-		st.CacheReadTokens += cr
-		st.CacheWriteTokens += cw
-		st.ReasoningTokens += reasoning
-		st.CostUSD += cost
-	}
-	if err := rows.Err(); err != nil {
+	st, err = session.ScanStats(rows)
+	if err != nil {
 		return st, fmt.Errorf("sqlite: stats: %w", err)
 	}
 	return st, nil
