@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -65,25 +67,18 @@ func NewExecResult(res cron.RunResult) ExecResult {
 	return r
 }
 
-// Run starts the job's process and reads its result. It has the shape of
-// cron.Runner.
-func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) cron.RunResult {
-	in, err := json.Marshal(job)
-	if err != nil {
-		return cron.RunResult{Err: fmt.Errorf("encoding the job: %w", err)}
-	}
-	args := []string{"cron", "exec", "--scheduled", scheduled.Format(time.RFC3339Nano)}
+// exec runs hermes with args in a process of its own, as a job's run is
+// run, and waits for it.
+func (p *ProcRunner) exec(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
 	if p.Profile != "" {
 		args = append([]string{"--profile", p.Profile}, args...)
 	}
 	cmd := exec.CommandContext(ctx, p.Exe, args...)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, p.Stderr
-	// The job process leads a process group of its own, so Ctrl-C in the
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, p.Stderr
+	// The process leads a process group of its own, so Ctrl-C in the
 	// terminal running hermes serve reaches serve alone, and serve gives
-	// the job its shutdown grace before passing the stop on. If serve
-	// dies, the kernel sends the job process SIGTERM.
+	// it its shutdown grace before passing the stop on. If serve dies,
+	// the kernel sends it SIGTERM.
 	procgroup.NewGroupTerm(cmd)
 	// Stopping serve stops the run the way SIGTERM stops hermes: the
 	// turn ends, its session is recorded, the result is reported.
@@ -93,6 +88,39 @@ func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time)
 	if err == nil {
 		err = <-done
 	}
+	return err
+}
+
+// ResumeTeam goes on with an orphaned team run in a process of its own
+// ("hermes team adopt"), which delivers its answer when it ends. It has
+// the shape app's team adoption wants.
+func (p *ProcRunner) ResumeTeam(ctx context.Context, run int64) error {
+	var stdout bytes.Buffer
+	err := p.exec(ctx, []string{"team", "adopt", strconv.FormatInt(run, 10)}, nil, &stdout)
+	var res TeamAdoptResult
+	if jerr := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &res); jerr != nil {
+		return fmt.Errorf("hermes team adopt %d ended without a result: %w", run, cmp.Or(err, jerr))
+	}
+	switch {
+	case res.Error != "":
+		return fmt.Errorf("team run %d: %s", run, res.Error)
+	case res.Skipped != "":
+		p.Log.Info("team: run left alone: another process holds it", "run", run, "reason", res.Skipped)
+	default:
+		p.Log.Info("team: run taken over ended", "run", run, "state", res.State)
+	}
+	return nil
+}
+
+// Run starts the job's process and reads its result. It has the shape of
+// cron.Runner.
+func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time) cron.RunResult {
+	in, err := json.Marshal(job)
+	if err != nil {
+		return cron.RunResult{Err: fmt.Errorf("encoding the job: %w", err)}
+	}
+	var stdout bytes.Buffer
+	err = p.exec(ctx, []string{"cron", "exec", "--scheduled", scheduled.Format(time.RFC3339Nano)}, bytes.NewReader(in), &stdout)
 	out := stdout.Bytes()
 	var r ExecResult
 	line := out[bytes.LastIndexByte(bytes.TrimRight(out, "\n"), '\n')+1:]

@@ -62,5 +62,8 @@ func (a *App) RunScheduler(ctx context.Context, runner cron.Runner, load config.
 		}()
 		defer func() { stopWatch(); <-watching }()
 	}
+	// A job's team run whose process stopped is taken over by the
+	// process that fires the jobs.
+	defer a.adoptTeamRuns(ctx, sched.Leading, runner)()
 	return sched.Run(ctx)
 }

@@ -120,6 +120,17 @@ func (s *Scheduler) Wake() {
 	}
 }
 
+// Leading reports whether this scheduler held the lease at its last
+// renewal: it is the one process of the home (or of the replicas sharing
+// a database) that fires the jobs, and may do the work that goes with
+// firing them, such as taking over the team runs of jobs whose process
+// stopped.
+func (s *Scheduler) Leading() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held
+}
+
 // Run fires jobs until ctx ends, then gives the runs in progress the
 // shutdown grace to finish, cancels those still going, waits for them and
 // releases the lease.

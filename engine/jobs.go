@@ -203,7 +203,13 @@ func (e *Engine) runTeamJob(ctx context.Context, job cron.Job, goal string) cron
 	if !ok {
 		return cron.RunResult{Err: fmt.Errorf("the job's team %q is not configured under teams: in config.yaml", job.Team)}
 	}
-	run, err := e.RunTeam(ctx, TeamRun{Team: spec, Goal: strings.TrimSpace(goal)})
+	// Should this process stop before the run ends, hermes serve goes on
+	// with it and delivers the answer along the job's chain.
+	spec.Job, spec.Deliver = job.Name, job.Deliver
+	if len(spec.Deliver) == 0 {
+		spec.Deliver = []string{"local"}
+	}
+	run, err := e.RunTeam(ctx, TeamRun{Team: spec, Goal: strings.TrimSpace(goal), Unattended: true})
 	res := cron.RunResult{SessionID: run.SessionID, Output: run.Answer, Err: err}
 	if err == nil && run.State != team.RunDone {
 		res.Err = fmt.Errorf("team run %d %s: %s", run.ID, run.State, run.Error)

@@ -37,6 +37,10 @@ type Team struct {
 	Timeout     time.Duration `json:"timeout,omitempty"`
 	Goal        string        `json:"goal,omitempty"`
 	Deliver     []string      `json:"deliver,omitempty"`
+	// Job is the scheduled job a run of the team was started by; its
+	// Deliver is then the job's chain, so a run another process finishes
+	// (its own was stopped) is delivered where the job's would have been.
+	Job string `json:"job,omitempty"`
 }
 
 // Teams is what team runs need.
@@ -61,6 +65,11 @@ type TeamRun struct {
 	// Deliver sends the answer along the team's deliver: chain once, when
 	// the run ends done (a job's run is delivered by the job instead).
 	Deliver bool
+	// Unattended leases a new run to this process (see team.HoldRun): it
+	// belongs to no terminal, so when this process stops before the run
+	// ends, hermes serve takes it over. A job's run is unattended; a run
+	// started by hand is resumed by hand.
+	Unattended bool
 	// Started, when set, is told the run once it exists, before any
 	// work: the live view follows its tasks from there.
 	Started func(team.Run)
@@ -91,8 +100,12 @@ func (e *Engine) RunTeam(ctx context.Context, req TeamRun) (team.Run, error) {
 	}
 	log := e.opt.Logger.With("team", spec.Name, "run", r.ID)
 	timeout := cmp.Or(spec.Timeout, DefaultTeamTimeout)
-	rctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("the run went on longer than its timeout (%v)", timeout))
+	lctx, lost := context.WithCancelCause(ctx)
+	defer lost(nil)
+	rctx, cancel := context.WithTimeoutCause(lctx, timeout, fmt.Errorf("the run went on longer than its timeout (%v)", timeout))
 	defer cancel()
+	stopKeeping := e.keepTeamRun(rctx, r, spec, lost, log)
+	defer stopKeeping()
 
 	coord, err := e.coordinatorSession(rctx, spec, &r)
 	if err != nil {
@@ -110,10 +123,21 @@ func (e *Engine) RunTeam(ctx context.Context, req TeamRun) (team.Run, error) {
 	answer, tokens, turnErr := e.coordinate(rctx, spec, r, coord)
 	stopWorkers()
 	workers.Wait()
+	// The lease is renewed no more before the run is ended or released.
+	stopKeeping()
 
 	if ctx.Err() != nil {
 		log.Info("team run interrupted; it can be resumed")
+		if !r.LeaseUntil.IsZero() {
+			if err := store.ReleaseRun(context.WithoutCancel(ctx), r.ID, e.holder); err != nil {
+				log.Warn("team: releasing the run's lease", "err", err)
+			}
+			return r, fmt.Errorf("team run %d was interrupted; hermes serve goes on with it, or `hermes team resume %d`: %w", r.ID, r.ID, ctx.Err())
+		}
 		return r, fmt.Errorf("team run %d was interrupted; `hermes team resume %d` goes on with it: %w", r.ID, r.ID, ctx.Err())
+	}
+	if cause := context.Cause(lctx); errors.Is(cause, team.ErrLeaseLost) {
+		return e.lostTeamRun(ctx, r, cause)
 	}
 	out := team.Outcome{State: team.RunDone, Answer: answer, Tokens: tokens}
 	if turnErr != nil {
@@ -152,7 +176,11 @@ func (e *Engine) teamRun(ctx context.Context, req TeamRun) (team.Run, Team, erro
 		if err != nil {
 			return team.Run{}, spec, err
 		}
-		r, err := store.StartRun(ctx, team.Start{Team: spec.Name, Goal: goal, Spec: string(enc), Holder: e.holder})
+		st := team.Start{Team: spec.Name, Goal: goal, Spec: string(enc), Holder: e.holder}
+		if req.Unattended {
+			st.Lease = teamLease(spec)
+		}
+		r, err := store.StartRun(ctx, st)
 		return r, spec, err
 	}
 	r, err := store.GetRun(ctx, req.Resume)
@@ -169,14 +197,52 @@ func (e *Engine) teamRun(ctx context.Context, req TeamRun) (team.Run, Team, erro
 	if err := e.checkTeam(spec); err != nil {
 		return r, spec, fmt.Errorf("team run %d: %w", r.ID, err)
 	}
-	if r.Holder != e.holder && r.Holder != "" && !e.gone(r.Holder) {
+	lapsed := !r.LeaseUntil.IsZero() && r.LeaseUntil.Before(e.opt.Clock.Now())
+	if r.Holder != e.holder && r.Holder != "" && !e.gone(r.Holder) && !lapsed {
 		return r, spec, fmt.Errorf("team run %d: %w (%s); stop it there first", r.ID, ErrTeamBusy, r.Holder)
 	}
-	if err := store.HoldRun(ctx, r.ID, r.Holder, e.holder); err != nil {
-		return r, spec, err
+	if err := store.HoldRun(ctx, r, e.holder, teamLease(spec)); err != nil {
+		return r, spec, fmt.Errorf("team run %d: taking it over: %w", r.ID, err)
 	}
-	r.Holder = e.holder
-	return r, spec, nil
+	r, err = store.GetRun(ctx, r.ID)
+	return r, spec, err
+}
+
+// keepTeamRun renews r's lease, when it has one, until ctx ends or the
+// returned function is called (which waits for the last renewal), and
+// calls lost with the reason when the lease is lost.
+func (e *Engine) keepTeamRun(ctx context.Context, r team.Run, spec Team, lost context.CancelCauseFunc, log *slog.Logger) (stop func()) {
+	if r.LeaseUntil.IsZero() {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		warn := func(err error) { log.Warn("team: renewing the run's lease", "err", err) }
+		if err := e.opt.Teams.Store.KeepRun(ctx, r.ID, e.holder, teamLease(spec), warn); err != nil {
+			lost(err)
+		}
+	}()
+	return func() { cancel(); <-kept }
+}
+
+// teamLease is the lease of spec's runs and tasks.
+func teamLease(spec Team) time.Duration { return cmp.Or(spec.Lease, team.DefaultLease) }
+
+// lostTeamRun is how RunTeam ends when the run's lease was lost: the run
+// ended meanwhile (cancelled), which is how it ended, or another process
+// took it over, which goes on with it.
+func (e *Engine) lostTeamRun(ctx context.Context, r team.Run, cause error) (team.Run, error) {
+	got, err := e.opt.Teams.Store.GetRun(context.WithoutCancel(ctx), r.ID)
+	if err != nil {
+		return r, err
+	}
+	if got.State != team.RunActive {
+		return got, nil
+	}
+	e.opt.Logger.Warn("team run taken over by another process; this one stops", slog.Int64("run", r.ID), slog.String("holder", got.Holder))
+	return got, fmt.Errorf("team run %d: %s goes on with it: %w", r.ID, got.Holder, cause)
 }
 
 // checkTeam refuses a team whose agents are not configured.
@@ -205,6 +271,9 @@ func (e *Engine) deliverTeam(ctx context.Context, spec Team, r team.Run) (team.R
 	}
 	msg := notify.Message{Title: "team " + spec.Name, Text: r.Answer, Job: "team-" + spec.Name,
 		RunID: fmt.Sprintf("team-run-%d", r.ID), Full: fmt.Sprintf("hermes team status %d", r.ID)}
+	if spec.Job != "" {
+		msg.Title, msg.Job = spec.Job, spec.Job
+	}
 	rep := n.Deliver(context.WithoutCancel(ctx), chain, msg)
 	if rep.Delivered == "" {
 		return r, fmt.Errorf("team run %d: delivering the answer: %w", r.ID, rep.Err())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/internal/dbtest"
 )
@@ -41,7 +42,7 @@ func TestHoldRunRace(t *testing.T) {
 			t.Fatal(err)
 		}
 		errs := race(t, x, func(s *Store, g int) error {
-			return s.HoldRun(context.Background(), r.ID, "dead/1", fmt.Sprintf("host/%d", g))
+			return s.HoldRun(context.Background(), r, fmt.Sprintf("host/%d", g), time.Minute)
 		})
 		won := -1
 		for g, err := range errs {

@@ -19,8 +19,11 @@
 // workers of several replicas never take the same task and never wait
 // for each other. A replica that dies holding tasks stops renewing their
 // leases, and the first claim of any replica after they end takes them
-// again; a done task is never claimed again. Leases are times of the
-// replicas' clocks, which must agree to well within a lease (NTP does).
+// again; a done task is never claimed again. A run a scheduled job
+// started is leased the same way to the process coordinating it, and
+// taken over by another once that lease runs out (store_runlease.go).
+// Leases are times of the replicas' clocks, which must agree to well
+// within a lease (NTP does).
 //
 // Workers wake at once when their own Store posts or frees a task, and
 // otherwise poll (StoreOptions.PollInterval): a task another replica

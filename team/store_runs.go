@@ -30,8 +30,13 @@ type Run struct {
 	// configuration changed since.
 	Spec string
 	// Holder names the process that runs the run; a resume takes it
-	// over only once that process is gone.
+	// over only once that process is gone, or its lease ran out.
 	Holder string
+	// LeaseUntil is when the holder's lease on a leased run runs out
+	// unless renewed (see RenewRun); zero for a run that is not leased,
+	// which only a resume by hand goes on with. A run that ended is not
+	// leased.
+	LeaseUntil time.Time
 	// SessionID is the coordinator's session.
 	SessionID string
 	// Answer is the coordinator's final reply; Error why the run failed.
@@ -52,6 +57,10 @@ type Start struct {
 	Team, Goal string
 	// Spec and Holder are kept as Run's.
 	Spec, Holder string
+	// Lease, when positive, leases the run to Holder for that long: the
+	// run belongs to no terminal, and once its holder stops renewing
+	// the lease another process may take it over (Orphans lists it).
+	Lease time.Duration
 }
 
 // Outcome is how a run ended.
@@ -63,15 +72,15 @@ type Outcome struct {
 	Tokens int
 }
 
-const runColumns = `id, team, goal, state, spec, holder, session_id, answer, error, tokens, delivered_at, delivery, created_at, finished_at`
+const runColumns = `id, team, goal, state, spec, holder, lease_until, session_id, answer, error, tokens, delivered_at, delivery, created_at, finished_at`
 
 func scanRun(r scanner) (Run, error) {
 	var run Run
 	var state string
-	var delivered, created, finished int64
-	err := r.Scan(&run.ID, &run.Team, &run.Goal, &state, &run.Spec, &run.Holder, &run.SessionID, &run.Answer, &run.Error,
+	var lease, delivered, created, finished int64
+	err := r.Scan(&run.ID, &run.Team, &run.Goal, &state, &run.Spec, &run.Holder, &lease, &run.SessionID, &run.Answer, &run.Error,
 		&run.Tokens, &delivered, &run.Delivery, &created, &finished)
-	run.State, run.DeliveredAt = RunState(state), fromMicros(delivered)
+	run.State, run.LeaseUntil, run.DeliveredAt = RunState(state), fromMicros(lease), fromMicros(delivered)
 	run.CreatedAt, run.FinishedAt = fromMicros(created), fromMicros(finished)
 	return run, err
 }
@@ -86,10 +95,19 @@ func (s *Store) StartRun(ctx context.Context, st Start) (Run, error) {
 	if st.Team == "" {
 		return Run{}, errors.New("team: create run: team is empty; name the team the run belongs to")
 	}
-	r := Run{Team: s.text(st.Team), Goal: s.text(st.Goal), Spec: s.text(st.Spec), Holder: s.text(st.Holder), State: RunActive, CreatedAt: fromMicros(s.now())}
+	if st.Lease < 0 {
+		return Run{}, fmt.Errorf("team: create run: lease %v is not accepted; use a positive duration, or zero for none", st.Lease)
+	}
+	now := s.now()
+	r := Run{Team: s.text(st.Team), Goal: s.text(st.Goal), Spec: s.text(st.Spec), Holder: s.text(st.Holder), State: RunActive, CreatedAt: fromMicros(now)}
+	var lease int64
+	if st.Lease > 0 {
+		lease = now + st.Lease.Microseconds()
+		r.LeaseUntil = fromMicros(lease)
+	}
 	err := s.db.WriteTx(ctx, "create team run", func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `INSERT INTO team_runs (team, goal, state, spec, holder, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			r.Team, r.Goal, string(RunActive), r.Spec, r.Holder, r.CreatedAt.UnixMicro()).Scan(&r.ID)
+		return tx.QueryRowContext(ctx, `INSERT INTO team_runs (team, goal, state, spec, holder, lease_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			r.Team, r.Goal, string(RunActive), r.Spec, r.Holder, lease, now).Scan(&r.ID)
 	})
 	if err != nil {
 		return Run{}, fmt.Errorf("team: create run: %w", err)
@@ -128,19 +146,6 @@ func (s *Store) Runs(ctx context.Context, limit int) ([]Run, error) {
 		return nil, fmt.Errorf("team: list runs: %w", err)
 	}
 	return out, nil
-}
-
-// HoldRun makes holder the process that runs run id, if the run's holder
-// is still was: two processes resuming the same run cannot both take it.
-// It fails wrapping ErrLeaseLost when another process took it first.
-func (s *Store) HoldRun(ctx context.Context, id int64, was, holder string) error {
-	return s.updateRun(ctx, id, "hold team run", `UPDATE team_runs SET holder = ? WHERE id = ? AND holder = ?`,
-		func(n int64) error {
-			if n == 0 {
-				return fmt.Errorf("run %d is no longer held by %q: %w", id, was, ErrLeaseLost)
-			}
-			return nil
-		}, s.text(holder), id, s.text(was))
 }
 
 // SetRunSession records the coordinator's session of run id.
@@ -205,7 +210,7 @@ func (s *Store) CancelRun(ctx context.Context, id int64) error {
 func (s *Store) endRun(ctx context.Context, id int64, o Outcome, why string) error {
 	err := s.db.WriteTx(ctx, "end team run", func(tx *sql.Tx) error {
 		now := s.now()
-		res, err := tx.ExecContext(ctx, `UPDATE team_runs SET state = ?, finished_at = ?, answer = ?, error = ?, tokens = tokens + ? WHERE id = ? AND state = ?`,
+		res, err := tx.ExecContext(ctx, `UPDATE team_runs SET state = ?, finished_at = ?, answer = ?, error = ?, tokens = tokens + ?, lease_until = 0 WHERE id = ? AND state = ?`,
 			string(o.State), now, s.text(o.Answer), s.text(o.Error), o.Tokens, id, string(RunActive))
 		if err != nil {
 			return err

@@ -24,10 +24,12 @@ func TestRunKeepsItsRecord(t *testing.T) {
 		if err := s.SetRunSession(ctx, r.ID, "sess-1"); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.HoldRun(ctx, r.ID, "host/9", "host/2"); !errors.Is(err, ErrLeaseLost) {
+		stale := r
+		stale.Holder = "host/9"
+		if err := s.HoldRun(ctx, stale, "host/2", 0); !errors.Is(err, ErrLeaseLost) {
 			t.Fatalf("taking a run from a holder it does not have: %v", err)
 		}
-		if err := s.HoldRun(ctx, r.ID, "host/1", "host/2"); err != nil {
+		if err := s.HoldRun(ctx, r, "host/2", 0); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.EndRun(ctx, r.ID, Outcome{State: RunDone, Answer: "the report", Tokens: 120}); err != nil {

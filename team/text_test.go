@@ -21,7 +21,7 @@ func TestTextPostgresCannotHold(t *testing.T) {
 			if err != nil {
 				t.Fatalf("StartRun with %q: %v", bad, err)
 			}
-			if err := s.HoldRun(ctx, r.ID, "host"+bad, "other"+bad); err != nil {
+			if err := s.HoldRun(ctx, r, "other"+bad, 0); err != nil {
 				t.Errorf("HoldRun from and to holders with %q: %v", bad, err)
 			}
 			if err := s.SetRunSession(ctx, r.ID, "sess"+bad); err != nil {

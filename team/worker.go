@@ -112,28 +112,10 @@ func (w *Worker) run(ctx context.Context, t Task) (Result, error) {
 // claim is lost, or renewals fail until the lease has passed, it cancels
 // the task's run with ErrLeaseLost.
 func (w *Worker) renew(ctx context.Context, cancel context.CancelCauseFunc, id int64, holder string, lease time.Duration) {
-	clk := w.Store.clk
-	until := clk.Now().Add(lease)
-	for {
-		if clk.Sleep(ctx, lease/3) != nil {
-			return
-		}
-		err := w.Store.Renew(ctx, id, holder, lease)
-		switch {
-		case err == nil:
-			until = clk.Now().Add(lease)
-		case ctx.Err() != nil:
-			return
-		case errors.Is(err, ErrLeaseLost):
-			cancel(err)
-			return
-		default:
-			w.log().Warn("team: renewing a lease", "task", id, "err", err)
-			if !clk.Now().Before(until) {
-				cancel(fmt.Errorf("%w: renewals failed until the lease ended: %v", ErrLeaseLost, err))
-				return
-			}
-		}
+	err := w.Store.keep(ctx, lease, func(ctx context.Context) error { return w.Store.Renew(ctx, id, holder, lease) },
+		func(err error) { w.log().Warn("team: renewing a lease", "task", id, "err", err) })
+	if err != nil {
+		cancel(err)
 	}
 }
 

@@ -35,18 +35,7 @@ func newCronExecCmd(a *cli) *cobra.Command {
 			if err := json.NewDecoder(a.stdin).Decode(&job); err != nil {
 				return fmt.Errorf("reading the job on stdin: %w", err)
 			}
-			// hermes serve printed the configuration's warnings at start;
-			// here stderr carries JSON log lines only.
-			stderr := cmd.ErrOrStderr()
-			cmd.SetErr(io.Discard)
-			_, err = a.load(cmd)
-			cmd.SetErr(stderr)
-			if err != nil {
-				return err
-			}
-			// Job processes log as JSON, like hermes serve.
-			a.log = a.jsonLogger(stderr)
-			h, err := openJobRunner(cmd, a)
+			h, err := openChild(cmd, a)
 			if err != nil {
 				return err
 			}
@@ -59,6 +48,22 @@ func newCronExecCmd(a *cli) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&scheduled, "scheduled", "", "the fire this run is for (RFC 3339)")
 	return cmd
+}
+
+// openChild opens hermes in a process hermes serve started, for a job's
+// run or a team run it took over. serve printed the configuration's
+// warnings at start; here stderr carries JSON log lines only, like
+// serve's.
+func openChild(cmd *cobra.Command, a *cli) (*app.App, error) {
+	stderr := cmd.ErrOrStderr()
+	cmd.SetErr(io.Discard)
+	_, err := a.load(cmd)
+	cmd.SetErr(stderr)
+	if err != nil {
+		return nil, err
+	}
+	a.log = a.jsonLogger(stderr)
+	return openJobRunner(cmd, a)
 }
 
 // jsonLogger is the log of hermes serve and its job processes: JSON lines

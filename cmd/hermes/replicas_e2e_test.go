@@ -48,15 +48,16 @@ func chaosSizes() chaosKnobs {
 
 // TestReplicasChaos: three replicas of hermes serve on one PostgreSQL
 // database behind a round-robin balancer answer 500 conversations of
-// the API and 40 Telegram users of one polling bot, and fire a job
-// every 5 seconds, while one of them (the Telegram leader and the
+// the API and 40 Telegram users of one polling bot, fire a job every 5
+// seconds and a team's job every 10, while one of them (the Telegram leader and the
 // scheduler among them) is killed with SIGKILL every 20 seconds and
 // started again. API clients retry what failed with the same
 // Idempotency-Key. At the end every API message was answered exactly
 // once, in one session, and no session holds anything else; every
 // Telegram message got one reply; one replica polled at a time; each
-// fire of the job ran once; and hermes storage check finds the
-// database sound.
+// fire of the jobs ran once; every team run ended done, its tasks each
+// done once (a run a kill cut off was taken over by another replica);
+// and hermes storage check finds the database sound.
 func TestReplicasChaos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the chaos test runs for a minute or more")
@@ -65,6 +66,16 @@ func TestReplicasChaos(t *testing.T) {
 	dsn := pgtest.NewDatabase(t)
 	srv := llmtest.New(t)
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		switch soulOf(r) {
+		case "lead":
+			reply := leadReply(r, []string{"writer", "writer"})
+			reply.Delay = k.modelDelay
+			return reply
+		case "writer":
+			// A writer takes its time, so a kill often lands inside a
+			// team run.
+			return llmtest.Reply{Text: "written: " + r.LastUserText(), Delay: 2 * time.Second}
+		}
 		return llmtest.Reply{Text: "answer to: " + r.LastUserText(), Delay: k.modelDelay}
 	})
 	const key = "k-chaos-0123456789"
@@ -81,8 +92,14 @@ storage: {driver: postgres, dsn: '` + dsn + `'}
 api: {enabled: true, max_concurrent_runs: 64}
 gateway:
   telegram: {token: "` + tg.Token + `", base_url: "` + polls.front(t, "any", tg.Handler()) + `", drafts: false, allow: [` + strings.Join(allow, ", ") + `]}
+agents:
+  lead: {description: plans the chores, system_prompt: "You are the lead."}
+  writer: {description: writes, system_prompt: "You are the writer."}
+teams:
+  chores: {coordinator: lead, roles: [writer], lease: 3s}
 schedules:
   tick: {cron: "every 5s", script: "echo tick", no_agent: true, deliver: [local], catch_up: all}
+  chores: {cron: "every 10s", team: chores, prompt: "do the chores", catch_up: all}
 `
 	rs := newReplicaSet(t, 3, config, key)
 	for i := range rs.homes {
@@ -148,14 +165,14 @@ schedules:
 	// Telegram: only one replica polled at a time, and every message got
 	// one reply: its answer, or, for a turn its replica died in, the
 	// notice that the turn was cut off.
-	cut := 0
+	cut, partial := 0, 0
 	for u, o := range tgResults {
 		if o.err != nil {
 			t.Errorf("telegram user %d: %v", tgUser0+u, o.err)
 		}
-		cut += o.cut
-		if n := len(tg.Sent(int64(tgUser0 + u))); n != k.tgTurns {
-			t.Errorf("telegram user %d got %d replies to %d messages", tgUser0+u, n, k.tgTurns)
+		cut, partial = cut+o.cut, partial+o.partial
+		if n := len(tg.Sent(int64(tgUser0 + u))); n != k.tgTurns+o.partial {
+			t.Errorf("telegram user %d got %d replies to %d messages (%d cut short above a notice)", tgUser0+u, n, k.tgTurns, o.partial)
 		}
 	}
 	polls.mu.Lock()
@@ -163,9 +180,11 @@ schedules:
 		t.Errorf("%d replicas polled Telegram at once; want one at a time", polls.most)
 	}
 	polls.mu.Unlock()
-	t.Logf("telegram: %d users of %d messages; %d turns cut off by a kill were answered with the notice", k.tgUsers, k.tgTurns, cut)
+	t.Logf("telegram: %d users of %d messages; %d turns cut off by a kill were answered with the notice (%d of them below a reply cut short)", k.tgUsers, k.tgTurns, cut, partial)
 
 	checkFires(t, dsn, "tick", 5*time.Second, elapsed)
+	checkFires(t, dsn, "chores", 10*time.Second, elapsed)
+	checkTeamRuns(t, dsn)
 	checkStorage(t, rs.homes[0])
 
 	// Every message was answered exactly once, in its conversation's
@@ -308,10 +327,11 @@ func wellFormed(msgs []session.Message, c, turns int) error {
 const tgUser0 = 5000
 
 // tgOutcome is how a Telegram user's messages went: how many of their
-// turns a kill cut off, and what went wrong.
+// turns a kill cut off, how many of those had begun streaming a reply
+// that stays cut short above the notice, and what went wrong.
 type tgOutcome struct {
-	cut int
-	err error
+	cut, partial int
+	err          error
 }
 
 // tgConverse sends user's turns messages one after the other, each
@@ -320,6 +340,7 @@ type tgOutcome struct {
 func tgConverse(tg *telegramtest.Server, user, turns int, pause time.Duration) (o tgOutcome) {
 	chat := int64(user)
 	time.Sleep(time.Duration(user%20) * pause / 20) // the users do not all write at once
+	from := 0                                       // the first message sent after the last turn's reply
 	for turn := range turns {
 		if turn > 0 {
 			time.Sleep(pause)
@@ -328,13 +349,19 @@ func tgConverse(tg *telegramtest.Server, user, turns int, pause time.Duration) (
 		tg.UserMessage(telegramtest.Incoming{From: telegramtest.User{ID: chat, FirstName: "u"}, Text: text})
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 		// The reply streams in as edits of one message; it is whole once
-		// it ends with the message it answers.
+		// it ends with the message it answers. A turn a kill cut off is
+		// answered with a notice in a message of its own, below what it
+		// had streamed, if anything.
 		var reply string
+		at := -1
 		err := tg.Wait(ctx, func() bool {
 			sent := tg.Sent(chat)
-			if len(sent) > turn {
-				reply = sent[turn].Text
-				return strings.HasSuffix(reply, text) || strings.Contains(reply, "restarted while it was answering")
+			for i := from; i < len(sent); i++ {
+				reply = sent[i].Text
+				if strings.HasSuffix(reply, text) || strings.Contains(reply, "restarted while it was answering") {
+					at = i
+					return true
+				}
 			}
 			return false
 		})
@@ -345,12 +372,17 @@ func tgConverse(tg *telegramtest.Server, user, turns int, pause time.Duration) (
 			return o
 		case strings.Contains(reply, "restarted while it was answering") && strings.Contains(reply, text):
 			o.cut++
+			o.partial += at - from
+		case at != from:
+			o.err = fmt.Errorf("message %d was answered %q after %d other messages", turn, reply, at-from)
+			return o
 		case !strings.HasPrefix(reply, "answer to: ") || !strings.HasSuffix(reply, text):
 			// After a cut-off turn the session holds that message too,
 			// so the model sees both; the answer ends with this one.
 			o.err = fmt.Errorf("message %d was answered %q", turn, reply)
 			return o
 		}
+		from = at + 1
 	}
 	return o
 }
@@ -364,17 +396,18 @@ func checkFires(t *testing.T, dsn, job string, period, elapsed time.Duration) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(t.Context(), `SELECT scheduled_for, count(*), string_agg(status, ',') FROM cron_runs WHERE job = $1 GROUP BY scheduled_for ORDER BY scheduled_for`, job)
+	rows, err := db.QueryContext(t.Context(), `SELECT scheduled_for, count(*), string_agg(status, ','), string_agg(error, ' | ') FROM cron_runs WHERE job = $1 GROUP BY scheduled_for ORDER BY scheduled_for`, job)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	fires, interrupted := 0, 0
+	why := map[string]int{}
 	for rows.Next() {
 		var at int64
 		var n int
-		var statuses string
-		if err := rows.Scan(&at, &n, &statuses); err != nil {
+		var statuses, errs string
+		if err := rows.Scan(&at, &n, &statuses, &errs); err != nil {
 			t.Fatal(err)
 		}
 		fires++
@@ -383,6 +416,7 @@ func checkFires(t *testing.T, dsn, job string, period, elapsed time.Duration) {
 		}
 		if statuses != "ok" {
 			interrupted++
+			why[statuses+": "+errs]++
 		}
 	}
 	// A killed scheduler's lease lapses after 30 s before another
@@ -391,7 +425,66 @@ func checkFires(t *testing.T, dsn, job string, period, elapsed time.Duration) {
 	if want := int((elapsed - 35*time.Second) / period); fires < want*3/4 {
 		t.Errorf("%s fired %d times in %s; want about %d", job, fires, elapsed.Round(time.Second), want)
 	}
-	t.Logf("cron: %s fired %d times in %s, each once; %d runs not ok (cut by a kill)", job, fires, elapsed.Round(time.Second), interrupted)
+	t.Logf("cron: %s fired %d times in %s, each once; %d runs not ok (cut by a kill): %v", job, fires, elapsed.Round(time.Second), interrupted, why)
+}
+
+// checkTeamRuns waits until no team run is active (the runs a kill cut
+// off are taken over by the replica that fires the jobs) and checks each
+// ended done with its two tasks, each done once: one claim's completion,
+// one output, and no task posted twice by a coordinator that resumed.
+func checkTeamRuns(t *testing.T, dsn string) {
+	t.Helper()
+	db, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := t.Context()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		var active int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM team_runs WHERE state = 'active'`).Scan(&active); err != nil {
+			t.Fatal(err)
+		}
+		if active == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%d team runs still active two minutes after the last kill: no replica took them over", active)
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	rows, err := db.QueryContext(ctx, `SELECT r.id, r.state, r.error,
+	(SELECT count(*) FROM team_tasks k WHERE k.run = r.id),
+	(SELECT count(*) FROM team_tasks k WHERE k.run = r.id AND k.state = 'done'),
+	(SELECT count(*) FROM team_artifacts a JOIN team_tasks k ON a.task = k.id WHERE k.run = r.id AND a.name = 'output'),
+	(SELECT coalesce(max(k.attempts), 0) FROM team_tasks k WHERE k.run = r.id)
+FROM team_runs r ORDER BY r.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	runs, retried := 0, 0
+	for rows.Next() {
+		var id int64
+		var state, why string
+		var tasks, done, outputs, attempts int
+		if err := rows.Scan(&id, &state, &why, &tasks, &done, &outputs, &attempts); err != nil {
+			t.Fatal(err)
+		}
+		runs++
+		if attempts > 1 {
+			retried++
+		}
+		if state != "done" || tasks != 2 || done != 2 || outputs != 2 {
+			t.Errorf("team run %d: %s (%s) with %d tasks, %d done, %d outputs; want done with 2 tasks each done once", id, state, why, tasks, done, outputs)
+		}
+	}
+	if runs == 0 {
+		t.Error("the team's job never ran")
+	}
+	t.Logf("team: %d runs, each done with its tasks done once; %d had a task claimed again after a kill", runs, retried)
 }
 
 // checkStorage runs hermes storage check on the shared database.

@@ -24,7 +24,7 @@ ordinary turn of that agent. Every run, task and artifact is kept in
 state.db, so a run can be inspected afterwards and resumed after a crash
 without redoing the tasks already done.`,
 	}
-	cmd.AddCommand(newTeamRunCmd(a), newTeamResumeCmd(a), newTeamStatusCmd(a), newTeamListCmd(a), newTeamCancelCmd(a))
+	cmd.AddCommand(newTeamRunCmd(a), newTeamResumeCmd(a), newTeamStatusCmd(a), newTeamListCmd(a), newTeamCancelCmd(a), newTeamAdoptCmd(a))
 	return cmd
 }
 
@@ -79,7 +79,10 @@ func newTeamResumeCmd(a *cli) *cobra.Command {
 		Long: `Go on with RUN as it was defined when it started. Finished tasks keep
 their results and are not run again; a task whose worker died is claimed
 again once its lease runs out; the coordinator continues in its own
-session. A run that finished is only delivered, if it was not yet.`,
+session. A run that finished is only delivered, if it was not yet.
+A run another process holds is refused while that process lives: on this
+host while its process exists, elsewhere while it renews the run's lease
+(a job's run; hermes serve takes those over by itself).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			id, err := runID(args[0])

@@ -63,5 +63,8 @@ CREATE TABLE team_artifacts (
 	created_at bigint NOT NULL,
 	PRIMARY KEY (task, name)
 );`,
+		// 2: the lease of a run no terminal started, as state.db's
+		// team tables have it at their version 3.
+		`ALTER TABLE team_runs ADD COLUMN lease_until bigint NOT NULL DEFAULT 0;`,
 	}}
 }

@@ -80,4 +80,10 @@ CREATE INDEX team_runs_created ON team_runs(created_at, id);
 ALTER TABLE team_tasks ADD COLUMN session_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE team_tasks ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;
 `,
+	// 3: the lease of a run no terminal started (a scheduled job's): its
+	// holder renews it, and once it runs out another process takes the
+	// run over (0: not leased).
+	`
+ALTER TABLE team_runs ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+`,
 }
