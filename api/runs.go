@@ -56,7 +56,7 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	rn := newRun("run_"+randomID(), req.SessionID, s.opt.Clock.Now(), cancel)
+	rn := newRun(s.runID(), req.SessionID, s.opt.Clock.Now(), cancel)
 	rn.user = CallerFrom(r.Context()).User
 	s.runs.mu.Lock()
 	if s.runs.closed {

@@ -117,6 +117,13 @@ type Options struct {
 	Holder        string
 	Rewind        func(ctx context.Context, sessionID string, afterID int64) error
 	LastMessageID func(ctx context.Context, sessionID string) (int64, error)
+
+	// Replica names this server among replicas sharing one database, in
+	// the ids of its runs; Peer finds where another replica serves. With
+	// both, a request about a run another replica holds is passed to it
+	// (run_forward.go).
+	Replica string
+	Peer    PeerFunc
 }
 
 // Server answers the API's endpoints.
@@ -146,10 +153,10 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("POST /v1/chat/completions", s.idempotent(s.chat))
 	s.mux.HandleFunc("POST /v1/responses", s.idempotent(s.responses))
 	s.mux.HandleFunc("POST /v1/runs", s.startRun)
-	s.mux.HandleFunc("GET /v1/runs/{id}", s.getRun)
-	s.mux.HandleFunc("GET /v1/runs/{id}/events", s.runEvents)
-	s.mux.HandleFunc("POST /v1/runs/{id}/approval", s.answerRun)
-	s.mux.HandleFunc("POST /v1/runs/{id}/stop", s.stopRun)
+	s.mux.HandleFunc("GET /v1/runs/{id}", s.forwarding(s.getRun))
+	s.mux.HandleFunc("GET /v1/runs/{id}/events", s.forwarding(s.runEvents))
+	s.mux.HandleFunc("POST /v1/runs/{id}/approval", s.forwarding(s.answerRun))
+	s.mux.HandleFunc("POST /v1/runs/{id}/stop", s.forwarding(s.stopRun))
 	s.mux.HandleFunc("GET /v1/responses/{id}", s.getResponse)
 	s.mux.HandleFunc("DELETE /v1/responses/{id}", s.deleteResponse)
 	s.routeAdmin()

@@ -13,6 +13,7 @@ import (
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/replica"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/safety/netguard"
 	"github.com/hermes-go/hermes/session"
@@ -79,6 +80,8 @@ func (a *App) APIHandler() (*api.Server, error) {
 		Logger:            a.Log,
 		Requests:          apistore.New(a.DB),
 		Holder:            a.Holder(),
+		Replica:           replica.Tag(a.Holder()),
+		Peer:              a.apiPeer,
 		Rewind: func(ctx context.Context, id string, after int64) error {
 			_, err := a.Sessions.Rewind(ctx, id, after)
 			return err

@@ -78,8 +78,9 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		Resolve: func(ctx context.Context, key string) (string, bool, error) {
 			return a.Gateway.Resolve(ctx, key, a.opts.Clock.Now(), policy)
 		},
-		Bind:   a.Gateway.Bind,
-		Forget: a.Gateway.Forget,
+		Bind:    a.Gateway.Bind,
+		BindNew: a.Gateway.BindNew,
+		Forget:  a.Gateway.Forget,
 		Send: func(ctx context.Context, sessionID string, p gateway.Platform, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
 			if p.Name() == "email" && !mayMail(ctx, auth, chat) && !a.isUser("email", chat.ID) {
 				// A From line is easily forged: answering a stranger

@@ -91,6 +91,9 @@ func (a *App) StartRoll(ctx context.Context) {
 	roll := replica.New(a.DB, a.opts.Clock)
 	host, _ := os.Hostname()
 	me := replica.Replica{Holder: a.Holder(), Host: host, PID: os.Getpid(), Version: a.opts.Version, Started: a.opts.Clock.Now()}
+	if api := a.Config.Config.API; api.Enabled {
+		me.APIURL = api.AdvertisedURL(host)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -145,4 +148,20 @@ func (a *App) holdersAlive(ctx context.Context) (func(holder string) bool, error
 		}
 		return on[h]
 	}, nil
+}
+
+// apiPeer finds where the live replica named tag (replica.Tag of its
+// holder) serves its API, for the API to pass it a request about a run
+// it holds.
+func (a *App) apiPeer(ctx context.Context, tag string) (string, error) {
+	live, err := replica.New(a.DB, a.opts.Clock).Live(ctx, rollWindow)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range live {
+		if replica.Tag(r.Holder) == tag && r.APIURL != "" {
+			return r.APIURL, nil
+		}
+	}
+	return "", fmt.Errorf("no live replica %s serves the API", tag)
 }

@@ -31,6 +31,28 @@ type API struct {
 	// the conversations held on chat platforms or at the terminal; or
 	// "all", for an operator who wants every source through the API.
 	Sessions string `yaml:"sessions"`
+	// Advertise is the URL the other replicas of a shared database reach
+	// this one's API at (http://10.0.0.5:8642): a request about a run
+	// another replica holds is passed to it there. Empty means
+	// http://LISTEN, with this machine's name for a listen on every
+	// address (0.0.0.0 or [::]).
+	Advertise string `yaml:"advertise"`
+}
+
+// AdvertisedURL is the URL other replicas reach this API at: Advertise,
+// or one made from Listen and host, this machine's name.
+func (a API) AdvertisedURL(host string) string {
+	if a.Advertise != "" {
+		return strings.TrimRight(a.Advertise, "/")
+	}
+	h, port, err := net.SplitHostPort(a.Listen)
+	if err != nil {
+		return ""
+	}
+	if ip := net.ParseIP(h); h == "" || ip != nil && ip.IsUnspecified() {
+		h = host
+	}
+	return "http://" + net.JoinHostPort(h, port)
 }
 
 // The values of api.sessions.
@@ -63,6 +85,11 @@ func validateAPI(a *API, where func(key string) string) []error {
 		if strings.TrimSpace(string(k)) == "" {
 			key := fmt.Sprintf("api.keys[%d]", i)
 			errs = append(errs, badValue(where(key), key, "", "is not accepted; a key is a non-empty token (usually ${HERMES_API_KEY} from .env)"))
+		}
+	}
+	if a.Advertise != "" {
+		if u, err := url.Parse(a.Advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			errs = append(errs, badValue(where("api.advertise"), "api.advertise", a.Advertise, "is not accepted; use the URL other replicas reach this API at, scheme, host and port, like http://10.0.0.5:8642"))
 		}
 	}
 	for i, o := range a.CORSOrigins {

@@ -22,10 +22,32 @@ func TestAPISection(t *testing.T) {
 		{"api: {cors_origins: [\"https://a.example/path\"]}\n", "api.cors_origins[0]"},
 		{"api: {sessions: telegram}\n", "api.sessions: \"telegram\" is not accepted; use api (only the sessions the API started) or all"},
 		{"api: {sessions: \"\"}\n", "api.sessions: \"\" is not accepted"},
+		{"api: {advertise: \"10.0.0.5:8642\"}\n", "api.advertise: \"10.0.0.5:8642\" is not accepted; use the URL other replicas reach this API at"},
+		{"api: {advertise: \"ftp://10.0.0.5\"}\n", "api.advertise: \"ftp://10.0.0.5\" is not accepted"},
+		{"api: {advertise: \"http://10.0.0.5:8642/v1\"}\n", "api.advertise"},
 	} {
 		_, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: %v, want an error naming %q", tt.yaml, err, tt.want)
+		}
+	}
+}
+
+// The URL other replicas reach the API at: api.advertise when set, else
+// the listen address, with the machine's name for an address that is
+// every address.
+func TestAPIAdvertisedURL(t *testing.T) {
+	for _, tt := range []struct{ listen, advertise, want string }{
+		{"127.0.0.1:8642", "", "http://127.0.0.1:8642"},
+		{"10.0.0.5:9000", "", "http://10.0.0.5:9000"},
+		{"0.0.0.0:8642", "", "http://box.lan:8642"},
+		{"[::]:8642", "", "http://box.lan:8642"},
+		{":8642", "", "http://box.lan:8642"},
+		{"[fd00::5]:8642", "", "http://[fd00::5]:8642"},
+		{"0.0.0.0:8642", "https://hermes-2.internal:8443/", "https://hermes-2.internal:8443"},
+	} {
+		if got := (API{Listen: tt.listen, Advertise: tt.advertise}).AdvertisedURL("box.lan"); got != tt.want {
+			t.Errorf("listen %q, advertise %q: %q, want %q", tt.listen, tt.advertise, got, tt.want)
 		}
 	}
 }

@@ -272,6 +272,14 @@ type Input struct {
 	// the turn sees. An error it returns ends the turn before anything
 	// is stored.
 	Locked func(ctx context.Context, sessionID string) error
+	// Created, when set, is called with the session a turn without a
+	// session id made for itself, before the turn takes it: it returns
+	// the session the turn runs in, that one or one its caller bound
+	// for the same conversation meanwhile (the first messages of a new
+	// chat reaching two replicas at once make one session, and the
+	// second turn goes on in it, after the first). A session made and
+	// not taken is deleted, empty. An error it returns ends the turn.
+	Created func(ctx context.Context, sessionID string) (string, error)
 
 	// box, when set, is the turn's tools instead of a selection, model
 	// the model it calls, and parentID the session a new one is a child
@@ -304,6 +312,7 @@ type TurnResult struct {
 // no model, store unavailable, session busy); a failed model call is
 // reported in the result's Stopped and Err.
 func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agent.Sink) (*TurnResult, error) {
+	orig := in
 	ag, known, err := e.turnAgent(ctx, sessionID, in)
 	if err != nil {
 		return nil, err
@@ -347,6 +356,24 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	s, err := e.session(ctx, sessionID, known, in, model.Name)
 	if err != nil {
 		return nil, err
+	}
+	if sessionID == "" && known == nil && in.Created != nil {
+		id, err := in.Created(ctx, s.ID)
+		if err != nil || id != s.ID {
+			// The turn ends here, or the conversation has a session
+			// after all: the turn runs there, as any turn of it does.
+			// Either way the new one goes unused.
+			if err := e.opt.Store.Delete(context.WithoutCancel(ctx), s.ID); err != nil {
+				e.opt.Logger.Warn("an unused new session was not deleted", slog.String("session_id", s.ID), slog.String("error", err.Error()))
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("recording the new session: %w", err)
+		}
+		if id != s.ID {
+			orig.Created = nil
+			return e.Turn(ctx, id, orig, sink)
+		}
 	}
 	// Every line logged for this turn, here or in the tools and stores
 	// it calls, says which turn it was.

@@ -45,6 +45,12 @@ type Options struct {
 	Resolve func(ctx context.Context, key string) (sessionID string, reset bool, err error)
 	Bind    func(ctx context.Context, key, sessionID string) error
 	Forget  func(ctx context.Context, key string) error
+	// BindNew binds a new chat's key to the session its first turn made,
+	// unless another process bound one first, and returns the session
+	// bound: a new chat's first messages reaching two replicas at once
+	// then share one session. nil leaves the binding to Bind, after the
+	// turn.
+	BindNew func(ctx context.Context, key, sessionID string) (string, error)
 	// Send and Edit deliver through the outbox; nil sends directly.
 	Send func(ctx context.Context, sessionID string, p Platform, chat Chat, m Outgoing) (MessageRef, error)
 	Edit func(ctx context.Context, sessionID string, p Platform, ref MessageRef, m Outgoing) error
@@ -296,9 +302,13 @@ func (r *Runner) turn(ctx context.Context, p Platform, ev Event, key, text strin
 	start := time.Now()
 	stopTyping := r.typing(ctx, p, ev.Chat)
 	media, sink := r.media(p, ev, stream)
-	res, err := r.opt.Engine.Turn(ctx, sessionID, engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
+	in := engine.Input{Text: text, Source: p.Name(), Workdir: r.opt.Workdir,
 		Model: r.chatModel(ctx, key), Agent: r.chatAgent(ctx, key), User: r.user(p, ev.User),
-		Approval: safety.Asker{Prompter: prompter}, Attach: media.attach()}, sink)
+		Approval: safety.Asker{Prompter: prompter}, Attach: media.attach()}
+	if sessionID == "" && r.opt.BindNew != nil {
+		in.Created = func(ctx context.Context, id string) (string, error) { return r.opt.BindNew(ctx, key, id) }
+	}
+	res, err := r.opt.Engine.Turn(ctx, sessionID, in, sink)
 	stopTyping()
 	if err != nil {
 		r.reply(ctx, p, ev, sessionID, "I could not run that: "+err.Error())

@@ -259,6 +259,45 @@ func TestRunnerAnswersAndKeepsTheSession(t *testing.T) {
 	}
 }
 
+// A new chat's turn records its session with BindNew as the session is
+// made (so two replicas answering a chat's first messages at once agree
+// on one), under the chat's key; a turn of a chat with a session does
+// not bind again.
+func TestRunnerBindsANewChatsSessionAsItIsMade(t *testing.T) {
+	var mu sync.Mutex
+	var calls []string
+	h := startRunner(t, func(o *Options) {
+		o.BindNew = func(_ context.Context, key, id string) (string, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			calls = append(calls, key+"="+id)
+			return "bound-elsewhere", nil
+		}
+	})
+	h.say(dm, owner, "hello", true)
+	h.p.waitUntil(t, "the answer", func(sent, _ []string) bool { return containsAny(sent, "echo: hello") })
+	h.say(dm, owner, "again", true)
+	h.p.waitUntil(t, "the second answer", func(sent, _ []string) bool { return containsAny(sent, "echo: again") })
+	h.eng.mu.Lock()
+	first, second := h.eng.inputs[0], h.eng.inputs[1]
+	h.eng.mu.Unlock()
+	if first.Created == nil || second.Created != nil {
+		t.Fatalf("Created set on the new chat's turn: %v; on the next: %v", first.Created != nil, second.Created != nil)
+	}
+	got, err := first.Created(context.Background(), "made-1")
+	var key string
+	h.mu.Lock()
+	for k := range h.bound {
+		key = k
+	}
+	h.mu.Unlock()
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || got != "bound-elsewhere" || len(calls) != 1 || calls[0] != key+"=made-1" {
+		t.Fatalf("Created returned %q, %v after BindNew calls %q; the chat's key is %q", got, err, calls, key)
+	}
+}
+
 // A redelivered event is answered once; one whose id could not be
 // recorded is not taken, so the platform offers it again.
 func TestRunnerDedupes(t *testing.T) {

@@ -10,7 +10,9 @@ package replica
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -28,8 +30,11 @@ type Replica struct {
 	Version string
 	// ConfigHash is the hash of the files people edit, as loaded.
 	ConfigHash string
-	Started    time.Time
-	Seen       time.Time
+	// APIURL is where the other replicas reach this one's API, to pass
+	// on a request about a run it holds; empty without the API.
+	APIURL  string
+	Started time.Time
+	Seen    time.Time
 }
 
 // Roll is the roll of replicas in one database.
@@ -56,11 +61,11 @@ func (l *Roll) Beat(ctx context.Context, r Replica) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM replicas WHERE seen_at < ?`, now-(24*time.Hour).Microseconds()); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO replicas (holder, host, pid, version, config_hash, started_at, seen_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO replicas (holder, host, pid, version, config_hash, api_url, started_at, seen_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (holder) DO UPDATE SET host = excluded.host, pid = excluded.pid, version = excluded.version,
-	config_hash = excluded.config_hash, started_at = excluded.started_at, seen_at = excluded.seen_at`,
-			r.Holder, r.Host, r.PID, r.Version, r.ConfigHash, started, now)
+	config_hash = excluded.config_hash, api_url = excluded.api_url, started_at = excluded.started_at, seen_at = excluded.seen_at`,
+			r.Holder, r.Host, r.PID, r.Version, r.ConfigHash, r.APIURL, started, now)
 		return err
 	})
 }
@@ -76,7 +81,7 @@ func (l *Roll) Leave(ctx context.Context, holder string) error {
 // Live lists the replicas seen within the last window, by holder.
 func (l *Roll) Live(ctx context.Context, window time.Duration) ([]Replica, error) {
 	now := l.now()
-	rows, err := l.db.Reader().QueryContext(ctx, `SELECT holder, host, pid, version, config_hash, started_at, seen_at
+	rows, err := l.db.Reader().QueryContext(ctx, `SELECT holder, host, pid, version, config_hash, api_url, started_at, seen_at
 FROM replicas WHERE seen_at >= ? ORDER BY holder`, now.Add(-window).UnixMicro())
 	if err != nil {
 		return nil, fmt.Errorf("list replicas: %w", err)
@@ -86,13 +91,21 @@ FROM replicas WHERE seen_at >= ? ORDER BY holder`, now.Add(-window).UnixMicro())
 	for rows.Next() {
 		var r Replica
 		var started, seen int64
-		if err := rows.Scan(&r.Holder, &r.Host, &r.PID, &r.Version, &r.ConfigHash, &started, &seen); err != nil {
+		if err := rows.Scan(&r.Holder, &r.Host, &r.PID, &r.Version, &r.ConfigHash, &r.APIURL, &started, &seen); err != nil {
 			return nil, fmt.Errorf("list replicas: %w", err)
 		}
 		r.Started, r.Seen = time.UnixMicro(started).UTC(), time.UnixMicro(seen).UTC()
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// Tag is a short name for holder, the same in every replica: the API
+// puts it in the ids of a replica's runs, so that any replica can tell
+// which one holds a run (eight hex digits of a SHA-256 of holder).
+func Tag(holder string) string {
+	sum := sha256.Sum256([]byte(holder))
+	return hex.EncodeToString(sum[:4])
 }
 
 // Disagree groups live replicas by the configuration hash they run;

@@ -20,7 +20,7 @@ func TestRoll(t *testing.T) {
 		a, b := New(x.Open(t), clk), New(x.Open(t), clk)
 		beat := func(l *Roll, holder, hash string) {
 			t.Helper()
-			if err := l.Beat(t.Context(), Replica{Holder: holder, Host: "h", PID: 7, Version: "v1", ConfigHash: hash}); err != nil {
+			if err := l.Beat(t.Context(), Replica{Holder: holder, Host: "h", PID: 7, Version: "v1", ConfigHash: hash, APIURL: "http://" + holder}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -43,7 +43,7 @@ func TestRoll(t *testing.T) {
 		}
 		clk.Advance(2 * time.Minute)
 		beat(a, "h/1", "aaa") // h/2 fell silent
-		if rs := live(); len(rs) != 1 || rs[0].Holder != "h/1" || rs[0].PID != 7 || rs[0].Version != "v1" {
+		if rs := live(); len(rs) != 1 || rs[0].Holder != "h/1" || rs[0].PID != 7 || rs[0].Version != "v1" || rs[0].APIURL != "http://h/1" {
 			t.Errorf("live after h/2 fell silent = %+v, want h/1 alone", rs)
 		}
 		if err := a.Leave(t.Context(), "h/1"); err != nil {

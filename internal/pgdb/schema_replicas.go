@@ -12,5 +12,7 @@ func replicasSchema() schema {
 	started_at  bigint NOT NULL,
 	seen_at     bigint NOT NULL
 );`,
+		// 2: the URL each replica's API is reached at by the others.
+		`ALTER TABLE replicas ADD COLUMN api_url text NOT NULL DEFAULT '';`,
 	}}
 }

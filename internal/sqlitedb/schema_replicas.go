@@ -21,4 +21,9 @@ CREATE TABLE replicas (
 	seen_at     INTEGER NOT NULL
 );
 `,
+	// 2: the URL each replica's API is reached at by the others, to
+	// pass on the requests about a run it holds ('' without the API).
+	`
+ALTER TABLE replicas ADD COLUMN api_url TEXT NOT NULL DEFAULT '';
+`,
 }
