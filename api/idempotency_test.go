@@ -28,7 +28,7 @@ type replicas struct {
 	rewinds []string
 }
 
-func newReplicas(t *testing.T) *replicas {
+func newReplicas(t *testing.T, more ...func(*api.Options)) *replicas {
 	t.Helper()
 	db, err := sqlitedb.Open(t.Context(), filepath.Join(t.TempDir(), "state.db"), sqlitedb.Options{})
 	if err != nil {
@@ -51,15 +51,52 @@ func newReplicas(t *testing.T) *replicas {
 		return &api.Result{SessionID: id, Result: &agent.Result{Final: "answer " + string(rune('0'+n)) + " to " + turn.Text, Stopped: agent.StopDone}}, nil
 	}
 	opts := func(holder string) api.Options {
-		return api.Options{Run: run, MaxBodyBytes: 1 << 20, MaxConcurrentRuns: 2, Requests: r.store, Holder: holder,
+		o := api.Options{Run: run, MaxBodyBytes: 1 << 20, MaxConcurrentRuns: 2, Requests: r.store, Holder: holder,
 			Rewind: func(_ context.Context, id string, after int64) error {
 				r.rewinds = append(r.rewinds, id+"@"+string(rune('0'+after)))
 				return nil
 			},
 			LastMessageID: func(context.Context, string) (int64, error) { return 7, nil }}
+		for _, f := range more {
+			f(&o)
+		}
+		return o
 	}
 	r.a, r.b = api.New(opts("a/1")), api.New(opts("b/2"))
 	return r
+}
+
+// TestIdempotencyKeyIsTheCallers: a user who sends another user's
+// Idempotency-Key, with the same request, gets a turn of their own, not
+// the other's answer replayed (which would hand them another user's
+// conversation), and a different request under that key is not refused
+// as the other's: keys are scoped to their caller.
+func TestIdempotencyKeyIsTheCallers(t *testing.T) {
+	r := newReplicas(t, func(o *api.Options) {
+		o.Identify = func(token string) (api.Caller, bool) {
+			switch token {
+			case "tok-ana":
+				return api.Caller{User: "ana", Tenant: "acme"}, true
+			case "tok-bob":
+				return api.Caller{User: "bob", Tenant: "acme"}, true
+			}
+			return api.Caller{}, false
+		}
+	})
+	ana, anaBody := send(t, r.a, "k-shared", helloBody, "Authorization", "Bearer tok-ana")
+	if ana.StatusCode != 200 || !strings.Contains(anaBody, "answer 1 to hello") {
+		t.Fatalf("ana's request: %d %s", ana.StatusCode, anaBody)
+	}
+	bob, bobBody := send(t, r.a, "k-shared", helloBody, "Authorization", "Bearer tok-bob")
+	if bob.StatusCode != 200 || bob.Header.Get("Idempotent-Replayed") == "true" || bobBody == anaBody || !strings.Contains(bobBody, "answer 2 to hello") {
+		t.Fatalf("bob with ana's key: %d replayed=%q %s; want a turn of his own", bob.StatusCode, bob.Header.Get("Idempotent-Replayed"), bobBody)
+	}
+	if other, body := send(t, r.a, "k-shared", `{"messages":[{"role":"user","content":"other"}]}`, "Authorization", "Bearer tok-ana"); other.StatusCode != 422 {
+		t.Errorf("ana's own key with another body: %d %s, want 422", other.StatusCode, body)
+	}
+	if n := r.turns.Load(); n != 2 {
+		t.Errorf("%d turns, want ana's and bob's", n)
+	}
 }
 
 func send(t *testing.T, h http.Handler, key, body string, hdr ...string) (*http.Response, string) {

@@ -48,6 +48,7 @@ func TestServeTakesOverAJobsTeamRun(t *testing.T) {
 	}
 	collectorCalls := m.asked("collector")
 
+	started := time.Now()
 	_, logs := startServe(t, m.h)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -62,6 +63,7 @@ func TestServeTakesOverAJobsTeamRun(t *testing.T) {
 			t.Fatalf("team status: %v\n%s%s", err, r.stdout, r.stderr)
 		}
 	}
+	t.Logf("serve started, took the run over and finished it in %s", time.Since(started).Round(10*time.Millisecond))
 	if st.State != "done" || !strings.HasPrefix(st.Delivery, "local") || len(st.Tasks) != 3 {
 		t.Fatalf("the run serve took over: %+v", st)
 	}
