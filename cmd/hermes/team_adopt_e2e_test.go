@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -20,27 +17,7 @@ import (
 // job's chain (not the team's), once.
 func TestServeTakesOverAJobsTeamRun(t *testing.T) {
 	m := newMarketTeam(t)
-	hold := make(chan struct{})
-	m.mu.Lock()
-	m.hold = hold
-	m.mu.Unlock()
-	cmd := exec.Command(hermesBin, "cron", "run", "weekly")
-	cmd.Env = m.h.env
-	cmd.WaitDelay = 5 * time.Second
-	var stderr syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-m.analysing:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("the analyst was never asked; stderr:\n%s", stderr.String())
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	close(hold)
+	m.killWhileAnalysing(t, "cron", "run", "weekly")
 	var st teamStatus
 	m.h.hermes("team", "status", "1", "--json").decode(t, &st)
 	if st.State != "active" || m.pageHits.Load() != 1 {

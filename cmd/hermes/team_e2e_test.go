@@ -174,6 +174,37 @@ func leadReply(r llmtest.Request, plan []string) llmtest.Reply {
 	return llmtest.Reply{Text: results[n-1]["content"].(string)}
 }
 
+// killWhileAnalysing runs hermes with args, holding the analyst's first
+// reply, kills it with SIGKILL once the analyst is asked, and returns
+// what it wrote on stderr.
+func (m *marketTeam) killWhileAnalysing(t *testing.T, args ...string) string {
+	t.Helper()
+	hold := make(chan struct{})
+	m.mu.Lock()
+	m.hold = hold
+	m.mu.Unlock()
+	cmd := exec.Command(hermesBin, args...)
+	cmd.Env = m.h.env
+	// A child hermes started (a shell) may outlive it a moment and hold
+	// stderr open; Wait does not wait for it longer than this.
+	cmd.WaitDelay = 5 * time.Second
+	var stderr syncBuffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-m.analysing:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the analyst was never asked; stderr:\n%s", stderr.String())
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	close(hold)
+	return stderr.String()
+}
+
 // asked counts the model requests made as who.
 func (m *marketTeam) asked(who string) int {
 	n := 0
@@ -206,31 +237,9 @@ type teamStatus struct {
 // delivers the report once, also when resumed a second time.
 func TestTeamRunKilledAndResumedDeliversOnce(t *testing.T) {
 	m := newMarketTeam(t)
-	hold := make(chan struct{})
-	m.mu.Lock()
-	m.hold = hold
-	m.mu.Unlock()
-	cmd := exec.Command(hermesBin, append([]string{"team", "run", "market", "weekly widget report"}, m.flags()...)...)
-	cmd.Env = m.h.env
-	// A child hermes started (a shell) may outlive it a moment and hold
-	// stderr open; Wait does not wait for it longer than this.
-	cmd.WaitDelay = 5 * time.Second
-	var stderr syncBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-m.analysing:
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("the analyst was never asked; stderr:\n%s", stderr.String())
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	close(hold)
-	if !strings.Contains(stderr.String(), "team run 1 (market)") {
-		t.Fatalf("the live view did not show the run:\n%s", stderr.String())
+	stderr := m.killWhileAnalysing(t, append([]string{"team", "run", "market", "weekly widget report"}, m.flags()...)...)
+	if !strings.Contains(stderr, "team run 1 (market)") {
+		t.Fatalf("the live view did not show the run:\n%s", stderr)
 	}
 	collectorCalls := m.asked("collector")
 	if m.pageHits.Load() != 1 || collectorCalls != 2 || m.hooks.Load() != 0 {
