@@ -63,24 +63,8 @@ func (s *Store) ReleaseRun(ctx context.Context, id int64, holder string) error {
 // Orphans returns the active leased runs whose lease has run out, oldest
 // first: their holders stopped, and another process may take them over.
 func (s *Store) Orphans(ctx context.Context) ([]Run, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+runColumns+` FROM team_runs WHERE state = ? AND lease_until > 0 AND lease_until < ? ORDER BY id`,
+	return s.queryRuns(ctx, "orphaned runs", `SELECT `+runColumns+` FROM team_runs WHERE state = ? AND lease_until > 0 AND lease_until < ? ORDER BY id`,
 		string(RunActive), s.now())
-	if err != nil {
-		return nil, fmt.Errorf("team: orphaned runs: %w", err)
-	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, fmt.Errorf("team: orphaned runs: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("team: orphaned runs: %w", err)
-	}
-	return out, nil
 }
 
 // KeepRun renews holder's lease on run id every third of lease until ctx

@@ -129,21 +129,27 @@ func (s *Store) GetRun(ctx context.Context, id int64) (Run, error) {
 
 // Runs returns the newest runs first, at most limit of them.
 func (s *Store) Runs(ctx context.Context, limit int) ([]Run, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+runColumns+` FROM team_runs ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+	return s.queryRuns(ctx, "list runs", `SELECT `+runColumns+` FROM team_runs ORDER BY created_at DESC, id DESC LIMIT ?`, limit)
+}
+
+// queryRuns reads the runs query selects (runColumns); what names the
+// read in errors.
+func (s *Store) queryRuns(ctx context.Context, what, query string, args ...any) ([]Run, error) {
+	rows, err := s.read.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("team: list runs: %w", err)
+		return nil, fmt.Errorf("team: %s: %w", what, err)
 	}
 	defer rows.Close()
 	var out []Run
 	for rows.Next() {
 		r, err := scanRun(rows)
 		if err != nil {
-			return nil, fmt.Errorf("team: list runs: %w", err)
+			return nil, fmt.Errorf("team: %s: %w", what, err)
 		}
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("team: list runs: %w", err)
+		return nil, fmt.Errorf("team: %s: %w", what, err)
 	}
 	return out, nil
 }
