@@ -76,12 +76,12 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		opts.Admit = a.admit
 	}
 	opts.Teams = engine.Teams{Store: a.Team, Defs: a.teams()}
-	if c.Memory.LongTerm.Or(true) {
+	if c.Memory.LongTerm.On() {
 		m, err := a.Models.aux("auxiliary.memory", c.Auxiliary.Memory)
 		if err != nil {
 			return engine.Options{}, err
 		}
-		opts.LongTerm = &engine.LongTerm{Store: a.Facts, Model: m, ExtractAfter: c.Memory.ExtractAfter}
+		opts.LongTerm = &engine.LongTerm{Store: a.Facts, Model: m, ExtractAfter: c.Memory.ExtractAfter, MaxPerDay: c.Memory.LongTerm.MaxExtractionsPerDay}
 	}
 	return opts, nil
 }

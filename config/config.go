@@ -232,15 +232,31 @@ type Memory struct {
 	// NudgeInterval is how many user turns pass between background
 	// reviews of what is worth remembering.
 	NudgeInterval int `yaml:"nudge_interval"`
-	// LongTerm turns long-term memory on (the default) or off: facts
-	// extracted from finished chat sessions and recalled at the first
-	// message of a later one. Extraction costs one model call per session.
-	LongTerm Flag `yaml:"long_term"`
+	// LongTerm is long-term memory: facts extracted from finished
+	// sessions and recalled at the first message of a later one.
+	// `long_term: false` turns it off.
+	LongTerm LongTerm `yaml:"long_term"`
 	// ExtractAfter is how long a chat stays idle before its lasting facts
 	// are extracted into long-term memory (they are also extracted on /new
 	// and when the chat ends); zero waits for those.
 	ExtractAfter time.Duration `yaml:"extract_after"`
 }
+
+// LongTerm is memory.long_term. Written as a bool it is Enabled alone.
+type LongTerm struct {
+	// Enabled turns long-term memory on (the default) or off.
+	Enabled Flag `yaml:"enabled"`
+	// MaxExtractionsPerDay caps the extractions of all processes sharing
+	// the state in one day (UTC), each one model call, so a busy gateway
+	// cannot multiply the model bill; beyond it sessions wait for the
+	// next day's idle or end. 0 means no cap.
+	MaxExtractionsPerDay int `yaml:"max_extractions_per_day"`
+}
+
+func (*LongTerm) shorthandKey() string { return "enabled" }
+
+// On reports whether long-term memory is on.
+func (l LongTerm) On() bool { return l.Enabled.Or(true) }
 
 // Skills is the skills section.
 type Skills struct {
@@ -487,7 +503,7 @@ func Defaults() Config {
 		Web:         Web{ExtractCharLimit: 15000},
 		Browser:     Browser{InactivityTimeout: 5 * time.Minute},
 		Compression: Compression{Threshold: 0.50, TargetRatio: 0.20, ProtectFirstN: 3},
-		Memory:      Memory{MemoryCharLimit: 2200, UserCharLimit: 1375, NudgeInterval: 10, ExtractAfter: 30 * time.Minute},
+		Memory:      Memory{MemoryCharLimit: 2200, UserCharLimit: 1375, NudgeInterval: 10, ExtractAfter: 30 * time.Minute, LongTerm: LongTerm{MaxExtractionsPerDay: 200}},
 		Skills:      Skills{IndexFullLimit: 60, CreationNudgeInterval: 10},
 		Scheduler:   Scheduler{InactivityTimeout: 10 * time.Minute, ShutdownTimeout: 20 * time.Second, MaxConcurrent: 4},
 		Gateway:     defaultGateway(),

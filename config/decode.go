@@ -114,32 +114,30 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, key, check string, depth
 	}
 }
 
-// shorthand is implemented by sections that may be written as one scalar,
-// the way Hermes accepts `model: some/model` for model.default.
+// shorthand is implemented by sections that may be written as one scalar
+// standing for one of their keys, the way Hermes accepts `model:
+// some/model` for model.default, and `long_term: false` stands for
+// long_term.enabled.
 type shorthand interface {
-	setShorthand(s string) (subkey string)
+	shorthandKey() string
 }
 
-func (m *Model) setShorthand(s string) string {
-	m.Default = s
-	return "default"
-}
+func (*Model) shorthandKey() string { return "default" }
 
 func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, key string, depth int) {
+	t := v.Type()
 	if n.Kind == yaml.ScalarNode {
 		if sh, ok := v.Addr().Interface().(shorthand); ok {
-			sub := sh.setShorthand(n.Value)
-			if d.origins != nil {
-				d.origins[appendKey(key, sub)] = d.where(n)
+			if f, ok := fieldByName(t, sh.shorthandKey()); ok {
+				d.decode(n, v.Field(f.index), appendKey(key, f.name), f.check, depth+1)
+				return
 			}
-			return
 		}
 	}
 	if n.Kind != yaml.MappingNode {
 		d.errs = append(d.errs, &FieldError{Source: d.where(n), Key: key, Message: kindName(n) + " is not accepted; use a mapping of keys"})
 		return
 	}
-	t := v.Type()
 	d.pairs(n, key, depth, func(k, val *yaml.Node) {
 		f, ok := fieldByName(t, k.Value)
 		if !ok {

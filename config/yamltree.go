@@ -167,7 +167,7 @@ func ensure(slot **yaml.Node, t reflect.Type, segs []string, budget *int) (**yam
 				comment := n.LineComment
 				if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 					if sh, ok := reflect.New(t).Interface().(shorthand); ok {
-						m.Content = append(m.Content, keyNode(sh.setShorthand("")),
+						m.Content = append(m.Content, keyNode(sh.shorthandKey()),
 							&yaml.Node{Kind: yaml.ScalarNode, Tag: n.Tag, Value: n.Value, Style: n.Style, LineComment: comment})
 						comment = ""
 					}

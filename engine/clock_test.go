@@ -146,3 +146,62 @@ func TestEndedSessionIsExtracted(t *testing.T) {
 		t.Errorf("%d model calls, want the turn and one extraction", n)
 	}
 }
+
+// A session ended in two processes (a chat and the serve that also had
+// it) is extracted once: the store grants its messages to one
+// extraction. Past the day's cap no extraction is made, and the session
+// is extracted once the next day comes.
+func TestExtractionOnceAndWithinTheDaysCap(t *testing.T) {
+	fake := clock.NewFake(time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC))
+	srv := llmtest.New(t)
+	st, db := openStore(t)
+	fs := facts.New(db, facts.Options{Clock: fake})
+	m := model(srv)
+	process := func(holder string, perDay int) *engine.Engine {
+		e := engine.New(engine.Options{Store: st, Models: m, Tools: engine.Tools{Registry: tool.NewRegistry()}, Clock: fake, Holder: holder,
+			LongTerm: &engine.LongTerm{Store: fs, Model: m.m, MaxPerDay: perDay}})
+		t.Cleanup(e.Close)
+		return e
+	}
+	a, b := process("host/1", 2), process("host/2", 2)
+	ctx := context.Background()
+	turn := func(text string) string {
+		srv.Enqueue(llmtest.Reply{Text: "ok"})
+		res, err := a.Turn(ctx, "", engine.Input{Text: text}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.SessionID
+	}
+	end := func(e *engine.Engine, id string) {
+		if err := e.EndSession(ctx, id, "exit"); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Drain(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := func() int { return len(srv.Requests()) }
+	s1 := turn("以后请用中文回答")
+	srv.Enqueue(llmtest.Reply{Text: factsReply})
+	end(a, s1)
+	end(b, s1)
+	if n := calls(); n != 2 {
+		t.Fatalf("%d model calls for one turn and a session ended twice, want 2 (one extraction)", n)
+	}
+	s2 := turn("second")
+	srv.Enqueue(llmtest.Reply{Text: "[]"})
+	end(a, s2) // the second and last extraction of the day
+	s3 := turn("third")
+	before := calls()
+	end(b, s3)
+	if n := calls(); n != before {
+		t.Fatalf("an extraction past the day's cap of 2 called the model (%d calls, %d before)", n, before)
+	}
+	fake.Advance(24 * time.Hour)
+	srv.Enqueue(llmtest.Reply{Text: "[]"})
+	end(b, s3)
+	if n := calls(); n != before+1 {
+		t.Fatalf("the next day the capped session was not extracted (%d calls, %d before)", n, before)
+	}
+}

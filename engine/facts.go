@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -27,15 +28,15 @@ type LongTerm struct {
 	// extracted (memory.extract_after); zero extracts only when a session
 	// ends.
 	ExtractAfter time.Duration
+	// MaxPerDay caps the extractions of a day, across every process
+	// sharing the store (memory.long_term.max_extractions_per_day); 0 is
+	// no cap.
+	MaxPerDay int
 }
 
 // extractions tracks the idle timers and the running extractions.
 type extractions struct {
-	mu sync.Mutex
-	// done holds, per session, the message count at its last
-	// extraction, so a session is not extracted again until it has new
-	// messages.
-	done   map[string]int
+	mu     sync.Mutex
 	timers map[string]clock.Timer
 	// closed is set by Engine.Close: no extraction starts after it.
 	closed bool
@@ -147,20 +148,26 @@ func (e *Engine) extract(ctx context.Context, sessionID string) {
 	if err != nil || len(msgs) < 2 {
 		return
 	}
-	x := &e.facts
-	x.mu.Lock()
-	if x.done == nil || len(x.done) >= maxPrompts {
-		x.done = map[string]int{}
-	}
-	if x.done[sessionID] == len(msgs) {
-		x.mu.Unlock()
+	// The store grants a session's messages to one extraction, whichever
+	// process asks, and none beyond the day's cap.
+	claim, err := lt.Store.ClaimExtraction(ctx, sessionID, len(msgs), lt.MaxPerDay)
+	switch {
+	case errors.Is(err, facts.ErrExtracted):
+		return
+	case errors.Is(err, facts.ErrBudget):
+		e.opt.Logger.Info("long-term memory not extracted: the day's extractions are used up (memory.long_term.max_extractions_per_day)",
+			slog.String("session_id", sessionID))
+		return
+	case err != nil:
+		e.opt.Logger.Warn("long-term memory not extracted", slog.String("session_id", sessionID), slog.String("error", err.Error()))
 		return
 	}
-	x.done[sessionID] = len(msgs)
-	x.mu.Unlock()
 	found, err := facts.Extract(ctx, lt.Model.Provider, lt.Model.Name, sessionID, msgs)
 	if err != nil {
 		e.opt.Logger.Warn("long-term memory not extracted", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		if err := lt.Store.ReleaseExtraction(context.WithoutCancel(ctx), claim); err != nil {
+			e.opt.Logger.Warn("long-term memory: the failed extraction was not released", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		}
 		return
 	}
 	n, err := lt.Store.For(owner).Add(ctx, found)

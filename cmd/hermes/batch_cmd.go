@@ -76,7 +76,7 @@ to allow).`,
 			// A batch's samples must not depend on the user's long-term
 			// memory, nor write its prompts into it: no facts are recalled
 			// into the prompts, and none extracted from the sessions.
-			l.Config.Memory.LongTerm = config.FlagFalse
+			l.Config.Memory.LongTerm.Enabled = config.FlagFalse
 			h, err := a.openTurns(cmd, &f, f.options())
 			if err != nil {
 				return err

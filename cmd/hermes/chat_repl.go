@@ -103,7 +103,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		version, model.Model, model.Provider, where)
 	cwd, _ := os.Getwd()
 	defer func() {
-		if h.Config.Config.Memory.LongTerm.Or(true) && id != "" {
+		if h.Config.Config.Memory.LongTerm.On() && id != "" {
 			fmt.Fprintln(errOut, "(noting what to remember from this session…)")
 		}
 		endSession(cmd, h, id, "exit")

@@ -192,7 +192,7 @@ func chatTUI(cmd *cobra.Command, a *cli, f *chatFlags) error {
 			os.Exit(130)
 		}
 	}
-	if h.Config.Config.Memory.LongTerm.Or(true) && st.id != "" {
+	if h.Config.Config.Memory.LongTerm.On() && st.id != "" {
 		fmt.Fprintln(stderr, "(noting what to remember from this session…)")
 	}
 	endSession(cmd, h, st.id, "exit")

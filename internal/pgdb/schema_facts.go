@@ -35,5 +35,16 @@ CREATE INDEX facts_created ON facts (created_at DESC, id DESC);
 CREATE INDEX facts_owner_norm ON facts (owner, norm);
 CREATE INDEX facts_words ON facts USING gin (search_words);
 CREATE INDEX facts_trigrams ON facts USING gin ((subject || ' ' || content) gin_trgm_ops);`,
+		// 2: extractions per session and per day, as state.db's fact
+		// tables have them at their version 3.
+		`CREATE TABLE fact_extractions (
+	session_id text PRIMARY KEY,
+	messages   bigint NOT NULL,
+	at         bigint NOT NULL
+);
+CREATE TABLE fact_extraction_days (
+	day   text PRIMARY KEY,
+	count bigint NOT NULL
+);`,
 	}}
 }

@@ -59,4 +59,19 @@ END;
 ALTER TABLE facts ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 CREATE INDEX facts_owner_norm ON facts(owner, norm);
 `,
+	// 3: which sessions' messages were extracted into facts, and how
+	// many extractions each day (UTC) made, for the daily cap: several
+	// processes sharing the state extract a session once, and spend one
+	// budget.
+	`
+CREATE TABLE fact_extractions (
+	session_id TEXT PRIMARY KEY,
+	messages   INTEGER NOT NULL,
+	at         INTEGER NOT NULL
+);
+CREATE TABLE fact_extraction_days (
+	day   TEXT PRIMARY KEY,
+	count INTEGER NOT NULL
+);
+`,
 }

@@ -47,8 +47,10 @@ type recallScore struct {
 	byType               map[string][2]int // found, pairs
 }
 
-func (r recallScore) recallAt5() float64   { return float64(r.found) / float64(max(r.pairs, 1)) }
-func (r recallScore) falseRecall() float64 { return float64(r.falseHits) / float64(max(r.unrelated, 1)) }
+func (r recallScore) recallAt5() float64 { return float64(r.found) / float64(max(r.pairs, 1)) }
+func (r recallScore) falseRecall() float64 {
+	return float64(r.falseHits) / float64(max(r.unrelated, 1))
+}
 
 func (r recallScore) String() string {
 	var types []string

@@ -1,0 +1,41 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// memory.long_term is a section, or a bool standing for its enabled:
+// the old `long_term: false` still turns long-term memory off, the cap on
+// extractions has a default, and a wrong value names its key.
+func TestLongTermSection(t *testing.T) {
+	for _, tt := range []struct {
+		yaml    string
+		on      bool
+		perDay  int
+		wantErr string
+	}{
+		{"", true, 200, ""},
+		{"memory: {long_term: false}\n", false, 200, ""},
+		{"memory: {long_term: true}\n", true, 200, ""},
+		{"memory: {long_term: {max_extractions_per_day: 20}}\n", true, 20, ""},
+		{"memory: {long_term: {enabled: false, max_extractions_per_day: 0}}\n", false, 0, ""},
+		{"memory: {long_term: maybe}\n", false, 0, "memory.long_term.enabled: \"maybe\" is not accepted"},
+		{"memory: {long_term: {max_extractions_per_day: -1}}\n", false, 0, "memory.long_term.max_extractions_per_day: \"-1\" is not accepted; use zero or more"},
+	} {
+		l, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%q: %v, want an error naming %q", tt.yaml, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.yaml, err)
+			continue
+		}
+		if lt := l.Config.Memory.LongTerm; lt.On() != tt.on || lt.MaxExtractionsPerDay != tt.perDay {
+			t.Errorf("%q: long_term = %+v (on %v), want on %v, %d a day", tt.yaml, lt, lt.On(), tt.on, tt.perDay)
+		}
+	}
+}

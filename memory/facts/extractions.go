@@ -1,0 +1,94 @@
+package facts
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Extraction costs a model call, and several processes (a chat, a job's
+// process, the replicas of hermes serve) may each decide that a session
+// is due. The store keeps, per session, how many of its messages the last
+// extraction read, and per day how many extractions there were: a claim
+// is granted once for the same messages, and never beyond the day's cap,
+// whichever process asks.
+
+// ErrExtracted is returned (wrapped) by ClaimExtraction when the
+// session's messages were extracted already (by this process or another).
+var ErrExtracted = errors.New("the session's messages were extracted already")
+
+// ErrBudget is returned (wrapped) by ClaimExtraction when the day's
+// extractions are used up (memory.long_term.max_extractions_per_day).
+var ErrBudget = errors.New("today's extractions are used up")
+
+// Claim is an extraction the store granted: of session's first
+// Messages messages, where an earlier one had read Previous.
+type Claim struct {
+	Session            string
+	Previous, Messages int
+}
+
+// ClaimExtraction grants the caller the extraction of sessionID's first
+// n messages, if no extraction read as many yet and fewer than perDay
+// extractions were granted today (UTC; perDay 0 is no cap). It fails
+// wrapping ErrExtracted or ErrBudget otherwise, and grants nothing.
+func (s *Store) ClaimExtraction(ctx context.Context, sessionID string, n, perDay int) (Claim, error) {
+	if sessionID == "" || n < 1 {
+		return Claim{}, fmt.Errorf("facts: claim extraction: session %q and messages %d must be set", sessionID, n)
+	}
+	limit := int64(perDay)
+	if perDay <= 0 {
+		limit = math.MaxInt64
+	}
+	now := s.now()
+	day := now.UTC().Format("2006-01-02")
+	c := Claim{Session: sessionID, Messages: n}
+	err := s.writeTx(ctx, "facts: claim extraction", func(tx *sql.Tx) error {
+		c.Previous = 0
+		err := tx.QueryRowContext(ctx, `SELECT messages FROM fact_extractions WHERE session_id = ?`, sessionID).Scan(&c.Previous)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		// The upsert takes the session only if no extraction read as
+		// many messages, judged on the row as it is when the statement
+		// runs: of two processes claiming at once, one gets no row back.
+		var got int
+		err = tx.QueryRowContext(ctx, `INSERT INTO fact_extractions (session_id, messages, at) VALUES (?, ?, ?)
+ON CONFLICT (session_id) DO UPDATE SET messages = excluded.messages, at = excluded.at
+WHERE fact_extractions.messages < excluded.messages RETURNING messages`, sessionID, n, micros(now)).Scan(&got)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("session %s: %w", sessionID, ErrExtracted)
+		}
+		if err != nil {
+			return err
+		}
+		err = tx.QueryRowContext(ctx, `INSERT INTO fact_extraction_days (day, count) VALUES (?, 1)
+ON CONFLICT (day) DO UPDATE SET count = fact_extraction_days.count + 1
+WHERE fact_extraction_days.count < ? RETURNING count`, day, limit).Scan(&got)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%d on %s: %w", perDay, day, ErrBudget)
+		}
+		return err
+	})
+	if err != nil {
+		return Claim{}, fmt.Errorf("facts: claim extraction: %w", err)
+	}
+	return c, nil
+}
+
+// ReleaseExtraction gives back a claim whose extraction failed, so the
+// session's messages are extracted at its next chance; the day's count
+// keeps it, since the model call was made. A claim overtaken meanwhile
+// (a later one read more messages) is left alone.
+func (s *Store) ReleaseExtraction(ctx context.Context, c Claim) error {
+	err := s.writeTx(ctx, "facts: release extraction", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE fact_extractions SET messages = ? WHERE session_id = ? AND messages = ?`, c.Previous, c.Session, c.Messages)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("facts: release extraction of %s: %w", c.Session, err)
+	}
+	return nil
+}
