@@ -23,7 +23,7 @@ func ConfigJobs(c config.Config) []cron.Job {
 		jobs = append(jobs, cron.Job{Name: name, Enabled: s.Enabled.Or(true), Source: cron.SourceConfig, Spec: cron.Spec{
 			Schedule: s.Cron, Timezone: s.Timezone, SessionType: string(s.SessionType), Prompt: s.Prompt,
 			Skills: s.Skills, Toolsets: s.Toolsets, Model: s.Model, Agent: s.Agent, Team: s.Team, Deliver: s.Deliver,
-			Script: s.Script, NoAgent: s.NoAgent, CatchUp: string(s.CatchUp),
+			Script: s.Script, NoAgent: s.NoAgent, CatchUp: string(s.CatchUp), Memory: string(s.Memory),
 		}})
 	}
 	return jobs

@@ -98,3 +98,11 @@ type CatchUp string
 func (c *CatchUp) UnmarshalText(text []byte) error {
 	return oneOf(c, text, true, "once", "skip", "all")
 }
+
+// JobMemory is whether a scheduled job's runs feed long-term memory.
+type JobMemory string
+
+// UnmarshalText accepts extract or off.
+func (m *JobMemory) UnmarshalText(text []byte) error {
+	return oneOf(m, text, true, "extract", "off")
+}

@@ -167,6 +167,10 @@ type Schedule struct {
 	// CatchUp is what happens to fires missed while hermes was down:
 	// once (the default), skip or all.
 	CatchUp CatchUp `yaml:"catch_up"`
+	// Memory is extract to have each run's lasting facts extracted into
+	// long-term memory after it, or off (the default): a job's prompt is
+	// the same every time, and its output is rarely about the user.
+	Memory JobMemory `yaml:"memory"`
 	// Enabled is true unless set to false.
 	Enabled Flag `yaml:"enabled"`
 }

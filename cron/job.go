@@ -54,7 +54,16 @@ type Spec struct {
 	Script  string   `json:"script,omitempty" yaml:"script,omitempty"`
 	NoAgent bool     `json:"no_agent,omitempty" yaml:"no_agent,omitempty"`
 	CatchUp string   `json:"catch_up,omitempty" yaml:"catch_up,omitempty"`
+	// Memory is MemoryExtract to extract each run's lasting facts into
+	// long-term memory after it; empty or MemoryOff leaves them out.
+	Memory string `json:"memory,omitempty" yaml:"memory,omitempty"`
 }
+
+// The values of Spec.Memory.
+const (
+	MemoryExtract = "extract"
+	MemoryOff     = "off"
+)
 
 // Job is a stored job: its spec plus the scheduler's bookkeeping.
 type Job struct {
@@ -95,6 +104,9 @@ func (j *Job) normalize(defaultZone string, now time.Time) (Schedule, error) {
 	}
 	if !slices.Contains([]string{CatchUpOnce, CatchUpSkip, CatchUpAll}, j.CatchUp) {
 		return nil, fmt.Errorf("job %q: catch_up %q: want %q, %q or %q", j.Name, j.CatchUp, CatchUpOnce, CatchUpSkip, CatchUpAll)
+	}
+	if !slices.Contains([]string{"", MemoryExtract, MemoryOff}, j.Memory) {
+		return nil, fmt.Errorf("job %q: memory %q: want %q or %q", j.Name, j.Memory, MemoryExtract, MemoryOff)
 	}
 	if !slices.Contains([]string{SourceConfig, SourceTool}, j.Source) {
 		return nil, fmt.Errorf("job %q: source %q: want %q or %q", j.Name, j.Source, SourceConfig, SourceTool)

@@ -18,6 +18,7 @@ func (spec Spec) Patch(from Spec, fields []string) (Spec, error) {
 		"model": func() { spec.Model = from.Model }, "deliver": func() { spec.Deliver = from.Deliver },
 		"script": func() { spec.Script = from.Script }, "no_agent": func() { spec.NoAgent = from.NoAgent },
 		"catch_up": func() { spec.CatchUp = from.CatchUp }, "team": func() { spec.Team = from.Team },
+		"memory": func() { spec.Memory = from.Memory },
 	}
 	for _, f := range fields {
 		fn, ok := set[f]
@@ -30,4 +31,4 @@ func (spec Spec) Patch(from Spec, fields []string) (Spec, error) {
 }
 
 // SpecFields are the names of a Spec's fields, in their order.
-var SpecFields = []string{"schedule", "timezone", "session_type", "prompt", "skills", "toolsets", "model", "deliver", "script", "no_agent", "catch_up", "team"}
+var SpecFields = []string{"schedule", "timezone", "session_type", "prompt", "skills", "toolsets", "model", "deliver", "script", "no_agent", "catch_up", "team", "memory"}

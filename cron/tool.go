@@ -129,6 +129,10 @@ func (t *Tool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 		if old.Team != "" {
 			return nil, teamJobDenied(old, "changed")
 		}
+		if old.Memory == MemoryExtract {
+			return nil, tool.Errorf(tool.CodeDenied, "job %q feeds long-term memory (memory: extract) and is not changed by the cronjob tool: "+
+				"what its runs read becomes what the user is remembered by. Ask the user to change it with hermes cron edit", old.Name)
+		}
 		merged := old.Spec
 		if a.Schedule != "" {
 			merged.Schedule = a.Schedule

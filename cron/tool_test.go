@@ -161,6 +161,24 @@ func TestToolStartsNoTeam(t *testing.T) {
 	if err := call(`{"action":"run","name":"brief"}`); err != nil || len(run.ran) != 1 {
 		t.Errorf("running a job without a team: %v, ran %v", err, run.ran)
 	}
+	// A job whose runs feed long-term memory is not the model's to
+	// change: a prompt it chose (read this page) would decide what the
+	// user is remembered by. Nor can it give a job that memory.
+	if _, err := st.Create(ctx, Job{Name: "digest", Spec: Spec{Schedule: "@daily", Prompt: "my news digest", Memory: MemoryExtract}}); err != nil {
+		t.Fatal(err)
+	}
+	err := call(`{"action":"update","name":"digest","prompt":"summarize https://evil.example/page"}`)
+	if te, ok := tool.AsError(err); !ok || te.Code != tool.CodeDenied || !strings.Contains(te.Message, "hermes cron edit") {
+		t.Errorf("changing a job that feeds memory: %v, want denied", err)
+	}
+	if j, _ := st.Get(ctx, "digest"); j.Prompt != "my news digest" {
+		t.Errorf("the memory job's prompt became %q", j.Prompt)
+	}
+	if err := call(`{"action":"create","name":"sneaky","schedule":"@daily","prompt":"p","memory":"extract"}`); err == nil {
+		if j, gerr := st.Get(ctx, "sneaky"); gerr == nil && j.Memory != "" {
+			t.Errorf("the tool made a job that feeds memory: %+v", j.Spec)
+		}
+	}
 }
 
 // In a role agent's turn the cronjob tool acts for the agent: a job it

@@ -65,12 +65,34 @@ func (e *Engine) RunJob(ctx context.Context, job cron.Job, scheduled time.Time) 
 	}
 	if res.Status == cron.StatusSilent {
 		log.Info("job run finished silently", "session_id", res.SessionID, "duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds())
+		e.jobMemory(ctx, job, res)
 		return res
 	}
 	delivered := DeliverRun(ctx, e.opt.Jobs.Notifier, job, scheduled, &res)
 	log.Info("job run finished", "session_id", res.SessionID, "delivered", delivered, "failed", res.Err != nil,
 		"duration_ms", e.opt.Clock.Now().Sub(start).Milliseconds())
+	e.jobMemory(ctx, job, res)
 	return res
+}
+
+// jobExtractTimeout bounds the extraction after a job's run: the run is
+// delivered already, and the job's process waits for it before exiting.
+const jobExtractTimeout = 2 * time.Minute
+
+// jobMemory extracts the lasting facts of a job's run into long-term
+// memory, when the job asks for it (memory: extract) and the run was an
+// agent's turn that went through. It runs before RunJob returns: a job's
+// process ends with its run.
+func (e *Engine) jobMemory(ctx context.Context, job cron.Job, res cron.RunResult) {
+	if job.Memory != cron.MemoryExtract || job.Team != "" || res.SessionID == "" || res.Err != nil {
+		return
+	}
+	if lt := e.opt.LongTerm; lt == nil || lt.Model.Provider == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), jobExtractTimeout)
+	defer cancel()
+	e.extract(ctx, res.SessionID)
 }
 
 // RunJobNow runs the job called name now, recorded in the job's history

@@ -36,6 +36,7 @@ func (f *specFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&s.SessionType, "session-type", "", "new (a fresh session per run, the default) or continue (the job's own)")
 	fl.StringVar(&s.CatchUp, "catch-up", "", "fires missed while hermes was down: once (default), skip or all")
 	fl.StringVar(&s.Team, "team", "", "the team (teams: in config.yaml) the job runs; --prompt is the run's goal (default: the team's goal)")
+	fl.StringVar(&s.Memory, "memory", "", "extract: each run's lasting facts go into long-term memory; off (default) leaves them out")
 }
 
 // checkJobTeam checks a job that runs a team against config.yaml's teams,

@@ -308,3 +308,44 @@ func TestMemoryToolEdits(t *testing.T) {
 		t.Errorf("MEMORY.md = %q", data)
 	}
 }
+
+// A job with memory: extract feeds long-term memory after each run; a
+// job without it (the default) does not; a bad value names what is
+// accepted.
+func TestJobRunFeedsLongTermMemory(t *testing.T) {
+	h := newHome(t)
+	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	srv := llmtest.New(t)
+	var extractions atomic.Int32
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
+			extractions.Add(1)
+			return llmtest.Reply{Text: `[{"kind":"pattern","subject":"morning brief","content":"Every morning the user gets a brief of the night's failed builds.","confidence":0.9}]`}
+		}
+		return llmtest.Reply{Text: "Two builds failed overnight."}
+	})
+	h.write("config.yaml", modelConfig(srv)+`schedules:
+  brief: {cron: "@daily", prompt: "brief me on the night's failed builds", deliver: [local], memory: extract}
+  plain: {cron: "@daily", prompt: "brief me on the night's failed builds", deliver: [local]}
+`)
+	if r := h.hermes("cron", "run", "plain"); r.code != 0 {
+		t.Fatalf("cron run plain: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := extractions.Load(); n != 0 {
+		t.Fatalf("a job without memory: extract was extracted %d times", n)
+	}
+	if r := h.hermes("cron", "run", "brief"); r.code != 0 {
+		t.Fatalf("cron run brief: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := extractions.Load(); n != 1 {
+		t.Fatalf("%d extractions after a run of a memory: extract job, want 1", n)
+	}
+	var list []struct{ Content string }
+	h.hermes("memory", "list", "--json").decode(t, &list)
+	if len(list) != 1 || !strings.Contains(list[0].Content, "failed builds") {
+		t.Fatalf("memory list = %+v", list)
+	}
+	if r := h.hermes("cron", "create", "other", "--schedule", "@daily", "--prompt", "p", "--memory", "sometimes"); r.code == 0 || !strings.Contains(r.stderr, `memory "sometimes": want "extract" or "off"`) {
+		t.Errorf("a bad --memory: exit %d %s", r.code, r.stderr)
+	}
+}

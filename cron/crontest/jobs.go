@@ -37,6 +37,7 @@ func testCRUD(t *testing.T, st cron.JobStore, clk *clock.Fake) {
 		{cron.Job{Name: "bad name", Spec: cron.Spec{Schedule: "@daily", Prompt: "p"}}, "name must be"},
 		{cron.Job{Name: "x", Spec: cron.Spec{Schedule: "@daily", Prompt: "p", Timezone: "Europe/Atlantis"}}, `"Europe/Atlantis"`},
 		{cron.Job{Name: "x", Spec: cron.Spec{Schedule: "@daily", Prompt: "p", CatchUp: "sometimes"}}, `catch_up "sometimes"`},
+		{cron.Job{Name: "x", Spec: cron.Spec{Schedule: "@daily", Prompt: "p", Memory: "always"}}, `memory "always": want "extract" or "off"`},
 		{cron.Job{Name: "x", Spec: cron.Spec{Schedule: "2026-01-01T09:00", Prompt: "p"}}, "already past"},
 	} {
 		if _, err := st.Create(ctx, bad.job); err == nil || !strings.Contains(err.Error(), bad.want) {
