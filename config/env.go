@@ -114,6 +114,12 @@ func applyEnv(cfg *Config, env *environment, origins map[string]string) []error 
 	var errs []error
 	for _, segs := range paths {
 		text, source, ok := env.lookup(envName(segs))
+		if short, isShort := shorthandOf(configType, segs); !ok && isShort {
+			// A section written as one value is also set by its own
+			// variable: HERMES_MEMORY_LONG_TERM=false stands for
+			// memory.long_term.enabled, as long_term: false does.
+			text, source, ok = env.lookup(envName(short))
+		}
 		if !ok {
 			continue
 		}
@@ -190,4 +196,30 @@ func firstLeaf(v reflect.Value, key string) string {
 		return key + ".NAME"
 	}
 	return key + "." + strings.Join(paths[0], ".")
+}
+
+// shorthandOf reports whether segs, a leaf of type t, is the key a
+// section with a shorthand form stands for, and returns the section's
+// segments.
+func shorthandOf(t reflect.Type, segs []string) ([]string, bool) {
+	for i, s := range segs {
+		switch t.Kind() {
+		case reflect.Slice, reflect.Map:
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+		default:
+			return nil, false
+		}
+		if i == len(segs)-1 {
+			sh, ok := reflect.New(t).Interface().(shorthand)
+			return segs[:i], ok && sh.shorthandKey() == s
+		}
+		f, ok := fieldByName(t, s)
+		if !ok {
+			return nil, false
+		}
+		t = t.Field(f.index).Type
+	}
+	return nil, false
 }

@@ -39,3 +39,18 @@ func TestLongTermSection(t *testing.T) {
 		}
 	}
 }
+
+// The variable of the section still turns it off, as before it was one:
+// HERMES_MEMORY_LONG_TERM=false is memory.long_term.enabled; the key's
+// own variable works too.
+func TestLongTermFromTheEnvironment(t *testing.T) {
+	for _, env := range []map[string]string{{"HERMES_MEMORY_LONG_TERM": "false"}, {"HERMES_MEMORY_LONG_TERM_ENABLED": "false"}} {
+		l, err := loadFiles(t, map[string]string{"config.yaml": ""}, env, nil)
+		if err != nil || l.Config.Memory.LongTerm.On() {
+			t.Errorf("%v: on %v, %v; want off", env, l.Config.Memory.LongTerm.On(), err)
+		}
+	}
+	if _, err := loadFiles(t, map[string]string{"config.yaml": ""}, map[string]string{"HERMES_MEMORY_LONG_TERM": "perhaps"}, nil); err == nil || !strings.Contains(err.Error(), "HERMES_MEMORY_LONG_TERM") {
+		t.Errorf("a bad value: %v, want an error naming the variable", err)
+	}
+}

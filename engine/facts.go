@@ -137,43 +137,57 @@ func (e *Engine) extractLater(sessionID string) {
 }
 
 // extract asks the model for the lasting facts of a session and stores
-// them.
+// them, logging what it could not do.
 func (e *Engine) extract(ctx context.Context, sessionID string) {
-	lt := e.opt.LongTerm
-	owner, ok := e.factSpace(ctx, sessionID)
-	if !ok {
-		return
-	}
-	msgs, err := e.history(ctx, sessionID)
-	if err != nil || len(msgs) < 2 {
-		return
-	}
-	// The store grants a session's messages to one extraction, whichever
-	// process asks, and none beyond the day's cap.
-	claim, err := lt.Store.ClaimExtraction(ctx, sessionID, len(msgs), lt.MaxPerDay)
+	found, added, err := e.ExtractFacts(ctx, sessionID)
 	switch {
-	case errors.Is(err, facts.ErrExtracted):
-		return
+	case errors.Is(err, facts.ErrExtracted), errors.Is(err, ErrNothingToExtract):
 	case errors.Is(err, facts.ErrBudget):
 		e.opt.Logger.Info("long-term memory not extracted: the day's extractions are used up (memory.long_term.max_extractions_per_day)",
 			slog.String("session_id", sessionID))
-		return
 	case err != nil:
 		e.opt.Logger.Warn("long-term memory not extracted", slog.String("session_id", sessionID), slog.String("error", err.Error()))
-		return
+	default:
+		e.opt.Logger.Info("long-term memory extracted", slog.String("session_id", sessionID), slog.Int("facts", found), slog.Int("added", added))
 	}
-	found, err := facts.Extract(ctx, lt.Model.Provider, lt.Model.Name, sessionID, msgs)
+}
+
+// ErrNothingToExtract is ExtractFacts's error for a session with no
+// exchange yet, or one whose facts belong to no one (see factSpace).
+var ErrNothingToExtract = errors.New("the session has nothing to extract")
+
+// ExtractFacts asks the model for the lasting facts of a session now and
+// stores them, returning how many it found and how many were new. The
+// store grants a session's messages to one extraction, whichever process
+// asks, and none beyond the day's cap: the error then wraps
+// facts.ErrExtracted or facts.ErrBudget.
+func (e *Engine) ExtractFacts(ctx context.Context, sessionID string) (found, added int, err error) {
+	lt := e.opt.LongTerm
+	if lt == nil || lt.Model.Provider == nil {
+		return 0, 0, errors.New("long-term memory is off, or has no model to extract with")
+	}
+	owner, ok := e.factSpace(ctx, sessionID)
+	if !ok {
+		return 0, 0, ErrNothingToExtract
+	}
+	msgs, err := e.history(ctx, sessionID)
 	if err != nil {
-		e.opt.Logger.Warn("long-term memory not extracted", slog.String("session_id", sessionID), slog.String("error", err.Error()))
-		if err := lt.Store.ReleaseExtraction(context.WithoutCancel(ctx), claim); err != nil {
-			e.opt.Logger.Warn("long-term memory: the failed extraction was not released", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		return 0, 0, err
+	}
+	if len(msgs) < 2 {
+		return 0, 0, ErrNothingToExtract
+	}
+	claim, err := lt.Store.ClaimExtraction(ctx, sessionID, len(msgs), lt.MaxPerDay)
+	if err != nil {
+		return 0, 0, err
+	}
+	fs, err := facts.Extract(ctx, lt.Model.Provider, lt.Model.Name, sessionID, msgs)
+	if err != nil {
+		if rerr := lt.Store.ReleaseExtraction(context.WithoutCancel(ctx), claim); rerr != nil {
+			err = errors.Join(err, rerr)
 		}
-		return
+		return 0, 0, err
 	}
-	n, err := lt.Store.For(owner).Add(ctx, found)
-	if err != nil {
-		e.opt.Logger.Warn("long-term memory not stored", slog.String("session_id", sessionID), slog.String("error", err.Error()))
-		return
-	}
-	e.opt.Logger.Info("long-term memory extracted", slog.String("session_id", sessionID), slog.Int("facts", len(found)), slog.Int("added", n))
+	added, err = lt.Store.For(owner).Add(ctx, fs)
+	return len(fs), added, err
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -16,6 +17,7 @@ import (
 	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/hooks"
+	"github.com/hermes-go/hermes/memory/facts"
 	"github.com/hermes-go/hermes/safety"
 	"github.com/hermes-go/hermes/session"
 )
@@ -28,6 +30,9 @@ type chatFlags struct {
 	cont   bool
 	agent  string
 	plain  bool
+	// waitMemory has -q extract the session's facts before exiting
+	// rather than in a process left behind.
+	waitMemory bool
 	// hookAsker asks about hooks not yet allowed; set only when a person
 	// at a terminal can answer.
 	hookAsker hooks.Asker
@@ -102,6 +107,7 @@ truncated, interrupted or error.`,
 	fl.BoolVarP(&f.cont, "continue", "c", false, "continue the most recent terminal session")
 	fl.BoolVar(&f.plain, "plain", false, "on a terminal, chat line by line instead of in the full-screen interface")
 	fl.StringVar(&f.agent, "agent", "", "talk to the role agent `NAME` (agents: in config.yaml; hermes agents list)")
+	fl.BoolVar(&f.waitMemory, "wait-memory", false, "with -q, extract the session's lasting facts before exiting, not in the background")
 	return cmd
 }
 
@@ -191,11 +197,13 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	case err != nil:
 		return err
 	}
-	// A one-shot answer is not worth a model call to extract facts from.
 	if err := h.Sessions.End(context.WithoutCancel(cmd.Context()), res.SessionID, string(res.Stopped)); err != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: marking session %s ended: %v\n", res.SessionID, err)
 	}
 	h.Engine.SessionEnded(cmd.Context(), res.SessionID, string(res.Stopped))
+	if res.Stopped == agent.StopDone && h.Config.Config.Memory.LongTerm.On() {
+		rememberOnce(cmd, a, h, f.waitMemory, res.SessionID)
+	}
 	out := cmd.OutOrStdout()
 	if f.json {
 		j := chatJSON{SessionID: res.SessionID, Final: res.Final, Iterations: res.Iterations, ToolCalls: res.ToolCalls,
@@ -220,6 +228,27 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 		return &exitError{code: 130}
 	}
 	return nil
+}
+
+// onceExtractTimeout bounds -q --wait-memory's extraction.
+const onceExtractTimeout = 2 * time.Minute
+
+// rememberOnce has a one-shot session's lasting facts extracted: by a
+// process left behind, so the answer is not held up by another model
+// call, or here with --wait-memory (for a script that reads memory next).
+// Neither fails the chat.
+func rememberOnce(cmd *cobra.Command, a *cli, h *app.App, wait bool, sessionID string) {
+	if !wait {
+		if err := extractInBackground(a, sessionID); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "hermes: the session's facts are not extracted: %v\n", err)
+		}
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(cmd.Context()), onceExtractTimeout)
+	defer cancel()
+	if _, _, err := h.Engine.ExtractFacts(ctx, sessionID); err != nil && !errors.Is(err, engine.ErrNothingToExtract) && !errors.Is(err, facts.ErrExtracted) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "hermes: the session's facts are not extracted: %v\n", err)
+	}
 }
 
 // exitBusy is chat -q's exit status when its session stayed busy with

@@ -25,10 +25,11 @@ are small and shown in every session's system prompt; the model edits them
 with its memory tool, and you can edit them by hand. "hermes memory show"
 prints them.
 
-Long-term memory holds facts extracted from finished chat sessions
-(preferences, recurring tasks, decisions); the most relevant ones are
-recalled before the first message of a new session. "list", "search" and
-"forget" manage them; memory.long_term: false turns it off.`,
+Long-term memory holds facts extracted from finished sessions (chats,
+one-shot questions, and jobs with memory: extract): preferences, recurring
+tasks, decisions. The most relevant ones are recalled before the first
+message of a new session. "list", "search" and "forget" manage them,
+"extract" extracts a session now; memory.long_term: false turns it off.`,
 	}
 	var limit int
 	var asJSON bool
@@ -127,7 +128,7 @@ recalled before the first message of a new session. "list", "search" and
 		c.Flags().IntVar(&limit, "limit", 50, "at most this many facts")
 		c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	}
-	cmd.AddCommand(show, list, search, forget)
+	cmd.AddCommand(show, list, search, forget, newMemoryExtractCmd(a))
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
@@ -347,5 +348,64 @@ func TestJobRunFeedsLongTermMemory(t *testing.T) {
 	}
 	if r := h.hermes("cron", "create", "other", "--schedule", "@daily", "--prompt", "p", "--memory", "sometimes"); r.code == 0 || !strings.Contains(r.stderr, `memory "sometimes": want "extract" or "off"`) {
 		t.Errorf("a bad --memory: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// A one-shot chat (-q) feeds long-term memory: by default in a process
+// it leaves behind, so the answer does not wait for the extraction (the
+// chat has exited while the model still holds the extraction's reply),
+// and with --wait-memory before it exits.
+func TestOneShotFeedsLongTermMemory(t *testing.T) {
+	h := newHome(t)
+	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	srv := llmtest.New(t)
+	release := make(chan struct{})
+	var extractions atomic.Int32
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
+			if extractions.Add(1) == 1 {
+				<-release
+			}
+			fact := "The user's staging server is staging-2."
+			if strings.Contains(r.Messages[len(r.Messages)-1].Text(), "pnpm") {
+				fact = "The user builds the frontend with pnpm."
+			}
+			return llmtest.Reply{Text: `[{"kind":"fact","subject":"setup","content":"` + fact + `","confidence":0.9}]`}
+		}
+		return llmtest.Reply{Text: "Noted."}
+	})
+	h.write("config.yaml", modelConfig(srv))
+	listed := func() string {
+		var list []struct{ Content string }
+		h.hermes("memory", "list", "--json").decode(t, &list)
+		var out []string
+		for _, f := range list {
+			out = append(out, f.Content)
+		}
+		return strings.Join(out, " | ")
+	}
+	if r := h.hermes("chat", "-q", "Our staging server is staging-2 now."); r.code != 0 || !strings.Contains(r.stdout, "Noted.") {
+		t.Fatalf("chat -q: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	// The chat has exited; its extraction is under way, held by the model.
+	deadline := time.Now().Add(30 * time.Second)
+	for extractions.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if extractions.Load() != 1 || listed() != "" {
+		t.Fatalf("after chat -q exited: %d extractions asked, facts %q; want one under way, none stored yet", extractions.Load(), listed())
+	}
+	close(release)
+	for !strings.Contains(listed(), "staging-2") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the background extraction stored nothing: %q", listed())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if r := h.hermes("chat", "-q", "We build the frontend with pnpm.", "--wait-memory"); r.code != 0 || !strings.Contains(listed(), "pnpm") {
+		t.Fatalf("chat -q --wait-memory: exit %d, facts %q\n%s", r.code, listed(), r.stderr)
+	}
+	if n := extractions.Load(); n != 2 {
+		t.Errorf("%d extractions for two one-shot chats", n)
 	}
 }

@@ -13,6 +13,10 @@ func NewGroup(*exec.Cmd) {}
 // NewGroupTerm does nothing where there are no process groups.
 func NewGroupTerm(*exec.Cmd) {}
 
+// Detach does nothing where there are no sessions: the child is then
+// started as any other.
+func Detach(*exec.Cmd) {}
+
 // Term does nothing where there are no process groups.
 func Term(int) {}
 

@@ -37,6 +37,13 @@ func NewGroupTerm(cmd *exec.Cmd) {
 	cmd.SysProcAttr = a
 }
 
+// Detach makes cmd start in a session of its own with no parent-death
+// signal: it goes on after hermes exits, as work handed off to finish in
+// the background does (a one-shot chat's fact extraction).
+func Detach(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+}
+
 // Term sends SIGTERM to the process group led by pid.
 func Term(pid int) { _ = syscall.Kill(-pid, syscall.SIGTERM) }
 
