@@ -76,11 +76,23 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			return auth.Allowed(ctx, platform, u.ID)
 		},
 		Resolve: func(ctx context.Context, key string) (string, bool, error) {
-			return a.Gateway.Resolve(ctx, key, a.opts.Clock.Now(), policy)
+			id, ended, err := a.Gateway.ResolveEnded(ctx, key, a.opts.Clock.Now(), policy)
+			a.endChatSession(ctx, ended, "reset")
+			return id, ended != "", err
 		},
 		Bind:    a.Gateway.Bind,
 		BindNew: a.Gateway.BindNew,
-		Forget:  a.Gateway.Forget,
+		Forget: func(ctx context.Context, key string) error {
+			id, _, err := a.Gateway.Resolve(ctx, key, a.opts.Clock.Now(), gwstore.ResetPolicy{Mode: gwstore.ResetNone})
+			if err != nil {
+				return err
+			}
+			if err := a.Gateway.Forget(ctx, key); err != nil {
+				return err
+			}
+			a.endChatSession(ctx, id, "new_session")
+			return nil
+		},
 		Send: func(ctx context.Context, sessionID string, p gateway.Platform, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
 			if p.Name() == "email" && !mayMail(ctx, auth, chat) && !a.isUser("email", chat.ID) {
 				// A From line is easily forged: answering a stranger
@@ -351,4 +363,16 @@ func telegramCommandName(name string) bool {
 		}
 	}
 	return true
+}
+
+// endChatSession closes a chat's session that /new or the reset policy
+// ended: it is marked ended and, with long-term memory on, its lasting
+// facts are extracted in the background. "" is none.
+func (a *App) endChatSession(ctx context.Context, id, reason string) {
+	if id == "" || a.Engine == nil {
+		return
+	}
+	if err := a.Engine.EndSession(context.WithoutCancel(ctx), id, reason); err != nil {
+		a.Log.Warn("gateway: the chat's old session was not closed", slog.String("session_id", id), slog.String("error", err.Error()))
+	}
 }

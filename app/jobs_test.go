@@ -15,7 +15,7 @@ func TestConfigJobsCopiesEveryField(t *testing.T) {
 	c := config.Config{Schedules: map[string]config.Schedule{"weekly": {
 		Cron: "@weekly", Timezone: "Asia/Shanghai", SessionType: "continue", Prompt: "report",
 		Skills: []string{"charts"}, Toolsets: []string{"web"}, Model: "gpt-4o", Agent: "analyst", Team: "research",
-		Deliver: []string{"local"}, Script: "uptime", NoAgent: true, CatchUp: "all",
+		Deliver: []string{"local"}, Script: "uptime", NoAgent: true, CatchUp: "all", Memory: "extract",
 	}}}
 	jobs := ConfigJobs(c)
 	if len(jobs) != 1 || jobs[0].Name != "weekly" || jobs[0].Source != cron.SourceConfig || !jobs[0].Enabled {

@@ -99,11 +99,19 @@ func (p ResetPolicy) touchEvery() time.Duration {
 // one and policy ended it, so the chat can be told it starts afresh; the
 // binding is then dropped, and reset is reported once.
 func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy ResetPolicy) (sessionID string, reset bool, err error) {
+	sessionID, ended, err := s.ResolveEnded(ctx, key, now, policy)
+	return sessionID, ended != "", err
+}
+
+// ResolveEnded is Resolve that names the session the reset policy ended,
+// "" when it ended none, so the caller can close it (its lasting facts
+// are extracted then).
+func (s *Store) ResolveEnded(ctx context.Context, key string, now time.Time, policy ResetPolicy) (sessionID, ended string, err error) {
 	if key == "" {
-		return "", false, errors.New("gateway: resolve session: empty session key")
+		return "", "", errors.New("gateway: resolve session: empty session key")
 	}
 	if err := policy.Validate(); err != nil {
-		return "", false, err
+		return "", "", err
 	}
 	// Most messages continue a chat active a moment ago: that needs no
 	// write, which would wait for the one writer behind every other
@@ -112,10 +120,10 @@ func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy R
 	var last int64
 	err = s.read.QueryRowContext(ctx, `SELECT session_id, last_active FROM gateway_sessions WHERE key = ?`, s.text(key)).Scan(&id, &last)
 	if err == nil && !policy.expired(fromMicros(last), now) && now.Sub(fromMicros(last)) < policy.touchEvery() {
-		return s.untext(id), false, nil
+		return s.untext(id), "", nil
 	}
 	err = s.writeTx(ctx, "resolve session", func(tx *sql.Tx) error {
-		sessionID, reset = "", false
+		sessionID, ended = "", ""
 		var id string
 		var last int64
 		// Locked until the end: a second replica resolving the same
@@ -128,7 +136,7 @@ func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy R
 		case err != nil:
 			return err
 		case policy.expired(fromMicros(last), now):
-			reset = true
+			ended = s.untext(id)
 			_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, s.text(key))
 			return err
 		}
@@ -137,9 +145,9 @@ func (s *Store) Resolve(ctx context.Context, key string, now time.Time, policy R
 		return err
 	})
 	if err != nil {
-		return "", false, fmt.Errorf("gateway: resolve session %s: %w", key, err)
+		return "", "", fmt.Errorf("gateway: resolve session %s: %w", key, err)
 	}
-	return sessionID, reset, nil
+	return sessionID, ended, nil
 }
 
 // Bind binds the session key to the hermes session sessionID, created

@@ -204,8 +204,8 @@ func TestResolveWritesActivityOnlyWhenStale(t *testing.T) {
 		// Quiet for the idle time since the last message (at most 30 s
 		// unrecorded): the chat starts afresh.
 		clk.Advance(5*time.Minute + 30*time.Second)
-		if _, reset, err := s.Resolve(ctx, key, clk.Now(), idle); err != nil || !reset {
-			t.Errorf("after the idle time: reset %v, %v", reset, err)
+		if id, ended, err := s.ResolveEnded(ctx, key, clk.Now(), idle); err != nil || id != "" || ended != "s1" {
+			t.Errorf("after the idle time: session %q, ended %q, %v; want none, and s1 ended", id, ended, err)
 		}
 	})
 }

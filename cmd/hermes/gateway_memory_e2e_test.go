@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// A chat on a platform feeds long-term memory when it is reset: /new
+// closes the chat's session, its lasting facts are extracted, and the
+// next session's first message recalls them.
+func TestGatewayNewFeedsLongTermMemory(t *testing.T) {
+	h := newHome(t)
+	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	tg := telegramtest.New(telegramtest.Options{})
+	t.Cleanup(tg.Close)
+	srv := llmtest.New(t)
+	var extractions atomic.Int32
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
+			extractions.Add(1)
+			return llmtest.Reply{Text: `[{"kind":"fact","subject":"staging server","content":"The user's staging server is staging-2.","confidence":0.9}]`}
+		}
+		return llmtest.Reply{Text: "Noted: " + r.LastUserText()}
+	})
+	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
+gateway:
+  telegram: {token: "%s", base_url: "%s", allow: ["42"]}
+`, srv.URL(), tg.Token, tg.URL))
+	startServe(t, h, tg.Token)
+	alice := telegramtest.User{ID: 42, FirstName: "Alice"}
+	tg.UserMessage(telegramtest.Incoming{From: alice, Text: "Our staging server is staging-2 now."})
+	waitText(t, tg, 42, "Noted: Our staging server")
+	if n := extractions.Load(); n != 0 {
+		t.Fatalf("%d extractions while the chat goes on", n)
+	}
+	tg.UserMessage(telegramtest.Incoming{From: alice, Text: "/new"})
+	waitText(t, tg, 42, "A new session starts")
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(h.hermes("memory", "list").stdout, "staging-2") {
+		if time.Now().After(deadline) {
+			t.Fatalf("/new did not extract the chat's facts: %d extractions", extractions.Load())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	tg.UserMessage(telegramtest.Incoming{From: alice, Text: "What is the staging server?"})
+	waitText(t, tg, 42, "What is the staging server?")
+	last := srv.Requests()[len(srv.Requests())-1].LastUserText()
+	if !strings.Contains(last, "<recalled-memory>") || !strings.Contains(last, "staging-2") {
+		t.Errorf("the next session's first message did not recall the fact:\n%s", last)
+	}
+	if n := extractions.Load(); n != 1 {
+		t.Errorf("%d extractions, want 1", n)
+	}
+}
