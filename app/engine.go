@@ -81,7 +81,8 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		if err != nil {
 			return engine.Options{}, err
 		}
-		opts.LongTerm = &engine.LongTerm{Store: a.Facts, Model: m, ExtractAfter: c.Memory.ExtractAfter, MaxPerDay: c.Memory.LongTerm.MaxExtractionsPerDay}
+		opts.LongTerm = &engine.LongTerm{Store: a.Facts, Model: m, ExtractAfter: c.Memory.ExtractAfter, MaxPerDay: c.Memory.LongTerm.MaxExtractionsPerDay,
+			ExpireAfter: c.Memory.LongTerm.ExpireAfter}
 	}
 	return opts, nil
 }

@@ -255,6 +255,9 @@ type LongTerm struct {
 	// cannot multiply the model bill; beyond it sessions wait for the
 	// next day's idle or end. 0 means no cap.
 	MaxExtractionsPerDay int `yaml:"max_extractions_per_day"`
+	// ExpireAfter drops a fact neither recalled nor confirmed for this
+	// long (180d, say); 0 keeps facts until they are forgotten by hand.
+	ExpireAfter time.Duration `yaml:"expire_after"`
 }
 
 func (*LongTerm) shorthandKey() string { return "enabled" }

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // memory.long_term is a section, or a bool standing for its enabled:
@@ -21,6 +22,7 @@ func TestLongTermSection(t *testing.T) {
 		{"memory: {long_term: {max_extractions_per_day: 20}}\n", true, 20, ""},
 		{"memory: {long_term: {enabled: false, max_extractions_per_day: 0}}\n", false, 0, ""},
 		{"memory: {long_term: maybe}\n", false, 0, "memory.long_term.enabled: \"maybe\" is not accepted"},
+		{"memory: {long_term: {expire_after: -1h}}\n", false, 0, "memory.long_term.expire_after: \"-1h\" is not accepted; use zero or more"},
 		{"memory: {long_term: {max_extractions_per_day: -1}}\n", false, 0, "memory.long_term.max_extractions_per_day: \"-1\" is not accepted; use zero or more"},
 	} {
 		l, err := loadFiles(t, map[string]string{"config.yaml": tt.yaml}, nil, nil)
@@ -37,6 +39,10 @@ func TestLongTermSection(t *testing.T) {
 		if lt := l.Config.Memory.LongTerm; lt.On() != tt.on || lt.MaxExtractionsPerDay != tt.perDay {
 			t.Errorf("%q: long_term = %+v (on %v), want on %v, %d a day", tt.yaml, lt, lt.On(), tt.on, tt.perDay)
 		}
+	}
+	l, err := loadFiles(t, map[string]string{"config.yaml": "memory: {long_term: {expire_after: 4320h}}\n"}, nil, nil)
+	if err != nil || l.Config.Memory.LongTerm.ExpireAfter != 180*24*time.Hour {
+		t.Errorf("expire_after: %v, %v", l.Config.Memory.LongTerm.ExpireAfter, err)
 	}
 }
 

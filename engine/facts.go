@@ -32,6 +32,10 @@ type LongTerm struct {
 	// sharing the store (memory.long_term.max_extractions_per_day); 0 is
 	// no cap.
 	MaxPerDay int
+	// ExpireAfter drops, after each extraction, the facts neither stored
+	// nor recalled for this long (memory.long_term.expire_after); 0 keeps
+	// them.
+	ExpireAfter time.Duration
 }
 
 // extractions tracks the idle timers and the running extractions.
@@ -189,5 +193,12 @@ func (e *Engine) ExtractFacts(ctx context.Context, sessionID string) (found, add
 		return 0, 0, err
 	}
 	added, err = lt.Store.For(owner).Add(ctx, fs)
+	if err == nil && lt.ExpireAfter > 0 {
+		if n, xerr := lt.Store.Expire(ctx, e.opt.Clock.Now().Add(-lt.ExpireAfter)); xerr != nil {
+			e.opt.Logger.Warn("long-term memory: expiring unused facts", slog.String("error", xerr.Error()))
+		} else if n > 0 {
+			e.opt.Logger.Info("long-term memory: unused facts expired", slog.Int("facts", n), slog.Duration("unused_for", lt.ExpireAfter))
+		}
+	}
 	return len(fs), added, err
 }

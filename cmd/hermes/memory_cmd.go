@@ -32,7 +32,7 @@ message of a new session. "list", "search" and "forget" manage them,
 "extract" extracts a session now; memory.long_term: false turns it off.`,
 	}
 	var limit int
-	var asJSON bool
+	var asJSON, all bool
 	open := func(cmd *cobra.Command) (*app.App, *facts.Store, error) {
 		h, err := a.openStores(cmd)
 		if err != nil {
@@ -65,7 +65,7 @@ message of a new session. "list", "search" and "forget" manage them,
 	}
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List long-term facts, newest first",
+		Short: "List long-term facts, newest first (--all: with those a later fact of the same subject superseded)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			h, fs, err := open(cmd)
@@ -73,7 +73,11 @@ message of a new session. "list", "search" and "forget" manage them,
 				return err
 			}
 			defer h.Close()
-			found, err := fs.List(cmd.Context(), limit)
+			list := fs.List
+			if all {
+				list = fs.ListAll
+			}
+			found, err := list(cmd.Context(), limit)
 			if err != nil {
 				return err
 			}
@@ -124,6 +128,7 @@ message of a new session. "list", "search" and "forget" manage them,
 			return nil
 		},
 	}
+	list.Flags().BoolVar(&all, "all", false, "also the facts a later fact of the same subject superseded")
 	for _, c := range []*cobra.Command{list, search} {
 		c.Flags().IntVar(&limit, "limit", 50, "at most this many facts")
 		c.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
@@ -148,7 +153,11 @@ func printFacts(cmd *cobra.Command, found []facts.Fact, asJSON bool) error {
 	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tKIND\tFACT\tFROM SESSION")
 	for _, f := range found {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", f.ID, f.Kind, oneLine(f.Content, 80), f.SourceSession)
+		text := oneLine(f.Content, 80)
+		if f.SupersededBy != 0 {
+			text = fmt.Sprintf("(superseded by %d) %s", f.SupersededBy, text)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", f.ID, f.Kind, text, f.SourceSession)
 	}
 	return tw.Flush()
 }

@@ -409,3 +409,34 @@ func TestOneShotFeedsLongTermMemory(t *testing.T) {
 		t.Errorf("%d extractions for two one-shot chats", n)
 	}
 }
+
+// A fact the user changes later supersedes the earlier one: hermes
+// memory list shows the newer alone, --all both, the older marked.
+func TestLongTermFactSuperseded(t *testing.T) {
+	h := newHome(t)
+	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
+			day := "Fridays"
+			if strings.Contains(r.Messages[len(r.Messages)-1].Text(), "Mondays") {
+				day = "Mondays"
+			}
+			return llmtest.Reply{Text: `[{"kind":"decision","subject":"production deploys","content":"The user deploys to production only on ` + day + `.","confidence":0.9}]`}
+		}
+		return llmtest.Reply{Text: "Noted."}
+	})
+	h.write("config.yaml", modelConfig(srv))
+	for _, day := range []string{"Fridays", "Mondays"} {
+		if r := h.hermes("chat", "-q", "I deploy to production only on "+day+".", "--wait-memory"); r.code != 0 {
+			t.Fatalf("chat: exit %d %s", r.code, r.stderr)
+		}
+	}
+	if r := h.hermes("memory", "list"); !strings.Contains(r.stdout, "Mondays") || strings.Contains(r.stdout, "Fridays") {
+		t.Errorf("memory list shows the superseded fact, or not the newer:\n%s", r.stdout)
+	}
+	r := h.hermes("memory", "list", "--all")
+	if !strings.Contains(r.stdout, "Mondays") || !regexpMatch(`\(superseded by \d+\) The user deploys to production only on Fridays`, r.stdout) {
+		t.Errorf("memory list --all:\n%s", r.stdout)
+	}
+}

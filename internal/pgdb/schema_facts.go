@@ -46,5 +46,8 @@ CREATE TABLE fact_extraction_days (
 	day   text PRIMARY KEY,
 	count bigint NOT NULL
 );`,
+		// 3: the newer fact a fact was superseded by, as state.db's fact
+		// tables have it at their version 4.
+		`ALTER TABLE facts ADD COLUMN superseded_by bigint NOT NULL DEFAULT 0;`,
 	}}
 }

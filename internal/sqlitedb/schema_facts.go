@@ -74,4 +74,10 @@ CREATE TABLE fact_extraction_days (
 	count INTEGER NOT NULL
 );
 `,
+	// 4: the newer fact a fact was superseded by (0: current): a fact of
+	// the same subject that came later replaces it in recall and search,
+	// and is listed beside it only on request.
+	`
+ALTER TABLE facts ADD COLUMN superseded_by INTEGER NOT NULL DEFAULT 0;
+`,
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/internal/sqldb"
@@ -114,21 +115,22 @@ func addOne(ctx context.Context, tx *sql.Tx, d sqldb.Dialect, owner string, f Fa
 	}
 	err := tx.QueryRowContext(ctx, `
 SELECT id, content, subject FROM facts
-WHERE owner = ? AND (norm = ?
+WHERE owner = ? AND superseded_by = 0 AND (norm = ?
    OR (? = 1 AND `+sqltext.Contains(d, "' ' || norm || ' '", "?")+`)
    OR (length(norm) >= ? AND `+sqltext.Contains(d, "?", "' ' || norm || ' '")+`))
 ORDER BY CASE WHEN norm = ? THEN 0 ELSE 1 END, id
 LIMIT 1`, owner, norm, longEnough, padded, minContained, padded, norm).Scan(&id, &content, &subject)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		_, err := tx.ExecContext(ctx, `
+		var id int64
+		err := tx.QueryRowContext(ctx, `
 INSERT INTO facts (kind, subject, content, norm, has_cjk, source_session, created_at, embedding, owner)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, blob, owner)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, blob, owner).Scan(&id)
 		if err != nil {
 			return false, fmt.Errorf("insert: %w", err)
 		}
-		return true, nil
+		return true, supersede(ctx, tx, owner, id, f.Subject, now)
 	case err != nil:
 		return false, fmt.Errorf("look for a duplicate: %w", err)
 	}
@@ -154,4 +156,22 @@ WHERE id = ?`, f.SourceSession, f.SourceSession, f.Subject, id)
 		return false, fmt.Errorf("merge into fact %d: %w", id, err)
 	}
 	return false, nil
+}
+
+// supersede marks the current facts of owner about subject stored
+// before now, as superseded by fact id: a later fact of the same subject
+// is what holds now ("the weekly report goes out on Mondays" after "on
+// Fridays"). Facts stored together (one extraction) do not supersede each
+// other. Subjects compare without case or surrounding space; a fact
+// without a subject supersedes nothing.
+func supersede(ctx context.Context, tx *sql.Tx, owner string, id int64, subject string, now int64) error {
+	if strings.TrimSpace(subject) == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE facts SET superseded_by = ?
+WHERE owner = ? AND superseded_by = 0 AND id != ? AND created_at < ? AND lower(trim(subject)) = lower(trim(?))`, id, owner, id, now, subject)
+	if err != nil {
+		return fmt.Errorf("supersede the facts about %q: %w", subject, err)
+	}
+	return nil
 }

@@ -72,7 +72,7 @@ func (s *Store) blendVectors(ctx context.Context, query string, rs []ranked) ([]
 		return rs, nil
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT id, embedding FROM facts
-WHERE embedding IS NOT NULL AND owner = ? ORDER BY id DESC LIMIT ?`, s.owner, maxVectorScan)
+WHERE embedding IS NOT NULL AND owner = ? AND superseded_by = 0 ORDER BY id DESC LIMIT ?`, s.owner, maxVectorScan)
 	if err != nil {
 		return nil, fmt.Errorf("read vectors: %w", err)
 	}

@@ -46,7 +46,7 @@ Do not keep:
 
 Reply with ONLY a JSON array, no other text, of at most 8 objects:
 [{"kind": "preference|pattern|decision|fact", "subject": "a few words naming the topic", "content": "the fact as one sentence", "confidence": 0.0-1.0}]
-Write subject and content in the language the user writes in. Refer to the user as "the user" (or the equivalent in their language). Confidence is how sure you are that the fact is true and will still matter in later conversations.
+Name the subject in the plainest words for the topic (such as "weekly report day" or "answer language"): a later fact with the same subject replaces an earlier one, so a changed preference keeps its subject. Write subject and content in the language the user writes in. Refer to the user as "the user" (or the equivalent in their language). Confidence is how sure you are that the fact is true and will still matter in later conversations.
 If there is nothing worth keeping, reply with [].`
 
 // Extract asks the model to distil the facts worth keeping from a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 )
 
 // Extraction costs a model call, and several processes (a chat, a job's
@@ -91,4 +92,23 @@ func (s *Store) ReleaseExtraction(ctx context.Context, c Claim) error {
 		return fmt.Errorf("facts: release extraction of %s: %w", c.Session, err)
 	}
 	return nil
+}
+
+// Expire deletes every fact, of every owner, neither stored nor recalled
+// since before, and returns how many went: facts unused for
+// memory.long_term.expire_after are dropped rather than kept forever.
+func (s *Store) Expire(ctx context.Context, before time.Time) (int, error) {
+	var n int64
+	err := s.writeTx(ctx, "facts: expire", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM facts WHERE created_at < ? AND last_used_at < ?`, micros(before), micros(before))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("facts: expire: %w", err)
+	}
+	return int(n), nil
 }

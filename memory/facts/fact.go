@@ -67,6 +67,10 @@ type Fact struct {
 	LastUsedAt time.Time
 	// Uses counts recalls.
 	Uses int
+	// SupersededBy is the id of the newer fact of the same subject that
+	// replaced this one; zero while it is current. A superseded fact is
+	// neither recalled nor found, and listed only by ListAll.
+	SupersededBy int64
 	// Confidence is the extracting model's confidence, 0 to 1. It is not
 	// stored: Extract keeps only confident facts.
 	Confidence float64

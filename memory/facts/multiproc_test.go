@@ -95,7 +95,9 @@ func TestChildAdder(t *testing.T) {
 	for b := range childBatches {
 		batch := make([]Fact, batchSize)
 		for i := range batch {
-			batch[i] = Fact{Kind: KindFact, Subject: name,
+			// Subjects of their own: a later fact of a subject would
+			// supersede the earlier ones.
+			batch[i] = Fact{Kind: KindFact, Subject: fmt.Sprintf("%s item %d-%d", name, b, i),
 				Content: fmt.Sprintf("Process %s recorded fact %d of batch %d.", name, i, b), SourceSession: name}
 		}
 		if b == childBatches/2 {

@@ -48,7 +48,7 @@ type hits struct {
 // scan of the facts that have CJK text.
 func (s *Store) collect(ctx context.Context, terms []term) (*hits, error) {
 	h := &hits{df: make([]int, len(terms)), match: map[int64][]int{}}
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM facts WHERE owner = ?`, s.owner).Scan(&h.n); err != nil {
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM facts WHERE owner = ? AND superseded_by = 0`, s.owner).Scan(&h.n); err != nil {
 		return nil, fmt.Errorf("count facts: %w", err)
 	}
 	var cjk []int
@@ -78,9 +78,9 @@ func (s *Store) collect(ctx context.Context, terms []term) (*hits, error) {
 func (s *Store) matchWord(ctx context.Context, h *hits, i int, t term) error {
 	query, arg := `
 SELECT facts_fts.rowid FROM facts_fts JOIN facts ON facts.id = facts_fts.rowid
-WHERE facts_fts MATCH ? AND facts.owner = ?`, quoteFTS(t)
+WHERE facts_fts MATCH ? AND facts.owner = ? AND facts.superseded_by = 0`, quoteFTS(t)
 	if s.db.Dialect() == sqldb.Postgres {
-		query, arg = `SELECT id FROM facts WHERE search_words @@ to_tsquery('simple', ?) AND owner = ?`, quoteTSQuery(t)
+		query, arg = `SELECT id FROM facts WHERE search_words @@ to_tsquery('simple', ?) AND owner = ? AND superseded_by = 0`, quoteTSQuery(t)
 	}
 	rows, err := s.read.QueryContext(ctx, query, arg, s.owner)
 	if err != nil {
@@ -124,7 +124,7 @@ func (s *Store) scanCJK(ctx context.Context, h *hits, terms []term, idx []int) e
 		notIndexed = ""
 	}
 	rows, err := s.read.QueryContext(ctx, `
-SELECT id, text FROM (SELECT id, subject || ' ' || content AS text FROM facts`+notIndexed+` WHERE has_cjk = 1 AND owner = ?) AS cjk
+SELECT id, text FROM (SELECT id, subject || ' ' || content AS text FROM facts`+notIndexed+` WHERE has_cjk = 1 AND owner = ? AND superseded_by = 0) AS cjk
 WHERE `+strings.Join(conds, " OR "), append([]any{s.owner}, args...)...)
 	if err != nil {
 		return fmt.Errorf("scan CJK facts: %w", err)

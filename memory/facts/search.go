@@ -8,7 +8,7 @@ import (
 )
 
 // factColumns are the columns scanFact reads, in order.
-const factColumns = `id, kind, subject, content, source_session, created_at, last_used_at, uses`
+const factColumns = `id, kind, subject, content, source_session, created_at, last_used_at, uses, superseded_by`
 
 // Search returns up to limit facts matching any term of query, best
 // first (rank.go). Anything may be typed: terms are quoted before they
@@ -85,10 +85,19 @@ func (s *Store) load(ctx context.Context, ids []int64) (map[int64]Fact, error) {
 	return m, nil
 }
 
-// List returns up to limit facts, newest first. A limit below one means
-// all of them.
+// List returns up to limit current facts, newest first. A limit below
+// one means all of them.
 func (s *Store) List(ctx context.Context, limit int) ([]Fact, error) {
-	query, args := `SELECT `+factColumns+` FROM facts WHERE owner = ?
+	return s.list(ctx, limit, ` AND superseded_by = 0`)
+}
+
+// ListAll is List with the superseded facts too.
+func (s *Store) ListAll(ctx context.Context, limit int) ([]Fact, error) {
+	return s.list(ctx, limit, "")
+}
+
+func (s *Store) list(ctx context.Context, limit int, cond string) ([]Fact, error) {
+	query, args := `SELECT `+factColumns+` FROM facts WHERE owner = ?`+cond+`
 ORDER BY created_at DESC, id DESC`, []any{s.owner}
 	if limit >= 1 {
 		query, args = query+` LIMIT ?`, append(args, limit)
@@ -153,7 +162,7 @@ func scanFacts(rows *sql.Rows) ([]Fact, error) {
 			kind          string
 			created, used int64
 		)
-		if err := rows.Scan(&f.ID, &kind, &f.Subject, &f.Content, &f.SourceSession, &created, &used, &f.Uses); err != nil {
+		if err := rows.Scan(&f.ID, &kind, &f.Subject, &f.Content, &f.SourceSession, &created, &used, &f.Uses, &f.SupersededBy); err != nil {
 			return nil, fmt.Errorf("read fact: %w", err)
 		}
 		f.Kind = Kind(kind)
