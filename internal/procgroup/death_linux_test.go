@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,10 +52,22 @@ func TestParentDeathKillsTheGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The parent prints the guard's pid as the script prints "up", on
+	// the same pipe: either may come first.
 	br := bufio.NewReader(r)
-	guard := pidLine(t, br)
-	if line, _ := br.ReadString('\n'); line != "up\n" {
-		t.Fatalf("the script said %q", line)
+	guard, up := 0, false
+	for range 2 {
+		line, err := br.ReadString('\n')
+		if line == "up\n" {
+			up = true
+		} else if pid, perr := strconv.Atoi(strings.TrimSpace(line)); err == nil && perr == nil {
+			guard = pid
+		} else {
+			t.Fatalf("read %q: %v", line, err)
+		}
+	}
+	if !up || guard == 0 {
+		t.Fatalf("the parent and the script said: guard %d, up %v", guard, up)
 	}
 	members := procgrouptest.Members(t, guard)
 	if len(members) < 4 {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // recallSet is testdata/recall/set.json: 60 facts and 200 first messages
@@ -123,4 +125,17 @@ func TestRecallSet(t *testing.T) {
 	if sc.recallAt5() < 0.25 || sc.falseRecall() > 0.05 {
 		t.Errorf("words alone: %s; measured before: recall@5 0.263, false recall 0.033", sc)
 	}
+	hybrid := scoreRecall(t, openOn(t, "sqlite", Options{Embed: testEmbed}), set)
+	t.Logf("words and test vectors: %s", hybrid)
+}
+
+// testEmbed embeds with llmtest's deterministic vectors (hashed words and
+// CJK bigrams): they exercise the mechanics, but know no synonyms and no
+// other language, as a real embedding model does.
+func testEmbed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = llmtest.Embed(t)
+	}
+	return out, nil
 }
