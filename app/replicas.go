@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/holder"
 	"github.com/hermes-go/hermes/replica"
 )
 
@@ -29,8 +30,7 @@ func (a *App) Holder() string {
 	if a.opts.Holder != "" {
 		return a.opts.Holder
 	}
-	host, _ := os.Hostname()
-	return fmt.Sprintf("%s/%d", host, os.Getpid())
+	return holder.This()
 }
 
 // ConfigHash is a hash of the files people edit that shape what a
@@ -143,7 +143,7 @@ func (a *App) holdersAlive(ctx context.Context) (func(holder string) bool, error
 		switch {
 		case h == me:
 			return true
-		case a.Engine != nil && a.Engine.Gone(h):
+		case holder.Gone(h):
 			return false
 		}
 		return on[h]

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/holder"
 )
 
 // CheckJobs parses every job's deliver: chain, so a mistyped target is an
@@ -41,11 +42,11 @@ func (a *App) CheckJobs(ctx context.Context, strict bool) (warnings []string, er
 // after this host and process, that others wait for. On return, runs in
 // progress have had scheduler.shutdown_timeout to finish.
 func (a *App) RunScheduler(ctx context.Context, runner cron.Runner, load config.LoadOptions) error {
-	holder := a.Holder()
 	c := a.Config.Config.Scheduler
 	sched, err := cron.New(cron.Options{
 		Store: a.Jobs, Clock: a.opts.Clock, Logger: a.Log, Runner: a.countedRunner(runner),
-		Holder:        holder,
+		Holder:        a.Holder(),
+		Gone:          holder.Gone,
 		MaxConcurrent: c.MaxConcurrent,
 		ShutdownGrace: c.ShutdownTimeout,
 	})

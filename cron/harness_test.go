@@ -97,12 +97,16 @@ func eachBackend(t *testing.T, f func(t *testing.T, backend string)) {
 
 // startNode starts a scheduler on the database at x, with a handle of
 // its own, and waits for its first sleep.
-func startNode(t *testing.T, x dbtest.Target, clk *clock.Fake, holder string, r Runner) *node {
+func startNode(t *testing.T, x dbtest.Target, clk *clock.Fake, holder string, r Runner, more ...func(*Options)) *node {
 	t.Helper()
 	n := &node{t: t, clk: clk, store: openStore(t, x, clk), idle: make(chan time.Duration, 1000),
 		runsDone: make(chan struct{}, 1), done: make(chan struct{})}
+	opt := Options{Store: n.store, Runner: r, Clock: clk, Holder: holder, Logger: testLogger(t)}
+	for _, f := range more {
+		f(&opt)
+	}
 	var err error
-	n.sched, err = New(Options{Store: n.store, Runner: r, Clock: clk, Holder: holder, Logger: testLogger(t)})
+	n.sched, err = New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}

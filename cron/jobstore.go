@@ -53,6 +53,10 @@ type JobStore interface {
 	// for ttl. A lease is free when nobody holds it, its holder is
 	// holder, or it expired at or before now.
 	AcquireLease(ctx context.Context, holder string, now time.Time, ttl time.Duration) (Lease, error)
+	// TakeLease takes the lease for holder from from, whose process is
+	// known to be gone, before it lapses; it does nothing (and reports
+	// the lease not held) when from no longer holds it.
+	TakeLease(ctx context.Context, holder, from string, now time.Time, ttl time.Duration) (Lease, error)
 	// ReleaseLease gives the lease up if holder holds it.
 	ReleaseLease(ctx context.Context, holder string) error
 	// Holder is who holds the lease and until when; ok is false when
@@ -87,6 +91,8 @@ type Lease struct {
 	Taken bool
 	// Until is when the lease lapses unless renewed, whoever holds it.
 	Until time.Time
+	// Holder is who holds it.
+	Holder string
 }
 
 // Plan is what the scheduler decided for one due job, applied by Claim.

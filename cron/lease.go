@@ -23,6 +23,22 @@ import (
 // both come away holding it: on PostgreSQL the second waits for the
 // first's row and then finds it taken.
 func (s *Store) AcquireLease(ctx context.Context, holder string, now time.Time, ttl time.Duration) (Lease, error) {
+	return s.acquireLease(ctx, holder, "", now, ttl)
+}
+
+// TakeLease takes the lease from a holder whose process is gone, as
+// AcquireLease takes a lapsed one: a scheduler restarted after a crash
+// fires at once rather than a TTL later.
+func (s *Store) TakeLease(ctx context.Context, holder, from string, now time.Time, ttl time.Duration) (Lease, error) {
+	if from == "" {
+		return Lease{}, fmt.Errorf("cron: take lease: the holder to take it from is empty")
+	}
+	return s.acquireLease(ctx, holder, from, now, ttl)
+}
+
+// acquireLease takes or renews the lease for holder, taking it also from
+// from when from is set and still holds it.
+func (s *Store) acquireLease(ctx context.Context, holder, from string, now time.Time, ttl time.Duration) (Lease, error) {
 	var l Lease
 	err := s.writeTx(ctx, "take cron lease", func(tx *sql.Tx) error {
 		var cur string
@@ -33,20 +49,21 @@ func (s *Store) AcquireLease(ctx context.Context, holder string, now time.Time, 
 		var exp int64
 		err = tx.QueryRowContext(ctx, `INSERT INTO cron_lease (id, holder, expires_at) VALUES (1, ?, ?)
 ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-WHERE cron_lease.holder = excluded.holder OR cron_lease.expires_at <= ?
-RETURNING expires_at`, holder, micros(now.Add(ttl)), micros(now)).Scan(&exp)
+WHERE cron_lease.holder = excluded.holder OR cron_lease.expires_at <= ? OR (? != '' AND cron_lease.holder = ?)
+RETURNING expires_at`, holder, micros(now.Add(ttl)), micros(now), from, from).Scan(&exp)
 		if err == nil {
-			l = Lease{Held: true, Taken: cur != holder, Until: fromMicros(exp)}
+			l = Lease{Held: true, Taken: cur != holder, Until: fromMicros(exp), Holder: holder}
 			return nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		// Another holder's lease is live.
-		if err := tx.QueryRowContext(ctx, `SELECT expires_at FROM cron_lease WHERE id = 1`).Scan(&exp); err != nil {
+		var other string
+		if err := tx.QueryRowContext(ctx, `SELECT expires_at, holder FROM cron_lease WHERE id = 1`).Scan(&exp, &other); err != nil {
 			return err
 		}
-		l = Lease{Until: fromMicros(exp)}
+		l = Lease{Until: fromMicros(exp), Holder: other}
 		return nil
 	})
 	if err != nil {

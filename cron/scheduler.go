@@ -43,7 +43,12 @@ type Options struct {
 	// context ends before their context is cancelled too; zero cancels
 	// them at once. No new run starts during the grace.
 	ShutdownGrace time.Duration
-	Logger        *slog.Logger
+	// Gone, when set, reports whether the process holding the lease is
+	// known to be gone (it ended on this host): its lease is then taken
+	// at once, so a scheduler restarted after a crash does not wait for
+	// the dead one's lease to lapse.
+	Gone   func(holder string) bool
+	Logger *slog.Logger
 }
 
 // Scheduler fires the jobs of a JobStore at their times. It sleeps until
@@ -56,6 +61,7 @@ type Scheduler struct {
 	holder string
 	ttl    time.Duration
 	grace  time.Duration
+	gone   func(holder string) bool
 	log    *slog.Logger
 	wake   chan struct{}
 	sem    chan struct{}
@@ -82,7 +88,7 @@ func New(opt Options) (*Scheduler, error) {
 	}
 	s := &Scheduler{
 		store: opt.Store, runner: opt.Runner, clock: clock.OrReal(opt.Clock), holder: opt.Holder,
-		ttl: opt.LeaseTTL, grace: opt.ShutdownGrace, log: opt.Logger,
+		ttl: opt.LeaseTTL, grace: opt.ShutdownGrace, gone: opt.Gone, log: opt.Logger,
 		wake:    make(chan struct{}, 1),
 		running: map[string]bool{}, runIDs: map[int64]bool{},
 	}
@@ -168,6 +174,10 @@ func (s *Scheduler) Run(ctx context.Context) error {
 func (s *Scheduler) tick(ctx, runs context.Context, now time.Time) time.Duration {
 	renew := s.ttl / 3
 	lease, err := s.store.AcquireLease(ctx, s.holder, now, s.ttl)
+	if err == nil && !lease.Held && lease.Holder != "" && s.gone != nil && s.gone(lease.Holder) {
+		s.log.Info("cron: the scheduler holding the lease is gone; taking it over", "holder", lease.Holder)
+		lease, err = s.store.TakeLease(ctx, s.holder, lease.Holder, now, s.ttl)
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("cron: lease", "err", err)

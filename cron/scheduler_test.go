@@ -294,6 +294,43 @@ func testCrashedHolder(t *testing.T, x dbtest.Target) {
 	}
 }
 
+// TestGoneHolder: a scheduler restarted after a crash on the same host
+// takes the dead process's lease at once, not a TTL later, and closes
+// its run; a live holder's lease is not taken.
+func TestGoneHolder(t *testing.T) { dbtest.EachTarget(t, testGoneHolder) }
+
+func testGoneHolder(t *testing.T, x dbtest.Target) {
+	clk, r := clock.NewFake(t0), &recorder{}
+	st := openStore(t, x, clk)
+	ctx := context.Background()
+	createJob(t, st, "hourly", "0 * * * *", "")
+	if _, err := st.AcquireLease(ctx, "host/41", clk.Now(), 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.StartRun(ctx, "hourly", t0); err != nil {
+		t.Fatal(err)
+	}
+	live := startNode(t, x, clk, "host/43", r, func(o *Options) { o.Gone = func(string) bool { return false } })
+	if live.sched.Leading() {
+		t.Fatal("took the lease of a holder not known to be gone")
+	}
+	live.stop()
+	n := startNode(t, x, clk, "host/42", r, func(o *Options) { o.Gone = func(h string) bool { return h == "host/41" } })
+	if !n.sched.Leading() {
+		t.Fatal("did not take the lease of a holder that is gone")
+	}
+	runs, _ := st.History(ctx, "hourly", 10)
+	if len(runs) != 1 || runs[0].Status != StatusError {
+		t.Errorf("the dead holder's run = %+v, want closed as interrupted", runs)
+	}
+	if _, err := st.TakeLease(ctx, "host/44", "", clk.Now(), 30*time.Second); err == nil {
+		t.Error("TakeLease from no one was accepted")
+	}
+	if l, err := st.TakeLease(ctx, "host/44", "host/41", clk.Now(), 30*time.Second); err != nil || l.Held || l.Holder != "host/42" {
+		t.Errorf("taking the lease from a holder that no longer has it = %+v, %v; want it left with host/42", l, err)
+	}
+}
+
 func TestUpcoming(t *testing.T) { dbtest.EachTarget(t, testUpcoming) }
 
 func testUpcoming(t *testing.T, x dbtest.Target) {

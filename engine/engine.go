@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"github.com/hermes-go/hermes/compress"
 	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/internal/clock"
+	"github.com/hermes-go/hermes/internal/holder"
 	"github.com/hermes-go/hermes/internal/logctx"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/safety"
@@ -133,7 +133,7 @@ type Engine struct {
 	base context.Context
 	stop context.CancelFunc
 	// holder names this process in session leases; gone reports whether
-	// another holder's process has ended (processGone).
+	// another holder's process has ended (holder.Gone).
 	holder string
 	gone   func(holder string) bool
 }
@@ -163,15 +163,14 @@ func New(opt Options) *Engine {
 	if opt.LeaseWait == 0 {
 		opt.LeaseWait = DefaultLeaseWait
 	}
-	host, _ := os.Hostname()
-	holder := opt.Holder
-	if holder == "" {
-		holder = fmt.Sprintf("%s/%d", host, os.Getpid())
+	name := opt.Holder
+	if name == "" {
+		name = holder.This()
 	}
 	base, stop := context.WithCancel(context.Background())
 	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{},
 		boxes: map[string]*Toolbox{}, base: base, stop: stop,
-		holder: holder, gone: func(h string) bool { return processGone(h, host) }}
+		holder: name, gone: holder.Gone}
 }
 
 // Close stops the idle timers, cancels the background reviews,

@@ -56,8 +56,20 @@ func testLease(t *testing.T, st cron.JobStore, _ *clock.Fake) {
 	if err := st.ReleaseLease(ctx, "b"); err != nil {
 		t.Fatal(err)
 	}
-	if l := acquire(t, st, "c", expired.Add(3*time.Second)); !l.Held || !l.Taken {
+	if l := acquire(t, st, "c", expired.Add(3*time.Second)); !l.Held || !l.Taken || l.Holder != "c" {
 		t.Errorf("c after b released = %+v, want held", l)
+	}
+	// A holder known to be gone has its live lease taken at once; the
+	// lease of another is not.
+	at := expired.Add(4 * time.Second)
+	if l := acquire(t, st, "d", at); l.Held || l.Holder != "c" {
+		t.Errorf("d while c holds = %+v, want not held and c named", l)
+	}
+	if l, err := st.TakeLease(ctx, "d", "b", at, ttl); err != nil || l.Held {
+		t.Errorf("d taking the lease from b, who has it not = %+v, %v", l, err)
+	}
+	if l, err := st.TakeLease(ctx, "d", "c", at, ttl); err != nil || !l.Held || !l.Taken || !l.Until.Equal(at.Add(ttl)) {
+		t.Errorf("d taking the lease from c = %+v, %v; want held, taken", l, err)
 	}
 }
 
