@@ -120,10 +120,11 @@ func TestRecallSet(t *testing.T) {
 	set := loadRecallSet(t)
 	sc := scoreRecall(t, openTemp(t, "sqlite"), set)
 	t.Logf("words alone: %s", sc)
-	// Measured: recall@5 0.263, false recall 0.033 (word coverage, no
-	// stemming). Paraphrases and other languages need vectors.
-	if sc.recallAt5() < 0.25 || sc.falseRecall() > 0.05 {
-		t.Errorf("words alone: %s; measured before: recall@5 0.263, false recall 0.033", sc)
+	// Measured: recall@5 0.276, false recall 0.033 (word coverage,
+	// light stemming, no Chinese function-character pieces).
+	// Paraphrases and other languages need vectors.
+	if sc.recallAt5() < 0.27 || sc.falseRecall() > 0.05 {
+		t.Errorf("words alone: %s; measured before: recall@5 0.276, false recall 0.033", sc)
 	}
 	hybrid := scoreRecall(t, openOn(t, "sqlite", Options{Embed: testEmbed}), set)
 	t.Logf("words and test vectors: %s", hybrid)
