@@ -31,6 +31,11 @@ echo "== session store: appends and search latency (go run ./bench/store; STORE_
 go run ./bench/store -n "${STORE_MESSAGES:-100000}"
 
 echo
+echo "== long-term memory: recall@5 and false recall on the recall set; recall latency at 10,000 facts"
+go run ./bench/recall
+go test -run '^$' -bench 'RecallLatency' -benchtime 3x ./memory/facts | grep -E '^(Benchmark|ok|FAIL)'
+
+echo
 echo "== a 300-turn chat with and without compression: tokens per call, cacheable prefix (go run ./bench/longsession)"
 go run ./bench/longsession -turns "${TURNS:-300}"
 
