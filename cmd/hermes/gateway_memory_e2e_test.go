@@ -2,33 +2,22 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // A chat on a platform feeds long-term memory when it is reset: /new
 // closes the chat's session, its lasting facts are extracted, and the
 // next session's first message recalls them.
 func TestGatewayNewFeedsLongTermMemory(t *testing.T) {
-	h := newHome(t)
-	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	h, srv, extractions := rememberingHome(t, func(last string) string { return "Noted: " + last }, func(string) string {
+		return oneFact("fact", "staging server", "The user's staging server is staging-2.")
+	})
 	tg := telegramtest.New(telegramtest.Options{})
 	t.Cleanup(tg.Close)
-	srv := llmtest.New(t)
-	var extractions atomic.Int32
-	srv.Handle(func(r llmtest.Request) llmtest.Reply {
-		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
-			extractions.Add(1)
-			return llmtest.Reply{Text: `[{"kind":"fact","subject":"staging server","content":"The user's staging server is staging-2.","confidence":0.9}]`}
-		}
-		return llmtest.Reply{Text: "Noted: " + r.LastUserText()}
-	})
 	h.write("config.yaml", fmt.Sprintf(`model: {base_url: "%s/v1", default: test-model, api_mode: chat_completions, api_key: sk-test-123456}
 gateway:
   telegram: {token: "%s", base_url: "%s", allow: ["42"]}

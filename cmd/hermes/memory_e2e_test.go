@@ -186,17 +186,9 @@ func TestBackgroundReviewSavesMemory(t *testing.T) {
 // extracted; a later session's related first message gets them, an
 // unrelated one does not; hermes memory lists, searches and forgets them.
 func TestLongTermMemoryRecalled(t *testing.T) {
-	h := newHome(t)
-	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
-	srv := llmtest.New(t)
-	var extractions atomic.Int32
-	srv.Handle(func(r llmtest.Request) llmtest.Reply {
-		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
-			extractions.Add(1)
-			return llmtest.Reply{Text: "```json\n" + `[{"kind":"decision","subject":"production deploys","content":"The user deploys to production only on Fridays after 3pm.","confidence":0.95},` +
-				`{"kind":"fact","subject":"weather","content":"It was sunny.","confidence":0.3}]` + "\n```"}
-		}
-		return llmtest.Reply{Text: "Noted."}
+	h, srv, extractions := rememberingHome(t, always("Noted."), func(string) string {
+		return "```json\n" + `[{"kind":"decision","subject":"production deploys","content":"The user deploys to production only on Fridays after 3pm.","confidence":0.95},` +
+			`{"kind":"fact","subject":"weather","content":"It was sunny.","confidence":0.3}]` + "\n```"
 	})
 	out := h.chatScript(srv, "", "Remember: I deploy to production only on Fridays after 3pm.\n/exit\n")
 	if n := extractions.Load(); n != 1 {
@@ -314,16 +306,8 @@ func TestMemoryToolEdits(t *testing.T) {
 // job without it (the default) does not; a bad value names what is
 // accepted.
 func TestJobRunFeedsLongTermMemory(t *testing.T) {
-	h := newHome(t)
-	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
-	srv := llmtest.New(t)
-	var extractions atomic.Int32
-	srv.Handle(func(r llmtest.Request) llmtest.Reply {
-		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
-			extractions.Add(1)
-			return llmtest.Reply{Text: `[{"kind":"pattern","subject":"morning brief","content":"Every morning the user gets a brief of the night's failed builds.","confidence":0.9}]`}
-		}
-		return llmtest.Reply{Text: "Two builds failed overnight."}
+	h, srv, extractions := rememberingHome(t, always("Two builds failed overnight."), func(string) string {
+		return oneFact("pattern", "morning brief", "Every morning the user gets a brief of the night's failed builds.")
 	})
 	h.write("config.yaml", modelConfig(srv)+`schedules:
   brief: {cron: "@daily", prompt: "brief me on the night's failed builds", deliver: [local], memory: extract}
@@ -341,10 +325,8 @@ func TestJobRunFeedsLongTermMemory(t *testing.T) {
 	if n := extractions.Load(); n != 1 {
 		t.Fatalf("%d extractions after a run of a memory: extract job, want 1", n)
 	}
-	var list []struct{ Content string }
-	h.hermes("memory", "list", "--json").decode(t, &list)
-	if len(list) != 1 || !strings.Contains(list[0].Content, "failed builds") {
-		t.Fatalf("memory list = %+v", list)
+	if got := listedFacts(t, h); !strings.Contains(got, "failed builds") || strings.Contains(got, " | ") {
+		t.Fatalf("memory list = %q, want the brief's fact alone", got)
 	}
 	if r := h.hermes("cron", "create", "other", "--schedule", "@daily", "--prompt", "p", "--memory", "sometimes"); r.code == 0 || !strings.Contains(r.stderr, `memory "sometimes": want "extract" or "off"`) {
 		t.Errorf("a bad --memory: exit %d %s", r.code, r.stderr)
@@ -356,34 +338,19 @@ func TestJobRunFeedsLongTermMemory(t *testing.T) {
 // chat has exited while the model still holds the extraction's reply),
 // and with --wait-memory before it exits.
 func TestOneShotFeedsLongTermMemory(t *testing.T) {
-	h := newHome(t)
-	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
-	srv := llmtest.New(t)
 	release := make(chan struct{})
-	var extractions atomic.Int32
-	srv.Handle(func(r llmtest.Request) llmtest.Reply {
-		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
-			if extractions.Add(1) == 1 {
-				<-release
-			}
-			fact := "The user's staging server is staging-2."
-			if strings.Contains(r.Messages[len(r.Messages)-1].Text(), "pnpm") {
-				fact = "The user builds the frontend with pnpm."
-			}
-			return llmtest.Reply{Text: `[{"kind":"fact","subject":"setup","content":"` + fact + `","confidence":0.9}]`}
+	var held atomic.Bool
+	h, srv, extractions := rememberingHome(t, always("Noted."), func(last string) string {
+		if held.CompareAndSwap(false, true) {
+			<-release
 		}
-		return llmtest.Reply{Text: "Noted."}
+		if strings.Contains(last, "pnpm") {
+			return oneFact("fact", "build tool", "The user builds the frontend with pnpm.")
+		}
+		return oneFact("fact", "staging server", "The user's staging server is staging-2.")
 	})
 	h.write("config.yaml", modelConfig(srv))
-	listed := func() string {
-		var list []struct{ Content string }
-		h.hermes("memory", "list", "--json").decode(t, &list)
-		var out []string
-		for _, f := range list {
-			out = append(out, f.Content)
-		}
-		return strings.Join(out, " | ")
-	}
+	listed := func() string { return listedFacts(t, h) }
 	if r := h.hermes("chat", "-q", "Our staging server is staging-2 now."); r.code != 0 || !strings.Contains(r.stdout, "Noted.") {
 		t.Fatalf("chat -q: exit %d %s%s", r.code, r.stdout, r.stderr)
 	}
@@ -413,18 +380,12 @@ func TestOneShotFeedsLongTermMemory(t *testing.T) {
 // A fact the user changes later supersedes the earlier one: hermes
 // memory list shows the newer alone, --all both, the older marked.
 func TestLongTermFactSuperseded(t *testing.T) {
-	h := newHome(t)
-	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
-	srv := llmtest.New(t)
-	srv.Handle(func(r llmtest.Request) llmtest.Reply {
-		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
-			day := "Fridays"
-			if strings.Contains(r.Messages[len(r.Messages)-1].Text(), "Mondays") {
-				day = "Mondays"
-			}
-			return llmtest.Reply{Text: `[{"kind":"decision","subject":"production deploys","content":"The user deploys to production only on ` + day + `.","confidence":0.9}]`}
+	h, srv, _ := rememberingHome(t, always("Noted."), func(last string) string {
+		day := "Fridays"
+		if strings.Contains(last, "Mondays") {
+			day = "Mondays"
 		}
-		return llmtest.Reply{Text: "Noted."}
+		return oneFact("decision", "production deploys", "The user deploys to production only on "+day+".")
 	})
 	h.write("config.yaml", modelConfig(srv))
 	for _, day := range []string{"Fridays", "Mondays"} {
@@ -439,4 +400,46 @@ func TestLongTermFactSuperseded(t *testing.T) {
 	if !strings.Contains(r.stdout, "Mondays") || !regexpMatch(`\(superseded by \d+\) The user deploys to production only on Fridays`, r.stdout) {
 		t.Errorf("memory list --all:\n%s", r.stdout)
 	}
+}
+
+// rememberingHome is a home with long-term memory on (newHome turns it
+// off for every other test), and a model that answers what answer makes
+// of the user's last message, and when asked to extract a conversation's
+// facts, what extract makes of the conversation's last message;
+// extractions counts those requests.
+func rememberingHome(t *testing.T, answer, extract func(last string) string) (h *home, srv *llmtest.Server, extractions *atomic.Int32) {
+	t.Helper()
+	h = newHome(t)
+	h.env = slices.DeleteFunc(h.env, func(kv string) bool { return strings.HasPrefix(kv, "HERMES_MEMORY_LONG_TERM=") })
+	srv = llmtest.New(t)
+	extractions = &atomic.Int32{}
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		if len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "worth remembering") {
+			extractions.Add(1)
+			return llmtest.Reply{Text: extract(r.Messages[len(r.Messages)-1].Text())}
+		}
+		return llmtest.Reply{Text: answer(r.LastUserText())}
+	})
+	return h, srv, extractions
+}
+
+// always answers every message with text.
+func always(text string) func(string) string { return func(string) string { return text } }
+
+// oneFact is an extraction's answer of one fact.
+func oneFact(kind, subject, content string) string {
+	return `[{"kind":"` + kind + `","subject":"` + subject + `","content":"` + content + `","confidence":0.9}]`
+}
+
+// listedFacts is what hermes memory list shows, the facts' contents
+// joined with " | ".
+func listedFacts(t *testing.T, h *home) string {
+	t.Helper()
+	var list []struct{ Content string }
+	h.hermes("memory", "list", "--json").decode(t, &list)
+	var out []string
+	for _, f := range list {
+		out = append(out, f.Content)
+	}
+	return strings.Join(out, " | ")
 }
