@@ -180,12 +180,18 @@ func (a *App) openStores(ctx context.Context) error {
 	if a.Jobs, err = cron.NewStore(db, cron.StoreOptions{DefaultZone: JobZone(l.Config), Clock: a.opts.Clock}); err != nil {
 		return err
 	}
-	a.Facts = facts.New(db, facts.Options{Logger: a.Log, Clock: a.opts.Clock})
 	a.Team = team.NewStore(db, team.StoreOptions{Clock: a.opts.Clock})
 	emb, err := kbEmbedder(l)
 	if err != nil {
 		return err
 	}
+	// Long-term facts are embedded with the knowledge base's model, so
+	// recall finds a fact said in other words or another language.
+	fo := facts.Options{Logger: a.Log, Clock: a.opts.Clock}
+	if emb != nil {
+		fo.Embed, fo.EmbedModel = emb.Embed, l.Config.KB.Embedding.Provider+"/"+l.Config.KB.Embedding.Model
+	}
+	a.Facts = facts.New(db, fo)
 	a.Users = users.New(l.Config)
 	a.Audit = audit.New(db, a.opts.Clock)
 	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config), Embedder: emb,

@@ -80,3 +80,24 @@ func (a *App) StartKBReindex(ctx context.Context) {
 		<-done
 	})
 }
+
+// StartFactsBackfill gives, in the background, a vector of the embedding
+// model (kb.embedding) to the long-term facts that have none or one of a
+// model configured before; it does nothing without one. Close stops it.
+func (a *App) StartFactsBackfill(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		n, err := a.Facts.Backfill(ctx)
+		if err != nil && ctx.Err() == nil {
+			a.Log.Warn("long-term memory: facts not embedded", "error", err, "embedded", n)
+		} else if n > 0 {
+			a.Log.Info("long-term memory: facts embedded", "facts", n)
+		}
+	}()
+	a.onClose(func() {
+		cancel()
+		<-done
+	})
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
@@ -442,4 +444,54 @@ func listedFacts(t *testing.T, h *home) string {
 		out = append(out, f.Content)
 	}
 	return strings.Join(out, " | ")
+}
+
+// With an embedding model (kb.embedding), long-term facts get its
+// vectors: a fact extracted then is embedded as it is stored, and one
+// stored before the model was configured is embedded when hermes serve
+// starts.
+func TestLongTermFactsEmbedded(t *testing.T) {
+	h, srv, _ := rememberingHome(t, always("Noted."), func(last string) string {
+		if strings.Contains(last, "pnpm") {
+			return oneFact("fact", "build tool", "The user builds the frontend with pnpm.")
+		}
+		return oneFact("fact", "staging server", "The user's staging server is staging-2.")
+	})
+	embedded := func() (n int) {
+		db, err := sqlitedb.Open(context.Background(), filepath.Join(h.dir, "state.db"), sqlitedb.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.Reader().QueryRow(`SELECT count(*) FROM facts WHERE embedding IS NOT NULL AND embed_model = 'local/llmtest-embed'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	h.write("config.yaml", modelConfig(srv))
+	if r := h.hermes("chat", "-q", "Our staging server is staging-2 now.", "--wait-memory"); r.code != 0 || !strings.Contains(listedFacts(t, h), "staging-2") {
+		t.Fatalf("chat -q: exit %d, facts %q\n%s", r.code, listedFacts(t, h), r.stderr)
+	}
+	if n := embedded(); n != 0 {
+		t.Fatalf("%d facts embedded without an embedding model", n)
+	}
+	h.write("config.yaml", modelConfig(srv)+`providers:
+  local: {base_url: "`+srv.URL()+`/v1", api_key: sk-emb-123456}
+kb:
+  embedding: {provider: local, model: llmtest-embed}
+`)
+	if r := h.hermes("chat", "-q", "We build the frontend with pnpm.", "--wait-memory"); r.code != 0 {
+		t.Fatalf("chat -q: exit %d\n%s", r.code, r.stderr)
+	}
+	if n := embedded(); n != 1 {
+		t.Fatalf("%d facts embedded after one was extracted under the model, want 1", n)
+	}
+	startServe(t, h)
+	deadline := time.Now().Add(30 * time.Second)
+	for embedded() != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not embed the fact stored before the model: %d of 2", embedded())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

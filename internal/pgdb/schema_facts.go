@@ -49,5 +49,8 @@ CREATE TABLE fact_extraction_days (
 		// 3: the newer fact a fact was superseded by, as state.db's fact
 		// tables have it at their version 4.
 		`ALTER TABLE facts ADD COLUMN superseded_by bigint NOT NULL DEFAULT 0;`,
+		// 4: the embedding model of each vector, as state.db's fact
+		// tables have it at their version 5.
+		`ALTER TABLE facts ADD COLUMN embed_model text NOT NULL DEFAULT '';`,
 	}}
 }

@@ -80,4 +80,9 @@ CREATE TABLE fact_extraction_days (
 	`
 ALTER TABLE facts ADD COLUMN superseded_by INTEGER NOT NULL DEFAULT 0;
 `,
+	// 5: the embedding model a fact's vector came from: a vector of
+	// another model is not compared with a query's, and is made again.
+	`
+ALTER TABLE facts ADD COLUMN embed_model TEXT NOT NULL DEFAULT '';
+`,
 }

@@ -54,7 +54,7 @@ func (s *Store) Add(ctx context.Context, facts []Fact) (added int, err error) {
 			if vecs != nil {
 				blob = encodeVector(vecs[i])
 			}
-			isNew, err := addOne(ctx, tx, d, s.owner, f, blob, now)
+			isNew, err := addOne(ctx, tx, d, s.owner, f, vector{blob, s.model}, now)
 			if err != nil {
 				return fmt.Errorf("facts[%d]: %w", i, err)
 			}
@@ -92,7 +92,7 @@ const factsLockClass = 0x66616374
 
 // addOne merges f into a near-duplicate or inserts it, reporting whether
 // it inserted.
-func addOne(ctx context.Context, tx *sql.Tx, d sqldb.Dialect, owner string, f Fact, blob []byte, now int64) (bool, error) {
+func addOne(ctx context.Context, tx *sql.Tx, d sqldb.Dialect, owner string, f Fact, vec vector, now int64) (bool, error) {
 	f.Kind = Kind(sqltext.Clean(d, string(f.Kind)))
 	f.Subject, f.Content = sqltext.Clean(d, f.Subject), sqltext.Clean(d, f.Content)
 	f.SourceSession = sqltext.Clean(d, f.SourceSession)
@@ -124,9 +124,9 @@ LIMIT 1`, owner, norm, longEnough, padded, minContained, padded, norm).Scan(&id,
 	case errors.Is(err, sql.ErrNoRows):
 		var id int64
 		err := tx.QueryRowContext(ctx, `
-INSERT INTO facts (kind, subject, content, norm, has_cjk, source_session, created_at, embedding, owner)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, blob, owner).Scan(&id)
+INSERT INTO facts (kind, subject, content, norm, has_cjk, source_session, created_at, embedding, embed_model, owner)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, vec.blob, vec.modelOf(), owner).Scan(&id)
 		if err != nil {
 			return false, fmt.Errorf("insert: %w", err)
 		}
@@ -142,9 +142,9 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		_, err = tx.ExecContext(ctx, `
 UPDATE facts SET kind = ?, subject = ?, content = ?, norm = ?, has_cjk = ?,
 	source_session = CASE WHEN ? != '' THEN ? ELSE source_session END,
-	embedding = coalesce(?, embedding)
+	embedding = coalesce(?, embedding), embed_model = CASE WHEN ? THEN ? ELSE embed_model END
 WHERE id = ?`,
-			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, f.SourceSession, blob, id)
+			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, f.SourceSession, vec.blob, vec.blob != nil, vec.model, id)
 	} else {
 		_, err = tx.ExecContext(ctx, `
 UPDATE facts SET
@@ -174,4 +174,18 @@ WHERE owner = ? AND superseded_by = 0 AND id != ? AND created_at < ? AND lower(t
 		return fmt.Errorf("supersede the facts about %q: %w", subject, err)
 	}
 	return nil
+}
+
+// vector is a fact's vector as stored, and the model it came from.
+type vector struct {
+	blob  []byte
+	model string
+}
+
+// modelOf is the model to store beside the vector: none without one.
+func (v vector) modelOf() string {
+	if v.blob == nil {
+		return ""
+	}
+	return v.model
 }

@@ -3,6 +3,7 @@ package facts
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -72,7 +73,7 @@ func (s *Store) blendVectors(ctx context.Context, query string, rs []ranked) ([]
 		return rs, nil
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT id, embedding FROM facts
-WHERE embedding IS NOT NULL AND owner = ? AND superseded_by = 0 ORDER BY id DESC LIMIT ?`, s.owner, maxVectorScan)
+WHERE embedding IS NOT NULL AND embed_model = ? AND owner = ? AND superseded_by = 0 ORDER BY id DESC LIMIT ?`, s.model, s.owner, maxVectorScan)
 	if err != nil {
 		return nil, fmt.Errorf("read vectors: %w", err)
 	}
@@ -212,4 +213,76 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// backfillBatch is how many facts Backfill embeds in one call.
+const backfillBatch = 64
+
+// Backfill gives a vector of the store's model to every current fact of
+// every owner that has none, or one of another model: facts stored before
+// an embedding model was configured, or while it failed, or under the
+// model configured before. It returns how many it embedded, and stops at
+// the first failure to embed, which it returns.
+func (s *Store) Backfill(ctx context.Context) (int, error) {
+	if s.embed == nil {
+		return 0, nil
+	}
+	done := 0
+	for {
+		type pending struct {
+			id   int64
+			text string
+		}
+		rows, err := s.read.QueryContext(ctx, `SELECT id, subject, content FROM facts
+WHERE superseded_by = 0 AND (embedding IS NULL OR embed_model != ?) ORDER BY id LIMIT ?`, s.model, backfillBatch)
+		if err != nil {
+			return done, fmt.Errorf("facts: backfill: %w", err)
+		}
+		var batch []pending
+		for rows.Next() {
+			var p pending
+			var f Fact
+			if err := rows.Scan(&p.id, &f.Subject, &f.Content); err != nil {
+				rows.Close()
+				return done, fmt.Errorf("facts: backfill: %w", err)
+			}
+			p.text = embedText(f)
+			batch = append(batch, p)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return done, fmt.Errorf("facts: backfill: %w", err)
+		}
+		if len(batch) == 0 {
+			return done, nil
+		}
+		texts := make([]string, len(batch))
+		for i, p := range batch {
+			texts[i] = p.text
+		}
+		vecs, err := s.embed(ctx, texts)
+		if err == nil && len(vecs) != len(texts) {
+			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		}
+		for i := 0; err == nil && i < len(vecs); i++ {
+			if len(vecs[i]) == 0 {
+				err = fmt.Errorf("embedder returned an empty vector for fact %d", batch[i].id)
+			}
+		}
+		if err != nil {
+			return done, fmt.Errorf("facts: backfill: embedding %d facts: %w", len(texts), err)
+		}
+		err = s.writeTx(ctx, "facts: backfill", func(tx *sql.Tx) error {
+			for i, p := range batch {
+				if _, err := tx.ExecContext(ctx, `UPDATE facts SET embedding = ?, embed_model = ? WHERE id = ?`, encodeVector(vecs[i]), s.model, p.id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return done, fmt.Errorf("facts: backfill: %w", err)
+		}
+		done += len(batch)
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hermes-go/hermes/internal/dbtest"
 )
 
 // topicServer is an OpenAI-compatible /v1/embeddings server whose vectors
@@ -125,5 +127,66 @@ func testEmbeddingsBlend(t *testing.T, backend string) {
 	}
 	if got, err := Recall(ctx, bad, "what language should you answer me in", 3); err != nil || len(got) != 1 {
 		t.Errorf("Recall with a failing embedder: %+v, %v", got, err)
+	}
+}
+
+// Backfill gives a vector of the store's model to the facts stored
+// without one, or with one of another model, and to none twice; search
+// compares a query's vector only with vectors of the same model.
+func TestBackfill(t *testing.T) { eachBackend(t, testBackfill) }
+
+func testBackfill(t *testing.T, backend string) {
+	ctx := context.Background()
+	db := dbtest.Open(t, backend)
+	mustAdd(t, New(db, Options{}),
+		Fact{Kind: KindPreference, Subject: "language", Content: "The user wants answers in Chinese."},
+		Fact{Kind: KindDecision, Subject: "release", Content: "Production deploys need a green integration run first."})
+	var calls []int
+	topics := func(model string) EmbedFunc {
+		return func(_ context.Context, texts []string) ([][]float32, error) {
+			calls = append(calls, len(texts))
+			out := make([][]float32, len(texts))
+			for i, t := range texts {
+				v := []float32{0, 0, 0.1}
+				if strings.Contains(t, "Chinese") || strings.Contains(t, "中文") {
+					v[0] = 1
+				}
+				if strings.Contains(t, "deploy") || strings.Contains(t, "ship") {
+					v[1] = 1
+				}
+				if model == "other" {
+					v[0], v[1] = v[1], v[0] // another model's space
+				}
+				out[i] = v
+			}
+			return out, nil
+		}
+	}
+	s := New(db, Options{Embed: topics("topics"), EmbedModel: "local/topics"})
+	if got, _ := Recall(ctx, s, "用中文回答我", 3); len(got) != 0 {
+		t.Fatalf("before the backfill a fact without a vector was recalled by vectors: %+v", got)
+	}
+	calls = nil
+	n, err := s.Backfill(ctx)
+	if err != nil || n != 2 || len(calls) != 1 || calls[0] != 2 {
+		t.Fatalf("Backfill = %d, %v; embed calls %v; want both facts in one call", n, err, calls)
+	}
+	if n, err := s.Backfill(ctx); err != nil || n != 0 {
+		t.Fatalf("a second Backfill = %d, %v; want nothing to do", n, err)
+	}
+	if got, _ := Recall(ctx, s, "用中文回答我", 3); len(got) != 1 || !strings.Contains(got[0].Content, "Chinese") {
+		t.Fatalf("after the backfill: %+v, want the Chinese fact by its vector", got)
+	}
+	// Another model configured: its queries ignore the old vectors until
+	// the backfill made them again in its space.
+	other := New(db, Options{Embed: topics("other"), EmbedModel: "local/other"})
+	if got, _ := Recall(ctx, other, "用中文回答我", 3); len(got) != 0 {
+		t.Fatalf("a query of another model was compared with the old vectors: %+v", got)
+	}
+	if n, err := other.Backfill(ctx); err != nil || n != 2 {
+		t.Fatalf("Backfill under another model = %d, %v; want both again", n, err)
+	}
+	if got, _ := Recall(ctx, other, "用中文回答我", 3); len(got) != 1 || !strings.Contains(got[0].Content, "Chinese") {
+		t.Fatalf("after the other model's backfill: %+v", got)
 	}
 }

@@ -22,6 +22,10 @@ type Options struct {
 	// Embed, when set, gives every added fact a vector and blends cosine
 	// similarity into search (embed.go); nil searches by words alone.
 	Embed EmbedFunc
+	// EmbedModel names the model Embed calls ("openai/text-embedding-3-small"):
+	// each vector is kept with it, a vector of another model is left out
+	// of search, and Backfill makes it again.
+	EmbedModel string
 	// Logger receives failed embeddings; nil discards them. Retries of
 	// busy writes go to the DB's logger.
 	Logger *slog.Logger
@@ -36,6 +40,7 @@ type Store struct {
 	read  *sql.DB
 	now   func() time.Time
 	embed EmbedFunc
+	model string
 	log   *slog.Logger
 	// owner is whose facts this view adds, finds and forgets: "" for the
 	// shared ones (see For).
@@ -46,7 +51,7 @@ type Store struct {
 // tables up to date. The store holds nothing of its own to release; db
 // is closed by whoever opened it.
 func New(db sqldb.DB, opt Options) *Store {
-	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, log: opt.Logger}
+	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, model: opt.EmbedModel, log: opt.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
