@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hermes-go/hermes/app"
 	"github.com/hermes-go/hermes/engine"
 	"github.com/hermes-go/hermes/internal/procgroup"
 	"github.com/hermes-go/hermes/memory/facts"
@@ -35,7 +36,9 @@ after its answer (--wait-memory waits for it instead).`,
 				}
 				defer closeLog()
 			}
-			h, err := openJobRunner(cmd, a)
+			// The extraction is one model call: no tools, so no MCP
+			// servers started for it.
+			h, err := a.open(cmd, app.Options{})
 			if err != nil {
 				return err
 			}
