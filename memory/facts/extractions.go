@@ -97,6 +97,8 @@ func (s *Store) ReleaseExtraction(ctx context.Context, c Claim) error {
 // Expire deletes every fact, of every owner, neither stored nor recalled
 // since before, and returns how many went: facts unused for
 // memory.long_term.expire_after are dropped rather than kept forever.
+// The record of the sessions last extracted before then goes too, and
+// the daily counts of the days before it.
 func (s *Store) Expire(ctx context.Context, before time.Time) (int, error) {
 	var n int64
 	err := s.writeTx(ctx, "facts: expire", func(tx *sql.Tx) error {
@@ -104,7 +106,13 @@ func (s *Store) Expire(ctx context.Context, before time.Time) (int, error) {
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM fact_extractions WHERE at < ?`, micros(before)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM fact_extraction_days WHERE day < ?`, before.UTC().Format("2006-01-02"))
 		return err
 	})
 	if err != nil {

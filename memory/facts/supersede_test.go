@@ -107,4 +107,16 @@ func testExpire(t *testing.T, backend string) {
 	if got, _ := s.For("ana").List(ctx, 0); len(got) != 0 {
 		t.Errorf("ana's unused fact was kept: %+v", got)
 	}
+	// The record of an extraction goes with the time: the session may be
+	// extracted again, and the day's count is forgotten.
+	if _, err := s.ClaimExtraction(ctx, "old-session", 4, 1); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(200 * 24 * time.Hour)
+	if _, err := s.Expire(ctx, clk.Now().Add(-180*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ClaimExtraction(ctx, "old-session", 4, 1); err != nil {
+		t.Errorf("a session extracted before the expiry could not be claimed again: %v", err)
+	}
 }
