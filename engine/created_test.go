@@ -15,30 +15,41 @@ import (
 )
 
 // binding is a chat's session binding: the first session bound wins, as
-// the gateway store's BindNew.
+// the gateway store's BindNew. The winner's call returns only once hold
+// is closed, so the turn that lost runs first in the bound session.
 type binding struct {
-	mu sync.Mutex
-	id string
+	mu   sync.Mutex
+	id   string
+	hold chan struct{}
 }
 
 func (b *binding) bindNew(_ context.Context, id string) (string, error) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.id == "" {
+	won := b.id == ""
+	if won {
 		b.id = id
 	}
-	return b.id, nil
+	bound := b.id
+	b.mu.Unlock()
+	if won {
+		<-b.hold
+	}
+	return bound, nil
 }
 
 // The first two messages of a new chat reach two replicas (two engines
 // on one store) at once: each turn makes a session, only one is bound,
-// and the turn that lost goes on in the bound one after the other turn,
-// so the chat has one session holding both messages and both answers,
-// each answered once with the other in its history. The session made
-// and not taken is gone.
+// and the turn that lost goes on in the bound one. Here it even runs
+// there first, before the winner has taken the session: the winner then
+// reads what it wrote. The chat has one session holding both messages
+// and both answers, the second answered with the first in its history.
+// The session made and not taken is gone.
 func TestNewChatOnTwoReplicasMakesOneSession(t *testing.T) {
 	srv := llmtest.New(t)
+	b := binding{hold: make(chan struct{})}
+	var first sync.Once
 	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		first.Do(func() { close(b.hold) }) // the loser's turn is under way
 		return llmtest.Reply{Text: fmt.Sprintf("answer to %s (%d messages seen)", r.LastUserText(), len(r.Messages)), Delay: 200 * time.Millisecond}
 	})
 	st, _ := openStore(t)
@@ -49,7 +60,6 @@ func TestNewChatOnTwoReplicasMakesOneSession(t *testing.T) {
 		return e
 	}
 	replicas := []*engine.Engine{replica("host-a/1"), replica("host-b/2")}
-	var b binding
 	var wg sync.WaitGroup
 	results := make([]*engine.TurnResult, 2)
 	errs := make([]error, 2)

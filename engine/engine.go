@@ -401,8 +401,11 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	// A session made for this turn has no messages to load: nobody
 	// knows its id before the turn hands it out (Input.Attach), so
 	// reading them back would only cost a query per stateless request.
+	// One bound for a conversation as it was made (Input.Created) is
+	// known at once, and a turn of another process may have run in it
+	// before this one took its lease.
 	var stored []session.Message
-	if sessionID != "" {
+	if sessionID != "" || in.Created != nil {
 		if stored, err = e.storedHistory(ctx, s); err != nil {
 			return nil, fmt.Errorf("loading session %s: %w", s.ID, err)
 		}
