@@ -83,15 +83,9 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		Bind:    a.Gateway.Bind,
 		BindNew: a.Gateway.BindNew,
 		Forget: func(ctx context.Context, key string) error {
-			id, _, err := a.Gateway.Resolve(ctx, key, a.opts.Clock.Now(), gwstore.ResetPolicy{Mode: gwstore.ResetNone})
-			if err != nil {
-				return err
-			}
-			if err := a.Gateway.Forget(ctx, key); err != nil {
-				return err
-			}
+			id, err := a.Gateway.ForgetEnded(ctx, key)
 			a.endChatSession(ctx, id, "new_session")
-			return nil
+			return err
 		},
 		Send: func(ctx context.Context, sessionID string, p gateway.Platform, chat gateway.Chat, m gateway.Outgoing) (gateway.MessageRef, error) {
 			if p.Name() == "email" && !mayMail(ctx, auth, chat) && !a.isUser("email", chat.ID) {

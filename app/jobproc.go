@@ -98,7 +98,7 @@ func (p *ProcRunner) ResumeTeam(ctx context.Context, run int64) error {
 	var stdout bytes.Buffer
 	err := p.exec(ctx, []string{"team", "adopt", strconv.FormatInt(run, 10)}, nil, &stdout)
 	var res TeamAdoptResult
-	if jerr := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &res); jerr != nil {
+	if jerr := json.Unmarshal(lastLine(stdout.Bytes()), &res); jerr != nil {
 		return fmt.Errorf("hermes team adopt %d ended without a result: %w", run, cmp.Or(err, jerr))
 	}
 	switch {
@@ -121,10 +121,8 @@ func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time)
 	}
 	var stdout bytes.Buffer
 	err = p.exec(ctx, []string{"cron", "exec", "--scheduled", scheduled.Format(time.RFC3339Nano)}, bytes.NewReader(in), &stdout)
-	out := stdout.Bytes()
 	var r ExecResult
-	line := out[bytes.LastIndexByte(bytes.TrimRight(out, "\n"), '\n')+1:]
-	if jerr := json.Unmarshal(line, &r); jerr != nil {
+	if jerr := json.Unmarshal(lastLine(stdout.Bytes()), &r); jerr != nil {
 		if err == nil {
 			err = jerr
 		}
@@ -141,4 +139,11 @@ func (p *ProcRunner) Run(ctx context.Context, job cron.Job, scheduled time.Time)
 		res.Err = errors.New(r.Error)
 	}
 	return res
+}
+
+// lastLine is the last line a child hermes printed on stdout: its result,
+// as one JSON line, after anything a script or tool let through.
+func lastLine(out []byte) []byte {
+	out = bytes.TrimRight(out, "\n")
+	return out[bytes.LastIndexByte(out, '\n')+1:]
 }

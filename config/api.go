@@ -88,16 +88,22 @@ func validateAPI(a *API, where func(key string) string) []error {
 		}
 	}
 	if a.Advertise != "" {
-		if u, err := url.Parse(a.Advertise); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		if !isOrigin(a.Advertise) {
 			errs = append(errs, badValue(where("api.advertise"), "api.advertise", a.Advertise, "is not accepted; use the URL other replicas reach this API at, scheme, host and port, like http://10.0.0.5:8642"))
 		}
 	}
 	for i, o := range a.CORSOrigins {
-		u, err := url.Parse(o)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || o == "*" {
+		if !isOrigin(o) {
 			key := fmt.Sprintf("api.cors_origins[%d]", i)
 			errs = append(errs, badValue(where(key), key, o, "is not accepted; use an origin like https://chat.example.com (scheme and host, no path, no *)"))
 		}
 	}
 	return errs
+}
+
+// isOrigin reports whether s is an http(s) origin: a scheme and a host
+// (and port), no path beyond "/".
+func isOrigin(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && (u.Path == "" || u.Path == "/")
 }

@@ -275,9 +275,10 @@ type Input struct {
 	// session id made for itself, before the turn takes it: it returns
 	// the session the turn runs in, that one or one its caller bound
 	// for the same conversation meanwhile (the first messages of a new
-	// chat reaching two replicas at once make one session, and the
-	// second turn goes on in it, after the first). A session made and
-	// not taken is deleted, empty. An error it returns ends the turn.
+	// chat reaching two replicas at once make one session, and the turns
+	// run in it one at a time, in either order, each reading what the
+	// other wrote). A session made and not taken is deleted, empty. An
+	// error it returns ends the turn.
 	Created func(ctx context.Context, sessionID string) (string, error)
 
 	// box, when set, is the turn's tools instead of a selection, model

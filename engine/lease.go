@@ -224,8 +224,3 @@ func (e *Engine) hold(ctx context.Context, id string) (context.Context, *leases,
 	}
 	return ctx, lease, func() { lease.release(); unlock() }, nil
 }
-
-// Gone reports whether holder ("host/pid") names a process of this host
-// that has ended: a holder whose leases, or held messages, may be taken
-// over at once rather than after they lapse.
-func (e *Engine) Gone(holder string) bool { return e.gone(holder) }

@@ -197,12 +197,26 @@ ON CONFLICT (key) DO UPDATE SET session_id = gateway_sessions.session_id RETURNI
 // Forget drops the session key's binding, so its next message starts a
 // new session (/new).
 func (s *Store) Forget(ctx context.Context, key string) error {
+	_, err := s.ForgetEnded(ctx, key)
+	return err
+}
+
+// ForgetEnded is Forget that names the session the key was bound to, ""
+// when none, so the caller can close it (its lasting facts are extracted
+// then). Reading and dropping the binding are one statement: a replica
+// binding the key meanwhile is not closed in its place.
+func (s *Store) ForgetEnded(ctx context.Context, key string) (string, error) {
+	var ended string
 	err := s.writeTx(ctx, "forget session", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM gateway_sessions WHERE key = ?`, s.text(key))
+		ended = ""
+		err := tx.QueryRowContext(ctx, `DELETE FROM gateway_sessions WHERE key = ? RETURNING session_id`, s.text(key)).Scan(&ended)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("gateway: forget session %s: %w", key, err)
+		return "", fmt.Errorf("gateway: forget session %s: %w", key, err)
 	}
-	return nil
+	return s.untext(ended), nil
 }

@@ -32,11 +32,14 @@ func TestResolveNone(t *testing.T) {
 		if id, reset := resolve(t, s, clk.Now().Add(365*24*time.Hour), ResetPolicy{Mode: ResetNone}); id != "s1" || reset {
 			t.Errorf("a year later: %q, %v", id, reset)
 		}
-		if err := s.Forget(t.Context(), "k"); err != nil {
-			t.Fatal(err)
+		if ended, err := s.ForgetEnded(t.Context(), "k"); err != nil || ended != "s1" {
+			t.Fatalf("ForgetEnded = %q, %v; want s1, the session it was bound to", ended, err)
 		}
 		if id, reset := resolve(t, s, clk.Now(), ResetPolicy{}); id != "" || reset {
 			t.Errorf("after Forget: %q, %v", id, reset)
+		}
+		if ended, err := s.ForgetEnded(t.Context(), "k"); err != nil || ended != "" {
+			t.Errorf("forgetting a key bound to nothing = %q, %v; want none", ended, err)
 		}
 	})
 }

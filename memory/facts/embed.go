@@ -42,15 +42,29 @@ func (s *Store) embedFacts(ctx context.Context, fs []Fact) [][]float32 {
 	for i, f := range fs {
 		texts[i] = embedText(f)
 	}
-	vecs, err := s.embed(ctx, texts)
-	if err == nil && len(vecs) != len(texts) {
-		err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
-	}
+	vecs, err := s.vectors(ctx, texts)
 	if err != nil {
 		s.log.Warn("facts: embedding failed; storing facts without vectors", "err", err)
 		return nil
 	}
 	return vecs
+}
+
+// vectors embeds texts, one vector each, none empty.
+func (s *Store) vectors(ctx context.Context, texts []string) ([][]float32, error) {
+	vecs, err := s.embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
+	}
+	for i, v := range vecs {
+		if len(v) == 0 {
+			return nil, fmt.Errorf("embedder returned an empty vector for text %d", i)
+		}
+	}
+	return vecs, nil
 }
 
 // embedText is what a fact's vector is computed from.
@@ -229,52 +243,37 @@ func (s *Store) Backfill(ctx context.Context) (int, error) {
 	}
 	done := 0
 	for {
-		type pending struct {
-			id   int64
-			text string
-		}
 		rows, err := s.read.QueryContext(ctx, `SELECT id, subject, content FROM facts
 WHERE superseded_by = 0 AND (embedding IS NULL OR embed_model != ?) ORDER BY id LIMIT ?`, s.model, backfillBatch)
 		if err != nil {
 			return done, fmt.Errorf("facts: backfill: %w", err)
 		}
-		var batch []pending
+		var ids []int64
+		var texts []string
 		for rows.Next() {
-			var p pending
 			var f Fact
-			if err := rows.Scan(&p.id, &f.Subject, &f.Content); err != nil {
+			if err := rows.Scan(&f.ID, &f.Subject, &f.Content); err != nil {
 				rows.Close()
 				return done, fmt.Errorf("facts: backfill: %w", err)
 			}
-			p.text = embedText(f)
-			batch = append(batch, p)
+			ids, texts = append(ids, f.ID), append(texts, embedText(f))
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return done, fmt.Errorf("facts: backfill: %w", err)
 		}
-		if len(batch) == 0 {
+		if len(ids) == 0 {
 			return done, nil
 		}
-		texts := make([]string, len(batch))
-		for i, p := range batch {
-			texts[i] = p.text
-		}
-		vecs, err := s.embed(ctx, texts)
-		if err == nil && len(vecs) != len(texts) {
-			err = fmt.Errorf("embedder returned %d vectors for %d texts", len(vecs), len(texts))
-		}
-		for i := 0; err == nil && i < len(vecs); i++ {
-			if len(vecs[i]) == 0 {
-				err = fmt.Errorf("embedder returned an empty vector for fact %d", batch[i].id)
-			}
-		}
+		// A failure stops the backfill: an empty vector stored would be
+		// asked for again at once, for ever.
+		vecs, err := s.vectors(ctx, texts)
 		if err != nil {
 			return done, fmt.Errorf("facts: backfill: embedding %d facts: %w", len(texts), err)
 		}
 		err = s.writeTx(ctx, "facts: backfill", func(tx *sql.Tx) error {
-			for i, p := range batch {
-				if _, err := tx.ExecContext(ctx, `UPDATE facts SET embedding = ?, embed_model = ? WHERE id = ?`, encodeVector(vecs[i]), s.model, p.id); err != nil {
+			for i, id := range ids {
+				if _, err := tx.ExecContext(ctx, `UPDATE facts SET embedding = ?, embed_model = ? WHERE id = ?`, encodeVector(vecs[i]), s.model, id); err != nil {
 					return err
 				}
 			}
@@ -283,6 +282,6 @@ WHERE superseded_by = 0 AND (embedding IS NULL OR embed_model != ?) ORDER BY id 
 		if err != nil {
 			return done, fmt.Errorf("facts: backfill: %w", err)
 		}
-		done += len(batch)
+		done += len(ids)
 	}
 }
