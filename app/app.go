@@ -187,7 +187,8 @@ func (a *App) openStores(ctx context.Context) error {
 	}
 	// Long-term facts are embedded with the knowledge base's model, so
 	// recall finds a fact said in other words or another language.
-	fo := facts.Options{Logger: a.Log, Clock: a.opts.Clock}
+	lt := l.Config.Memory.LongTerm
+	fo := facts.Options{Logger: a.Log, Clock: a.opts.Clock, Recall: facts.RecallMode(lt.Recall), MinMargin: lt.MinMargin}
 	if emb != nil {
 		fo.Embed, fo.EmbedModel = emb.Embed, l.Config.KB.Embedding.Provider+"/"+l.Config.KB.Embedding.Model
 	}

@@ -258,6 +258,22 @@ type LongTerm struct {
 	// ExpireAfter drops a fact neither recalled nor confirmed for this
 	// long (180d, say); 0 keeps facts until they are forgotten by hand.
 	ExpireAfter time.Duration `yaml:"expire_after"`
+	// Recall is what recall goes by: hybrid (the default: words, and with
+	// kb.embedding the facts' vectors too), words, or vectors (words when
+	// no embedding model is configured).
+	Recall RecallMode `yaml:"recall"`
+	// MinMargin is how far a fact's vector must beat unrelated text
+	// (cosine, 0 to 1) for recall to bring it by meaning alone; 0 means
+	// the default, 0.35. go run ./bench/recall measures a model's margins.
+	MinMargin float64 `yaml:"min_margin"`
+}
+
+// RecallMode is memory.long_term.recall.
+type RecallMode string
+
+// UnmarshalText accepts hybrid, words or vectors, or nothing (hybrid).
+func (m *RecallMode) UnmarshalText(text []byte) error {
+	return oneOf(m, text, true, "hybrid", "words", "vectors")
 }
 
 func (*LongTerm) shorthandKey() string { return "enabled" }

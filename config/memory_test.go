@@ -40,7 +40,20 @@ func TestLongTermSection(t *testing.T) {
 			t.Errorf("%q: long_term = %+v (on %v), want on %v, %d a day", tt.yaml, lt, lt.On(), tt.on, tt.perDay)
 		}
 	}
-	l, err := loadFiles(t, map[string]string{"config.yaml": "memory: {long_term: {expire_after: 4320h}}\n"}, nil, nil)
+	for yaml, want := range map[string]string{
+		"memory: {long_term: {recall: fuzzy}}\n":    `memory.long_term.recall: "fuzzy" is not accepted; use one of hybrid, words, vectors`,
+		"memory: {long_term: {min_margin: 1.5}}\n":  `memory.long_term.min_margin: "1.5" is not accepted; use a cosine margin from 0 to 1`,
+		"memory: {long_term: {min_margin: -0.1}}\n": `memory.long_term.min_margin: "-0.1" is not accepted`,
+	} {
+		if _, err := loadFiles(t, map[string]string{"config.yaml": yaml}, nil, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error naming %q", yaml, err, want)
+		}
+	}
+	l, err := loadFiles(t, map[string]string{"config.yaml": "memory: {long_term: {recall: words, min_margin: 0.2}}\n"}, nil, nil)
+	if lt := l.Config.Memory.LongTerm; err != nil || lt.Recall != "words" || lt.MinMargin != 0.2 {
+		t.Errorf("recall and min_margin: %+v, %v", lt, err)
+	}
+	l, err = loadFiles(t, map[string]string{"config.yaml": "memory: {long_term: {expire_after: 4320h}}\n"}, nil, nil)
 	if err != nil || l.Config.Memory.LongTerm.ExpireAfter != 180*24*time.Hour {
 		t.Errorf("expire_after: %v, %v", l.Config.Memory.LongTerm.ExpireAfter, err)
 	}

@@ -45,6 +45,10 @@ func validate(c *Config, where func(key string) string) []error {
 			}
 		}
 	}
+	if m := c.Memory.LongTerm.MinMargin; m < 0 || m > 1 {
+		key := "memory.long_term.min_margin"
+		errs = append(errs, badValue(where(key), key, fmt.Sprint(m), "is not accepted; use a cosine margin from 0 to 1 (0: the default, 0.35)"))
+	}
 	errs = append(errs, validateGateway(&c.Gateway, where)...)
 	errs = append(errs, validateAPI(&c.API, where)...)
 	errs = append(errs, validateDelegation(c, where)...)

@@ -1,8 +1,10 @@
 // Command recall measures what long-term memory recalls on the recall set
 // (memory/facts/testdata/recall/set.json: 60 facts and 200 first
 // messages, a third of them in another language than their fact or
-// unrelated to any): recall@5 and false recall, with words alone and,
-// when an embedding model is given, with its vectors too.
+// unrelated to any): recall@5 and false recall with words alone, with an
+// embedding model's vectors alone, and with both (hybrid, the default),
+// then hybrid's figures for a range of minimum margins
+// (memory.long_term.min_margin), to choose one for the model from.
 //
 //	go run ./bench/recall
 //	go run ./bench/recall -base-url https://api.openai.com/v1 -model text-embedding-3-small   # key in $OPENAI_API_KEY
@@ -19,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 	"github.com/hermes-go/hermes/memory/facts"
@@ -51,7 +54,7 @@ func run(setPath, baseURL, model, keyEnv string) error {
 		if keyEnv != "" {
 			key = os.Getenv(keyEnv)
 		}
-		embed, name = facts.EmbedOpenAI(baseURL, key, model), model
+		embed, name = recalltest.Memo(facts.EmbedOpenAI(baseURL, key, model)), model
 	}
 	dir, err := os.MkdirTemp("", "hermes-recall-")
 	if err != nil {
@@ -59,20 +62,47 @@ func run(setPath, baseURL, model, keyEnv string) error {
 	}
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	for i, mode := range []struct {
-		name  string
-		embed facts.EmbedFunc
-	}{{"words alone", nil}, {"words and " + name, embed}} {
-		db, err := sqlitedb.Open(ctx, filepath.Join(dir, fmt.Sprintf("state%d.db", i)), sqlitedb.Options{})
+	open := func(name string, opt facts.Options) (*facts.Store, func(), error) {
+		db, err := sqlitedb.Open(ctx, filepath.Join(dir, name+".db"), sqlitedb.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return facts.New(db, opt), func() { db.Close() }, nil
+	}
+	for _, mode := range []struct {
+		name string
+		opt  facts.Options
+	}{
+		{"words alone", facts.Options{Recall: facts.RecallWords}},
+		{name + " alone", facts.Options{Recall: facts.RecallVectors, Embed: embed, EmbedModel: model}},
+		{"words and " + name, facts.Options{Embed: embed, EmbedModel: model}},
+	} {
+		st, done, err := open(strings.ReplaceAll(mode.name, " ", "-"), mode.opt)
 		if err != nil {
 			return err
 		}
-		sc, err := recalltest.Run(ctx, facts.New(db, facts.Options{Embed: mode.embed}), set)
-		db.Close()
+		sc, err := recalltest.Run(ctx, st, set)
+		done()
 		if err != nil {
 			return fmt.Errorf("%s: %w", mode.name, err)
 		}
-		fmt.Printf("%-30s %s\n", mode.name, sc)
+		fmt.Printf("%-34s %s\n", mode.name, sc)
+	}
+	// The margins around the default, to choose memory.long_term.min_margin
+	// for this model from.
+	st, done, err := open("sweep", facts.Options{Embed: embed, EmbedModel: model})
+	if err != nil {
+		return err
+	}
+	defer done()
+	margins := []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5}
+	scores, err := recalltest.Sweep(ctx, st, set, margins)
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	fmt.Printf("\nwords and %s, by min_margin (default %.2f):\n", name, facts.DefaultMinMargin)
+	for i, m := range margins {
+		fmt.Printf("  %.2f  %s\n", m, scores[i])
 	}
 	return nil
 }

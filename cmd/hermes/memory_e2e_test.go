@@ -463,7 +463,7 @@ func TestLongTermFactsEmbedded(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		if err := db.Reader().QueryRow(`SELECT count(*) FROM facts WHERE embedding IS NOT NULL AND embed_model = 'local/llmtest-embed'`).Scan(&n); err != nil {
+		if err := db.Reader().QueryRow(`SELECT count(*) FROM fact_vectors WHERE model = 'local/llmtest-embed'`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n

@@ -13,8 +13,9 @@ var factSchema = schema{name: "fact", versionKey: "facts_schema_version", fallba
 // tables. norm is the content as the fact store's normalize() leaves it,
 // so duplicates are found by index rather than by normalizing every row;
 // has_cjk marks the rows the CJK scan must search (see
-// memory/facts/rank.go); embedding is the fact's vector as little-endian
-// float32s, when the store has an embedder.
+// memory/facts/rank.go). A fact's vector, little-endian float32s, and
+// its model are in fact_vectors since version 6 (versions 1 to 5 kept
+// them in facts.embedding and embed_model).
 var factMigrations = []string{
 	// 1: facts and their word index.
 	`
@@ -84,5 +85,28 @@ ALTER TABLE facts ADD COLUMN superseded_by INTEGER NOT NULL DEFAULT 0;
 	// another model is not compared with a query's, and is made again.
 	`
 ALTER TABLE facts ADD COLUMN embed_model TEXT NOT NULL DEFAULT '';
+`,
+	// 6: vectors in a table of their own, out of the facts' rows: a scan
+	// of the facts (the CJK terms', see memory/facts/rank.go) no longer
+	// reads kilobytes of vector per row to reach the columns after it.
+	// seq grows with every vector stored, replaced ones included, so a
+	// process keeping vectors in memory reads only the ones stored since
+	// it last looked. facts_live lists the current facts of an owner
+	// without reading their rows.
+	`
+CREATE TABLE fact_vectors (
+	seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+	fact_id INTEGER NOT NULL UNIQUE,
+	model   TEXT NOT NULL,
+	vector  BLOB NOT NULL
+);
+INSERT INTO fact_vectors (fact_id, model, vector)
+	SELECT id, embed_model, embedding FROM facts WHERE embedding IS NOT NULL ORDER BY id;
+ALTER TABLE facts DROP COLUMN embedding;
+ALTER TABLE facts DROP COLUMN embed_model;
+CREATE TRIGGER fact_vectors_delete AFTER DELETE ON facts BEGIN
+	DELETE FROM fact_vectors WHERE fact_id = old.id;
+END;
+CREATE INDEX facts_live ON facts(owner, superseded_by, id);
 `,
 }

@@ -124,11 +124,14 @@ LIMIT 1`, owner, norm, longEnough, padded, minContained, padded, norm).Scan(&id,
 	case errors.Is(err, sql.ErrNoRows):
 		var id int64
 		err := tx.QueryRowContext(ctx, `
-INSERT INTO facts (kind, subject, content, norm, has_cjk, source_session, created_at, embedding, embed_model, owner)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, vec.blob, vec.modelOf(), owner).Scan(&id)
+INSERT INTO facts (kind, subject, content, norm, has_cjk, source_session, created_at, owner)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, now, owner).Scan(&id)
 		if err != nil {
 			return false, fmt.Errorf("insert: %w", err)
+		}
+		if err := putVector(ctx, tx, id, vec); err != nil {
+			return false, err
 		}
 		return true, supersede(ctx, tx, owner, id, f.Subject, now)
 	case err != nil:
@@ -141,10 +144,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		}
 		_, err = tx.ExecContext(ctx, `
 UPDATE facts SET kind = ?, subject = ?, content = ?, norm = ?, has_cjk = ?,
-	source_session = CASE WHEN ? != '' THEN ? ELSE source_session END,
-	embedding = coalesce(?, embedding), embed_model = CASE WHEN ? THEN ? ELSE embed_model END
+	source_session = CASE WHEN ? != '' THEN ? ELSE source_session END
 WHERE id = ?`,
-			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, f.SourceSession, vec.blob, vec.blob != nil, vec.model, id)
+			string(f.Kind), f.Subject, f.Content, norm, cjk, f.SourceSession, f.SourceSession, id)
+		if err == nil {
+			err = putVector(ctx, tx, id, vec)
+		}
 	} else {
 		_, err = tx.ExecContext(ctx, `
 UPDATE facts SET
@@ -182,10 +187,19 @@ type vector struct {
 	model string
 }
 
-// modelOf is the model to store beside the vector: none without one.
-func (v vector) modelOf() string {
+// putVector stores v as fact id's vector, replacing the one it had,
+// under a new seq (see vectorCache); without a vector it keeps the old.
+func putVector(ctx context.Context, tx *sql.Tx, id int64, v vector) error {
 	if v.blob == nil {
-		return ""
+		return nil
 	}
-	return v.model
+	if _, err := tx.ExecContext(ctx, `DELETE FROM fact_vectors WHERE fact_id = ?`, id); err != nil {
+		return fmt.Errorf("replace the vector of fact %d: %w", id, err)
+	}
+	// A fact forgotten since it was read (Backfill) gets no vector.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO fact_vectors (fact_id, model, vector)
+SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM facts WHERE id = ?)`, id, v.model, v.blob, id); err != nil {
+		return fmt.Errorf("store the vector of fact %d: %w", id, err)
+	}
+	return nil
 }

@@ -15,22 +15,9 @@ import (
 	"unicode/utf8"
 )
 
-// With an embedder, search blends meaning into the word ranking:
-//
-//	coverage' = (1 - vectorWeight) * coverage + vectorWeight * max(0, cosine)
-//
-// for facts that have a vector (a fact stored before the embedder was
-// configured, or while it failed, keeps its word coverage). A fact that
-// shares no word with the query but means much the same (cosine 0.9)
-// reaches 0.45, Recall's minimum; an unrelated one, whose cosine with
-// most embedding models sits at 0.1 to 0.3, does not. Score stays the
-// word score, so Scored.Score still says how many words matched.
-const (
-	vectorWeight = 0.5
-	// maxVectorScan bounds the facts whose vectors one search reads,
-	// newest first: at 1,536 dimensions each vector is 6 KB.
-	maxVectorScan = 2000
-)
+// queryEmbedTimeout bounds the embedding of a query: a hung embedding
+// server costs a recall its vectors, not the turn that recalls.
+const queryEmbedTimeout = 10 * time.Second
 
 // embedFacts returns a vector for each fact, or nil without an embedder
 // or when it fails (logged: the facts are stored without vectors).
@@ -75,51 +62,42 @@ func embedText(f Fact) string {
 	return f.Subject + ": " + f.Content
 }
 
-// blendVectors mixes cosine similarity into rs, adding facts only the
-// vectors found, and re-sorts. Without an embedder it returns rs.
-func (s *Store) blendVectors(ctx context.Context, query string, rs []ranked) ([]ranked, error) {
+// similarities embeds query and returns its cosine with the vector of
+// every fact in live, and the query's background (anchors.go); ok is
+// false without an embedder, or when the embedding failed (logged: recall
+// then goes by words alone).
+func (s *Store) similarities(ctx context.Context, query string, live map[int64]bool) (sims map[int64]float64, bg float64, ok bool, err error) {
 	if s.embed == nil || strings.TrimSpace(query) == "" {
-		return rs, nil
+		return nil, 0, false, nil
 	}
-	qv, err := s.embed(ctx, []string{query})
-	if err != nil || len(qv) != 1 {
-		s.log.Warn("facts: embedding the query failed; ranking by words alone", "err", err)
-		return rs, nil
+	c := s.vecs
+	c.mu.Lock()
+	anchors := c.anchors
+	c.mu.Unlock()
+	texts := []string{query}
+	if anchors == nil {
+		texts = append(texts, anchorTexts()...)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, embedding FROM facts
-WHERE embedding IS NOT NULL AND embed_model = ? AND owner = ? AND superseded_by = 0 ORDER BY id DESC LIMIT ?`, s.model, s.owner, maxVectorScan)
+	ectx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
+	vecs, err := s.vectors(ectx, texts)
+	cancel()
 	if err != nil {
-		return nil, fmt.Errorf("read vectors: %w", err)
+		s.log.Warn("facts: embedding the query failed; recalling by words alone", "err", err)
+		return nil, 0, false, nil
 	}
-	defer rows.Close()
-	cos := map[int64]float64{}
-	for rows.Next() {
-		var (
-			id   int64
-			blob []byte
-		)
-		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, fmt.Errorf("read vectors: %w", err)
+	q := unit(vecs[0])
+	if anchors == nil {
+		for _, v := range vecs[1:] {
+			anchors = append(anchors, unit(v))
 		}
-		cos[id] = cosine(qv[0], decodeVector(blob))
+		c.mu.Lock()
+		c.anchors = anchors
+		c.mu.Unlock()
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read vectors: %w", err)
+	if err := c.refresh(ctx, s.read, s.model, s.now()); err != nil {
+		return nil, 0, false, err
 	}
-	seen := make(map[int64]bool, len(rs))
-	for i := range rs {
-		seen[rs[i].id] = true
-		if c, ok := cos[rs[i].id]; ok {
-			rs[i].coverage = (1-vectorWeight)*rs[i].coverage + vectorWeight*max(0, c)
-		}
-	}
-	for id, c := range cos {
-		if !seen[id] && c > 0 {
-			rs = append(rs, ranked{id: id, coverage: vectorWeight * c})
-		}
-	}
-	sortRanked(rs)
-	return rs, nil
+	return c.similar(q, live), background(q, anchors), true, nil
 }
 
 // encodeVector is v as little-endian float32s.
@@ -141,24 +119,6 @@ func decodeVector(b []byte) []float32 {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return v
-}
-
-// cosine is the cosine similarity of a and b; zero when their lengths
-// differ (vectors from another model) or either is all zeros.
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) || len(a) == 0 {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // EmbedOpenAI returns an embedder calling an OpenAI-compatible
@@ -244,7 +204,8 @@ func (s *Store) Backfill(ctx context.Context) (int, error) {
 	done := 0
 	for {
 		rows, err := s.read.QueryContext(ctx, `SELECT id, subject, content FROM facts
-WHERE superseded_by = 0 AND (embedding IS NULL OR embed_model != ?) ORDER BY id LIMIT ?`, s.model, backfillBatch)
+WHERE superseded_by = 0 AND NOT EXISTS (SELECT 1 FROM fact_vectors WHERE fact_id = facts.id AND model = ?)
+ORDER BY id LIMIT ?`, s.model, backfillBatch)
 		if err != nil {
 			return done, fmt.Errorf("facts: backfill: %w", err)
 		}
@@ -273,7 +234,7 @@ WHERE superseded_by = 0 AND (embedding IS NULL OR embed_model != ?) ORDER BY id 
 		}
 		err = s.writeTx(ctx, "facts: backfill", func(tx *sql.Tx) error {
 			for i, id := range ids {
-				if _, err := tx.ExecContext(ctx, `UPDATE facts SET embedding = ?, embed_model = ? WHERE id = ?`, encodeVector(vecs[i]), s.model, id); err != nil {
+				if err := putVector(ctx, tx, id, vector{blob: encodeVector(vecs[i]), model: s.model}); err != nil {
 					return err
 				}
 			}

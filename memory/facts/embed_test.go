@@ -98,7 +98,7 @@ func testEmbeddingsBlend(t *testing.T, backend string) {
 		Fact{Kind: KindDecision, Subject: "release", Content: "Production deploys need a green integration run first."},
 	)
 	var blobs int
-	s.read.QueryRow(`SELECT count(*) FROM facts WHERE length(embedding) = 12`).Scan(&blobs)
+	s.read.QueryRow(`SELECT count(*) FROM fact_vectors WHERE length(vector) = 12`).Scan(&blobs)
 	if blobs != 2 {
 		t.Fatalf("%d facts have a 3-dimension vector, want 2", blobs)
 	}

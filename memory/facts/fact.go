@@ -83,10 +83,14 @@ type Scored struct {
 	// is better, comparable only within one query.
 	Score float64
 	// Coverage is the share, 0 to 1, of the query's most informative
-	// terms that the fact matches, weighted by rarity; with embeddings it
-	// is blended with cosine similarity (see embed.go). Recall keeps facts
-	// whose coverage reaches its minimum.
+	// terms that the fact matches, weighted by rarity. Recall keeps facts
+	// whose coverage reaches MinCoverage.
 	Coverage float64
+	// Similarity is the cosine of the fact's vector with the query's,
+	// and Margin how far it beats the query's background (anchors.go):
+	// zero without vectors. Recall keeps facts whose margin reaches the
+	// store's minimum.
+	Similarity, Margin float64
 }
 
 // validate checks f for storing and returns it tidied: text trimmed and

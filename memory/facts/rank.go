@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hermes-go/hermes/internal/sqldb"
-	"github.com/hermes-go/hermes/internal/sqltext"
 )
 
 // Ranking is BM25 with two simplifications a fact store can afford: a
@@ -44,45 +43,63 @@ type hits struct {
 	match map[int64][]int // fact id -> indexes of the terms it holds
 }
 
-// collect looks every term up: words in the FTS5 index, CJK terms by one
-// scan of the facts that have CJK text.
-func (s *Store) collect(ctx context.Context, terms []term) (*hits, error) {
-	h := &hits{df: make([]int, len(terms)), match: map[int64][]int{}}
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM facts WHERE owner = ? AND superseded_by = 0`, s.owner).Scan(&h.n); err != nil {
-		return nil, fmt.Errorf("count facts: %w", err)
+// liveFacts returns the ids of the owner's current facts, through the
+// facts_live index alone: the word index then needs no lookup of each
+// matching row to tell whose it is and whether it still holds.
+func (s *Store) liveFacts(ctx context.Context) (map[int64]bool, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM facts WHERE owner = ? AND superseded_by = 0`, s.owner)
+	if err != nil {
+		return nil, fmt.Errorf("list facts: %w", err)
 	}
+	defer rows.Close()
+	live := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("list facts: %w", err)
+		}
+		live[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list facts: %w", err)
+	}
+	return live, nil
+}
+
+// collect looks every term up among the live facts: words in the word
+// index, CJK terms by one scan of the facts that have CJK text.
+func (s *Store) collect(ctx context.Context, terms []term, live map[int64]bool) (*hits, error) {
+	h := &hits{n: len(live), df: make([]int, len(terms)), match: map[int64][]int{}}
 	var cjk []int
 	for i, t := range terms {
 		if t.cjk {
 			cjk = append(cjk, i)
 			continue
 		}
-		if err := s.matchWord(ctx, h, i, t); err != nil {
+		if err := s.matchWord(ctx, h, i, t, live); err != nil {
 			return nil, err
 		}
 	}
 	if len(cjk) > 0 {
-		if err := s.scanCJK(ctx, h, terms, cjk); err != nil {
+		if err := s.scanCJK(ctx, h, terms, cjk, live); err != nil {
 			return nil, err
 		}
 	}
 	return h, nil
 }
 
-// matchWord records the facts whose subject or content has the word t:
-// through FTS5 in SQLite, through the search_words tsvector in
+// matchWord records the live facts whose subject or content has the word
+// t: through FTS5 in SQLite, through the search_words tsvector in
 // PostgreSQL. Both find the same facts ('simple' splits words as
 // unicode61 does, and both match a stem as a prefix), and rank then
 // scores them in Go from the counts alone, so the two backends rank a
 // query's matches alike.
-func (s *Store) matchWord(ctx context.Context, h *hits, i int, t term) error {
-	query, arg := `
-SELECT facts_fts.rowid FROM facts_fts JOIN facts ON facts.id = facts_fts.rowid
-WHERE facts_fts MATCH ? AND facts.owner = ? AND facts.superseded_by = 0`, quoteFTS(t)
+func (s *Store) matchWord(ctx context.Context, h *hits, i int, t term, live map[int64]bool) error {
+	query, args := `SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?`, []any{quoteFTS(t)}
 	if s.db.Dialect() == sqldb.Postgres {
-		query, arg = `SELECT id FROM facts WHERE search_words @@ to_tsquery('simple', ?) AND owner = ? AND superseded_by = 0`, quoteTSQuery(t)
+		query, args = `SELECT id FROM facts WHERE search_words @@ to_tsquery('simple', ?) AND owner = ? AND superseded_by = 0`, []any{quoteTSQuery(t), s.owner}
 	}
-	rows, err := s.read.QueryContext(ctx, query, arg, s.owner)
+	rows, err := s.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("search facts for %q: %w", t.text, err)
 	}
@@ -92,8 +109,10 @@ WHERE facts_fts MATCH ? AND facts.owner = ? AND facts.superseded_by = 0`, quoteF
 		if err := rows.Scan(&id); err != nil {
 			return fmt.Errorf("search facts for %q: %w", t.text, err)
 		}
-		h.df[i]++
-		h.match[id] = append(h.match[id], i)
+		if live[id] {
+			h.df[i]++
+			h.match[id] = append(h.match[id], i)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("search facts for %q: %w", t.text, err)
@@ -101,31 +120,21 @@ WHERE facts_fts MATCH ? AND facts.owner = ? AND facts.superseded_by = 0`, quoteF
 	return nil
 }
 
-// scanCJK records the CJK facts holding each CJK term, reading each such
-// fact at most once: SQL picks the facts holding any of the terms, Go
-// tells which. (Having SQL return a bit mask of the terms each fact
-// holds instead was slower, 19 against 15 ms at 10,000 facts: every
-// instr() then runs, where OR stops at the first term found.) The scan
-// reads the table in order (NOT INDEXED): through an index of the CJK
-// rows, each row cost a b-tree lookup, 15 against 12 ms. CJK has no
-// letter case, so the text is not lower-cased. PostgreSQL scans the same
-// way with strpos(): the terms are two characters, which pg_trgm has no
-// trigram for.
-func (s *Store) scanCJK(ctx context.Context, h *hits, terms []term, idx []int) error {
-	d := s.db.Dialect()
-	conds := make([]string, len(idx))
-	args := make([]any, len(idx))
-	for k, i := range idx {
-		conds[k] = sqltext.Contains(d, "text", "?")
-		args[k] = terms[i].text
-	}
+// scanCJK records the live CJK facts holding each CJK term, reading each
+// such fact once and telling in Go which terms it holds. (Having SQL
+// pick the facts holding any term with an OR of instr() calls was slower
+// once a long message gave 30 terms.) The scan reads the table in order
+// (NOT INDEXED): through an index of the CJK rows, each row cost a
+// b-tree lookup. CJK has no letter case, so the text is not lower-cased.
+// PostgreSQL scans the same way: the terms are two characters, which
+// pg_trgm has no trigram for.
+func (s *Store) scanCJK(ctx context.Context, h *hits, terms []term, idx []int, live map[int64]bool) error {
 	notIndexed := " NOT INDEXED"
-	if d == sqldb.Postgres {
+	if s.db.Dialect() == sqldb.Postgres {
 		notIndexed = ""
 	}
-	rows, err := s.read.QueryContext(ctx, `
-SELECT id, text FROM (SELECT id, subject || ' ' || content AS text FROM facts`+notIndexed+` WHERE has_cjk = 1 AND owner = ? AND superseded_by = 0) AS cjk
-WHERE `+strings.Join(conds, " OR "), append([]any{s.owner}, args...)...)
+	rows, err := s.read.QueryContext(ctx, `SELECT id, subject || ' ' || content FROM facts`+notIndexed+`
+WHERE has_cjk = 1 AND owner = ? AND superseded_by = 0`, s.owner)
 	if err != nil {
 		return fmt.Errorf("scan CJK facts: %w", err)
 	}
@@ -137,6 +146,9 @@ WHERE `+strings.Join(conds, " OR "), append([]any{s.owner}, args...)...)
 		)
 		if err := rows.Scan(&id, &text); err != nil {
 			return fmt.Errorf("scan CJK facts: %w", err)
+		}
+		if !live[id] {
+			continue
 		}
 		for _, i := range idx {
 			if strings.Contains(text, terms[i].text) {
@@ -151,10 +163,18 @@ WHERE `+strings.Join(conds, " OR "), append([]any{s.owner}, args...)...)
 	return nil
 }
 
-// ranked is one matching fact before its row is read.
+// ranked is one matching fact before its row is read: how its words
+// matched, how near its vector is, and the two fused.
 type ranked struct {
 	id              int64
 	score, coverage float64
+	words           bool
+	// sim is the cosine of the fact's vector with the query's, margin
+	// how far it beats the query's background (anchors.go); vec says the
+	// fact has a vector to compare.
+	sim, margin float64
+	vec         bool
+	fused       float64
 }
 
 // rank scores every fact in h and returns them best first.
@@ -171,7 +191,7 @@ func (h *hits) rank() []ranked {
 	}
 	out := make([]ranked, 0, len(h.match))
 	for id, ts := range h.match {
-		r := ranked{id: id}
+		r := ranked{id: id, words: true}
 		for _, i := range ts {
 			r.score += weights[i]
 		}

@@ -14,9 +14,18 @@ import (
 // fact among two rarer ones stays near 0.2.
 const MinCoverage = 0.45
 
+// DefaultMinMargin is the margin (anchors.go) a fact's vector must have
+// for Recall to return it on meaning alone, when the configuration sets
+// none. It was chosen on the recall set (testdata/recall) so that false
+// recall stays at or under 0.05 with the models measured; see
+// TestRecallSet and bench/recall, which measures any other model.
+const DefaultMinMargin = 0.35
+
 // Recall returns up to limit facts relevant to message — the first user
-// message of a conversation — best first, or none when nothing reaches
-// MinCoverage. It marks the facts it returns as used; failing to is
+// message of a conversation — best first, or none when nothing is. A
+// fact is relevant when its words cover MinCoverage of the message's, or
+// its vector beats the message's background by the store's minimum
+// margin; the two rankings are fused (fuse.go). It marks the facts it returns as used; failing to is
 // logged, not returned, since the facts were found. A limit below one
 // means 5.
 func Recall(ctx context.Context, s *Store, message string, limit int) ([]Fact, error) {
@@ -24,16 +33,15 @@ func Recall(ctx context.Context, s *Store, message string, limit int) ([]Fact, e
 		limit = 5
 	}
 	// Lone CJK characters are too common to recall by (minCJK 2).
-	found, err := s.search(ctx, message, limit, 2)
+	found, err := s.search(ctx, message, limit, 2, func(r ranked) bool {
+		return (r.words && r.coverage >= MinCoverage) || (r.vec && r.margin >= s.minMargin)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("facts: recall: %w", err)
 	}
 	var out []Fact
 	var ids []int64
 	for _, f := range found {
-		if f.Coverage < MinCoverage {
-			break // sorted by coverage
-		}
 		out = append(out, f.Fact)
 		ids = append(ids, f.ID)
 	}

@@ -1,12 +1,9 @@
 package facts
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"testing"
-
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // recallSet is testdata/recall/set.json: 60 facts and 200 first messages
@@ -35,15 +32,4 @@ func loadRecallSet(t testing.TB) recallSet {
 		t.Fatalf("testdata/recall/set.json: %v", err)
 	}
 	return set
-}
-
-// testEmbed embeds with llmtest's deterministic vectors (hashed words and
-// CJK bigrams): they exercise the mechanics, but know no synonyms and no
-// other language, as a real embedding model does.
-func testEmbed(_ context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	for i, t := range texts {
-		out[i] = llmtest.Embed(t)
-	}
-	return out, nil
 }

@@ -3,6 +3,7 @@ package facts
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -10,36 +11,80 @@ import (
 // factColumns are the columns scanFact reads, in order.
 const factColumns = `id, kind, subject, content, source_session, created_at, last_used_at, uses, superseded_by`
 
-// Search returns up to limit facts matching any term of query, best
-// first (rank.go). Anything may be typed: terms are quoted before they
-// reach FTS5, and a query with no searchable term finds nothing. A
+// Search returns up to limit facts matching any term of query, or near
+// it in meaning, best first (fuse.go). Anything may be typed: terms are
+// quoted before they reach FTS5, and a query with no searchable term
+// finds by meaning alone. With vectors, a fact no word of the query
+// matches is found only when its cosine beats the query's background
+// (anchors.go): ranked among everything, every fact would be "found". A
 // limit below one means 10.
 func (s *Store) Search(ctx context.Context, query string, limit int) ([]Scored, error) {
-	out, err := s.search(ctx, query, limit, 1)
+	out, err := s.search(ctx, query, limit, 1, func(r ranked) bool { return r.words || r.margin > 0 })
 	if err != nil {
 		return nil, fmt.Errorf("facts: search %q: %w", query, err)
 	}
 	return out, nil
 }
 
-// search is Search with the shortest CJK run that counts as a term.
-func (s *Store) search(ctx context.Context, query string, limit, minCJK int) ([]Scored, error) {
+// search is Search with the shortest CJK run that counts as a term, and
+// the test a fact must pass before the best limit are taken.
+func (s *Store) search(ctx context.Context, query string, limit, minCJK int, keep func(ranked) bool) ([]Scored, error) {
 	if limit < 1 {
 		limit = 10
 	}
-	terms := parseTerms(query, minCJK)
-	var rs []ranked
-	if len(terms) > 0 {
-		h, err := s.collect(ctx, terms)
-		if err != nil {
-			return nil, err
-		}
-		rs = h.rank()
-	}
-	rs, err := s.blendVectors(ctx, query, rs)
-	if err != nil {
+	live, err := s.liveFacts(ctx)
+	if err != nil || len(live) == 0 {
 		return nil, err
 	}
+	// Words and vectors are looked up side by side: one waits on SQLite,
+	// the other on the embedder and the scan of the vectors.
+	var (
+		sims    map[int64]float64
+		bg      float64
+		vecsOK  bool
+		vecsErr error
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		if s.mode != RecallWords {
+			sims, bg, vecsOK, vecsErr = s.similarities(ctx, query, live)
+		}
+	}()
+	byID := map[int64]*ranked{}
+	var wordsErr error
+	if s.mode != RecallVectors || s.embed == nil {
+		if terms := parseTerms(query, minCJK); len(terms) > 0 {
+			var h *hits
+			if h, wordsErr = s.collect(ctx, terms, live); wordsErr == nil {
+				for _, r := range h.rank() {
+					byID[r.id] = &r
+				}
+			}
+		}
+	}
+	<-done
+	if err := errors.Join(wordsErr, vecsErr); err != nil {
+		return nil, err
+	}
+	for id, sim := range sims {
+		if !vecsOK {
+			break
+		}
+		r := byID[id]
+		if r == nil {
+			r = &ranked{id: id}
+			byID[id] = r
+		}
+		r.vec, r.sim, r.margin = true, sim, sim-bg
+	}
+	rs := make([]ranked, 0, len(byID))
+	for _, r := range byID {
+		if keep(*r) {
+			rs = append(rs, *r)
+		}
+	}
+	fuse(rs)
 	if len(rs) > limit {
 		rs = rs[:limit]
 	}
@@ -50,14 +95,14 @@ func (s *Store) search(ctx context.Context, query string, limit, minCJK int) ([]
 	for i, r := range rs {
 		ids[i] = r.id
 	}
-	byID, err := s.load(ctx, ids)
+	facts, err := s.load(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Scored, 0, len(rs))
 	for _, r := range rs {
-		if f, ok := byID[r.id]; ok { // a fact forgotten meanwhile is skipped
-			out = append(out, Scored{Fact: f, Score: r.score, Coverage: r.coverage})
+		if f, ok := facts[r.id]; ok { // a fact forgotten meanwhile is skipped
+			out = append(out, Scored{Fact: f, Score: r.score, Coverage: r.coverage, Similarity: r.sim, Margin: r.margin})
 		}
 	}
 	return out, nil

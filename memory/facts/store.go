@@ -26,10 +26,30 @@ type Options struct {
 	// each vector is kept with it, a vector of another model is left out
 	// of search, and Backfill makes it again.
 	EmbedModel string
+	// Recall says which signals recall and search go by: words, vectors
+	// or both (the default). Without Embed, vectors mean words.
+	Recall RecallMode
+	// MinMargin is how far a fact's cosine must beat the query's
+	// background (anchors.go) for Recall to return it by meaning alone;
+	// zero means DefaultMinMargin.
+	MinMargin float64
 	// Logger receives failed embeddings; nil discards them. Retries of
 	// busy writes go to the DB's logger.
 	Logger *slog.Logger
 }
+
+// RecallMode is which signals recall and search go by.
+type RecallMode string
+
+// The recall modes; "" is RecallHybrid.
+const (
+	RecallHybrid  RecallMode = "hybrid"
+	RecallWords   RecallMode = "words"
+	RecallVectors RecallMode = "vectors"
+)
+
+// RecallModes are the modes a configuration may name.
+func RecallModes() []RecallMode { return []RecallMode{RecallHybrid, RecallWords, RecallVectors} }
 
 // Store is the fact table of one state.db. Its methods are safe for
 // concurrent use, and several processes may use the same file at once.
@@ -41,7 +61,11 @@ type Store struct {
 	now   func() time.Time
 	embed EmbedFunc
 	model string
-	log   *slog.Logger
+	mode  RecallMode
+	// minMargin is Options.MinMargin, defaulted.
+	minMargin float64
+	vecs      *vectorCache
+	log       *slog.Logger
 	// owner is whose facts this view adds, finds and forgets: "" for the
 	// shared ones (see For).
 	owner string
@@ -51,7 +75,11 @@ type Store struct {
 // tables up to date. The store holds nothing of its own to release; db
 // is closed by whoever opened it.
 func New(db sqldb.DB, opt Options) *Store {
-	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, model: opt.EmbedModel, log: opt.Logger}
+	s := &Store{db: db, read: db.Reader(), now: clock.OrReal(opt.Clock).Now, embed: opt.Embed, model: opt.EmbedModel,
+		mode: opt.Recall, minMargin: opt.MinMargin, vecs: &vectorCache{}, log: opt.Logger}
+	if s.minMargin == 0 {
+		s.minMargin = DefaultMinMargin
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -64,6 +92,15 @@ func New(db sqldb.DB, opt Options) *Store {
 func (s *Store) For(owner string) *Store {
 	v := *s
 	v.owner = owner
+	return &v
+}
+
+// WithMinMargin returns a view of s whose Recall holds vectors to margin
+// m instead of the store's own (Options.MinMargin): for measuring a
+// model at several margins over one set of stored facts.
+func (s *Store) WithMinMargin(m float64) *Store {
+	v := *s
+	v.minMargin = m
 	return &v
 }
 

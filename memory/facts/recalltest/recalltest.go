@@ -12,8 +12,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hermes-go/hermes/llm/llmtest"
 	"github.com/hermes-go/hermes/memory/facts"
@@ -79,6 +81,76 @@ func (s Score) String() string {
 // Run stores the set's facts in st, which must be empty, recalls for
 // each message, and scores what came back.
 func Run(ctx context.Context, st *facts.Store, set Set) (Score, error) {
+	byContent, err := store(ctx, st, set)
+	if err != nil {
+		return Score{}, err
+	}
+	return score(set, func(text string) ([]string, error) {
+		got, err := facts.Recall(ctx, st, text, 5)
+		return ids(got, byContent), err
+	})
+}
+
+// Sweep stores the set's facts in st, which must be empty, and scores
+// Recall with each minimum margin (facts.Options.MinMargin) in margins:
+// the figures to choose a margin for an embedding model from. Each
+// margin recalls for every message again, so an embedder that is slow or
+// charged per call is best memoized (see Memo).
+func Sweep(ctx context.Context, st *facts.Store, set Set, margins []float64) ([]Score, error) {
+	byContent, err := store(ctx, st, set)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Score, len(margins))
+	for i, margin := range margins {
+		view := st.WithMinMargin(margin)
+		out[i], err = score(set, func(text string) ([]string, error) {
+			got, err := facts.Recall(ctx, view, text, 5)
+			return ids(got, byContent), err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Memo returns embed remembering the vector of every text it embedded.
+func Memo(embed facts.EmbedFunc) facts.EmbedFunc {
+	var mu sync.Mutex
+	seen := map[string][]float32{}
+	return func(ctx context.Context, texts []string) ([][]float32, error) {
+		mu.Lock()
+		var todo []string
+		for _, t := range texts {
+			if _, ok := seen[t]; !ok && !slices.Contains(todo, t) {
+				todo = append(todo, t)
+			}
+		}
+		mu.Unlock()
+		if len(todo) > 0 {
+			vecs, err := embed(ctx, todo)
+			if err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			for i, t := range todo {
+				seen[t] = vecs[i]
+			}
+			mu.Unlock()
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		out := make([][]float32, len(texts))
+		for i, t := range texts {
+			out[i] = seen[t]
+		}
+		return out, nil
+	}
+}
+
+// store adds the set's facts to st and returns their ids by content.
+func store(ctx context.Context, st *facts.Store, set Set) (map[string]string, error) {
 	byContent := map[string]string{}
 	fs := make([]facts.Fact, 0, len(set.Facts))
 	for _, f := range set.Facts {
@@ -86,17 +158,27 @@ func Run(ctx context.Context, st *facts.Store, set Set) (Score, error) {
 		byContent[f.Content] = f.ID
 	}
 	if n, err := st.Add(ctx, fs); err != nil || n != len(fs) {
-		return Score{}, fmt.Errorf("adding the set's facts: %d of %d added: %v", n, len(fs), err)
+		return nil, fmt.Errorf("adding the set's facts: %d of %d added: %v", n, len(fs), err)
 	}
+	return byContent, nil
+}
+
+// ids are the set's ids of fs.
+func ids(fs []facts.Fact, byContent map[string]string) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, byContent[f.Content])
+	}
+	return out
+}
+
+// score scores what recall returns for each message of set.
+func score(set Set, recall func(text string) ([]string, error)) (Score, error) {
 	sc := Score{ByType: map[string][2]int{}}
 	for _, m := range set.Messages {
-		got, err := facts.Recall(ctx, st, m.Text, 5)
+		got, err := recall(m.Text)
 		if err != nil {
 			return Score{}, err
-		}
-		ids := map[string]bool{}
-		for _, f := range got {
-			ids[byContent[f.Content]] = true
 		}
 		if len(m.Recall) == 0 {
 			sc.Unrelated++
@@ -109,7 +191,7 @@ func Run(ctx context.Context, st *facts.Store, set Set) (Score, error) {
 		for _, id := range m.Recall {
 			sc.Pairs++
 			v[1]++
-			if ids[id] {
+			if slices.Contains(got, id) {
 				sc.Found++
 				v[0]++
 			}
