@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hermes-go/hermes/internal/sqldb"
 )
@@ -168,7 +169,9 @@ WHERE has_cjk = 1 AND owner = ? AND superseded_by = 0`, s.owner)
 type ranked struct {
 	id              int64
 	score, coverage float64
-	words           bool
+	// ratio is coverage before its cap at one: what weighLength weighs.
+	ratio float64
+	words bool
 	// sim is the cosine of the fact's vector with the query's, margin
 	// how far it beats the query's background (anchors.go); vec says the
 	// fact has a vector to compare.
@@ -196,7 +199,8 @@ func (h *hits) rank() []ranked {
 			r.score += weights[i]
 		}
 		if denom > 0 {
-			r.coverage = min(1, r.score/denom)
+			r.ratio = r.score / denom
+			r.coverage = min(1, r.ratio)
 		}
 		out = append(out, r)
 	}
@@ -215,4 +219,70 @@ func sortRanked(rs []ranked) {
 		}
 		return cmp.Compare(b.id, a.id)
 	})
+}
+
+// maxWordUnits is the length of the longest fact the word path takes at
+// its word: a fact is one sentence, and the recall set's run to 30 words.
+// A longer fact's coverage is weighed by maxWordUnits over its length,
+// as BM25's length normalization would, so a "fact" that lists every
+// common word (a poisoned page's way into every later session) matches
+// every message but covers none. A CJK character counts half a word,
+// about one word of the two-character pieces CJK terms are made of.
+const maxWordUnits = 32
+
+// maxLengthChecks bounds the facts whose length one search reads: the
+// best by coverage, which are the ones that can be recalled.
+const maxLengthChecks = 200
+
+// weighLength lowers the coverage of the facts in rs longer than
+// maxWordUnits, among those reaching MinCoverage (the others cannot be
+// recalled by words, and only move down in a search).
+func (s *Store) weighLength(ctx context.Context, rs []ranked) error {
+	var ids []any
+	at := map[int64]int{}
+	for i, r := range rs {
+		if r.coverage >= MinCoverage && len(ids) < maxLengthChecks {
+			ids = append(ids, r.id)
+			at[r.id] = i
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id, norm FROM facts WHERE id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, ids...)
+	if err != nil {
+		return fmt.Errorf("read fact lengths: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			id   int64
+			norm string
+		)
+		if err := rows.Scan(&id, &norm); err != nil {
+			return fmt.Errorf("read fact lengths: %w", err)
+		}
+		if units := wordUnits(norm); units > maxWordUnits {
+			r := &rs[at[id]]
+			r.coverage = min(1, r.ratio*maxWordUnits/units)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read fact lengths: %w", err)
+	}
+	return nil
+}
+
+// wordUnits is the length of a normalized text (normalize) in words, a
+// CJK character counting half.
+func wordUnits(norm string) float64 {
+	var units float64
+	for w := range strings.FieldsSeq(norm) {
+		if r, _ := utf8.DecodeRuneInString(w); isCJK(r) {
+			units += 0.5
+		} else {
+			units++
+		}
+	}
+	return units
 }

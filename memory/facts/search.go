@@ -57,7 +57,9 @@ func (s *Store) search(ctx context.Context, query string, limit, minCJK int, kee
 		if terms := parseTerms(query, minCJK); len(terms) > 0 {
 			var h *hits
 			if h, wordsErr = s.collect(ctx, terms, live); wordsErr == nil {
-				for _, r := range h.rank() {
+				rs := h.rank()
+				wordsErr = s.weighLength(ctx, rs)
+				for _, r := range rs {
 					byID[r.id] = &r
 				}
 			}
