@@ -33,6 +33,10 @@ go run ./bench/store -n "${STORE_MESSAGES:-100000}"
 echo
 echo "== long-term memory: recall@5 and false recall on the recall set; recall latency at 10,000 facts"
 go run ./bench/recall
+if command -v node > /dev/null && command -v npm > /dev/null; then
+	echo "-- with a real embedding model, the Universal Sentence Encoder lite from npm (bench/recall/uselite/run.sh)"
+	bash bench/recall/uselite/run.sh
+fi
 go test -run '^$' -bench 'RecallLatency' -benchtime 3x ./memory/facts | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
