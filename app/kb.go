@@ -101,3 +101,17 @@ func (a *App) StartFactsBackfill(ctx context.Context) {
 		<-done
 	})
 }
+
+// ResumeExtractions takes up the long-term memory extractions that were
+// due in processes that stopped before making them (engine's
+// ResumeExtractions), logging how many.
+func (a *App) ResumeExtractions(ctx context.Context) {
+	n, err := a.Engine.ResumeExtractions(ctx)
+	switch {
+	case err != nil:
+		a.Log.Warn("long-term memory: due extractions not taken up", "error", err)
+	case n > 0:
+		a.Log.Info("long-term memory: due extractions taken up", "sessions", n)
+	}
+}
+

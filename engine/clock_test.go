@@ -205,3 +205,70 @@ func TestExtractionOnceAndWithinTheDaysCap(t *testing.T) {
 		t.Fatalf("the next day the capped session was not extracted (%d calls, %d before)", n, before)
 	}
 }
+
+// TestIdleExtractionSurvivesTheProcess: a session whose idle timer went
+// with its process (a restart, a crash) is extracted by the next engine
+// over the same state once ResumeExtractions takes it up: at once when
+// overdue, when due otherwise, and once.
+func TestIdleExtractionSurvivesTheProcess(t *testing.T) {
+	fake := clock.NewFake(time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC))
+	srv := llmtest.New(t)
+	st, db := openStore(t)
+	m := model(srv)
+	engineOver := func() (*engine.Engine, *facts.Store) {
+		fs := facts.New(db, facts.Options{Clock: fake})
+		return engine.New(engine.Options{Store: st, Models: m, Tools: engine.Tools{Registry: tool.NewRegistry()}, Clock: fake,
+			LongTerm: &engine.LongTerm{Store: fs, Model: m.m, ExtractAfter: 30 * time.Minute}}), fs
+	}
+	ctx := context.Background()
+	first, fs := engineOver()
+	srv.Enqueue(llmtest.Reply{Text: "好的"}, llmtest.Reply{Text: "明白"})
+	overdue, err := first.Turn(ctx, "", engine.Input{Text: "以后请用中文回答"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(20 * time.Minute)
+	if _, err := first.Turn(ctx, "", engine.Input{Text: "记住：周报周五发"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	first.Close() // the process goes, its timers with it
+	if pending, err := fs.Pending(ctx, 10); err != nil || len(pending) != 2 {
+		t.Fatalf("pending = %+v, %v; want both sessions due", pending, err)
+	}
+
+	fake.Advance(15 * time.Minute) // the first session is overdue, the second due in 15 minutes
+	second, fs := engineOver()
+	t.Cleanup(second.Close)
+	srv.Enqueue(llmtest.Reply{Text: factsReply})
+	if n, err := second.ResumeExtractions(ctx); err != nil || n != 2 {
+		t.Fatalf("ResumeExtractions = %d, %v; want both sessions", n, err)
+	}
+	fake.BlockUntil(1) // the second session's timer; the overdue one fired at once
+	deadline := time.Now().Add(10 * time.Second)
+	for len(storedFacts(t, fs)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := second.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := storedFacts(t, fs); len(got) != 1 || got[0].SourceSession != overdue.SessionID {
+		t.Fatalf("facts after the resume = %+v, want the overdue session's", got)
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Fatalf("%d model calls, want the 2 turns and the overdue session's extraction", n)
+	}
+	srv.Enqueue(llmtest.Reply{Text: `[{"kind": "preference", "subject": "weekly report", "content": "The weekly report goes out on Fridays.", "confidence": 0.9}]`})
+	fake.Advance(15 * time.Minute)
+	if err := second.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := storedFacts(t, fs); len(got) != 2 {
+		t.Fatalf("facts once the second session was due = %+v", got)
+	}
+	if pending, err := fs.Pending(ctx, 10); err != nil || len(pending) != 0 {
+		t.Errorf("pending after both extractions = %+v, %v; want none", pending, err)
+	}
+	if n, err := second.ResumeExtractions(ctx); err != nil || n != 0 {
+		t.Errorf("a second ResumeExtractions = %d, %v; want nothing left", n, err)
+	}
+}

@@ -94,12 +94,22 @@ func (x *extractions) close() {
 }
 
 // idle starts the session's idle clock after one of its turns: when no
-// turn comes for LongTerm.ExtractAfter, its facts are extracted.
+// turn comes for LongTerm.ExtractAfter, its facts are extracted. The
+// store records when, so the extraction survives this process
+// (ResumeExtractions).
 func (e *Engine) idle(sessionID string) {
 	lt := e.opt.LongTerm
-	if lt == nil || lt.ExtractAfter <= 0 {
+	if lt == nil || lt.ExtractAfter <= 0 || lt.Model.Provider == nil {
 		return
 	}
+	if err := lt.Store.Due(e.base, sessionID, e.opt.Clock.Now().Add(lt.ExtractAfter)); err != nil {
+		e.opt.Logger.Warn("long-term memory: recording the extraction due", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+	}
+	e.arm(sessionID, lt.ExtractAfter)
+}
+
+// arm (re)starts the session's idle timer to extract its facts after d.
+func (e *Engine) arm(sessionID string, d time.Duration) {
 	x := &e.facts
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -112,12 +122,36 @@ func (e *Engine) idle(sessionID string) {
 	if x.timers == nil {
 		x.timers = map[string]clock.Timer{}
 	}
-	x.timers[sessionID] = e.opt.Clock.AfterFunc(lt.ExtractAfter, func() {
+	x.timers[sessionID] = e.opt.Clock.AfterFunc(max(d, 0), func() {
 		x.mu.Lock()
 		delete(x.timers, sessionID)
 		x.mu.Unlock()
 		e.extractLater(sessionID)
 	})
+}
+
+// maxResumed bounds the due extractions one ResumeExtractions takes up;
+// the rest wait for the next start, or their sessions' next turn.
+const maxResumed = 1000
+
+// ResumeExtractions takes up the extractions that were due in processes
+// that stopped before making them (their idle timers went with them):
+// each runs when it is due, at once for the overdue. hermes serve calls
+// it as it starts. It returns how many it took up.
+func (e *Engine) ResumeExtractions(ctx context.Context) (int, error) {
+	lt := e.opt.LongTerm
+	if lt == nil || lt.Model.Provider == nil {
+		return 0, nil
+	}
+	pending, err := lt.Store.Pending(ctx, maxResumed)
+	if err != nil {
+		return 0, err
+	}
+	now := e.opt.Clock.Now()
+	for _, p := range pending {
+		e.arm(p.Session, p.Due.Sub(now))
+	}
+	return len(pending), nil
 }
 
 // extractLater extracts the session's facts in the background; without
@@ -146,6 +180,9 @@ func (e *Engine) extract(ctx context.Context, sessionID string) {
 	found, added, err := e.ExtractFacts(ctx, sessionID)
 	switch {
 	case errors.Is(err, facts.ErrExtracted), errors.Is(err, ErrNothingToExtract):
+		if err := e.opt.LongTerm.Store.Settle(ctx, sessionID); err != nil {
+			e.opt.Logger.Warn("long-term memory: settling an extraction", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+		}
 	case errors.Is(err, facts.ErrBudget):
 		e.opt.Logger.Info("long-term memory not extracted: the day's extractions are used up (memory.long_term.max_extractions_per_day)",
 			slog.String("session_id", sessionID))

@@ -104,6 +104,7 @@ observability.metrics_listen serves /metrics on a listener of its own.
 			}
 			h.StartKBReindex(ctx)
 			h.StartFactsBackfill(ctx)
+			h.ResumeExtractions(ctx)
 			h.StartAuditPrune(ctx)
 			h.StartRoll(ctx)
 			runner := &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: h.Log, Notifier: h.Notifier, Metrics: h.Metrics}

@@ -65,5 +65,9 @@ INSERT INTO fact_vectors (fact_id, model, vector)
 	SELECT id, embed_model, embedding FROM facts WHERE embedding IS NOT NULL ORDER BY id;
 ALTER TABLE facts DROP COLUMN embedding, DROP COLUMN embed_model;
 CREATE INDEX facts_live ON facts (owner, superseded_by, id);`,
+		// 6: when a session's facts are due for extraction, as state.db's
+		// fact tables have it at their version 7.
+		`ALTER TABLE fact_extractions ADD COLUMN due bigint NOT NULL DEFAULT 0;
+CREATE INDEX fact_extractions_due ON fact_extractions (due) WHERE due > 0;`,
 	}}
 }

@@ -109,4 +109,11 @@ CREATE TRIGGER fact_vectors_delete AFTER DELETE ON facts BEGIN
 END;
 CREATE INDEX facts_live ON facts(owner, superseded_by, id);
 `,
+	// 7: when a session's facts are due for extraction (0: none due), so
+	// an idle timer lost with its process (a restart, a crash) is taken
+	// up by the next hermes serve.
+	`
+ALTER TABLE fact_extractions ADD COLUMN due INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX fact_extractions_due ON fact_extractions(due) WHERE due > 0;
+`,
 }

@@ -57,7 +57,7 @@ func (s *Store) ClaimExtraction(ctx context.Context, sessionID string, n, perDay
 		// runs: of two processes claiming at once, one gets no row back.
 		var got int
 		err = tx.QueryRowContext(ctx, `INSERT INTO fact_extractions (session_id, messages, at) VALUES (?, ?, ?)
-ON CONFLICT (session_id) DO UPDATE SET messages = excluded.messages, at = excluded.at
+ON CONFLICT (session_id) DO UPDATE SET messages = excluded.messages, at = excluded.at, due = 0
 WHERE fact_extractions.messages < excluded.messages RETURNING messages`, sessionID, n, micros(now)).Scan(&got)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("session %s: %w", sessionID, ErrExtracted)
@@ -79,13 +79,76 @@ WHERE fact_extraction_days.count < ? RETURNING count`, day, limit).Scan(&got)
 	return c, nil
 }
 
+// Pending is a session whose facts are due for extraction.
+type Pending struct {
+	Session string
+	Due     time.Time
+}
+
+// Due records that sessionID's facts are due for extraction at t: its
+// idle timer lives in one process, and this row outlives it, so the next
+// hermes serve takes it up (Pending) after a restart or a crash. A later
+// Due moves the time; a granted claim clears it, as does Settle.
+func (s *Store) Due(ctx context.Context, sessionID string, t time.Time) error {
+	err := s.writeTx(ctx, "facts: extraction due", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO fact_extractions (session_id, messages, at, due) VALUES (?, 0, ?, ?)
+ON CONFLICT (session_id) DO UPDATE SET due = excluded.due`, sessionID, micros(s.now()), micros(t))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("facts: extraction of %s due: %w", sessionID, err)
+	}
+	return nil
+}
+
+// Settle clears sessionID's due extraction: there was nothing (more) to
+// extract.
+func (s *Store) Settle(ctx context.Context, sessionID string) error {
+	err := s.writeTx(ctx, "facts: settle extraction", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE fact_extractions SET due = 0 WHERE session_id = ? AND due > 0`, sessionID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("facts: settle the extraction of %s: %w", sessionID, err)
+	}
+	return nil
+}
+
+// Pending returns up to limit sessions whose extraction is due, the
+// earliest first.
+func (s *Store) Pending(ctx context.Context, limit int) ([]Pending, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT session_id, due FROM fact_extractions WHERE due > 0 ORDER BY due LIMIT ?`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("facts: pending extractions: %w", err)
+	}
+	defer rows.Close()
+	var out []Pending
+	for rows.Next() {
+		var (
+			p   Pending
+			due int64
+		)
+		if err := rows.Scan(&p.Session, &due); err != nil {
+			return nil, fmt.Errorf("facts: pending extractions: %w", err)
+		}
+		p.Due = fromMicros(due)
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("facts: pending extractions: %w", err)
+	}
+	return out, nil
+}
+
 // ReleaseExtraction gives back a claim whose extraction failed, so the
-// session's messages are extracted at its next chance; the day's count
-// keeps it, since the model call was made. A claim overtaken meanwhile
+// session's messages are extracted at its next chance, a restart's
+// included (it is due again); the day's count keeps it, since the model
+// call was made. A claim overtaken meanwhile
 // (a later one read more messages) is left alone.
 func (s *Store) ReleaseExtraction(ctx context.Context, c Claim) error {
 	err := s.writeTx(ctx, "facts: release extraction", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE fact_extractions SET messages = ? WHERE session_id = ? AND messages = ?`, c.Previous, c.Session, c.Messages)
+		_, err := tx.ExecContext(ctx, `UPDATE fact_extractions SET messages = ?, due = ? WHERE session_id = ? AND messages = ?`,
+			c.Previous, micros(s.now()), c.Session, c.Messages)
 		return err
 	})
 	if err != nil {
@@ -109,7 +172,7 @@ func (s *Store) Expire(ctx context.Context, before time.Time) (int, error) {
 		if n, err = res.RowsAffected(); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM fact_extractions WHERE at < ?`, micros(before)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM fact_extractions WHERE at < ? AND due = 0`, micros(before)); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM fact_extraction_days WHERE day < ?`, before.UTC().Format("2006-01-02"))

@@ -107,3 +107,63 @@ func TestClaimExtractionRace(t *testing.T) {
 		}
 	})
 }
+
+// A due extraction is pending until a claim takes the session, or Settle
+// says there was nothing to take; a later Due moves it; a released claim
+// is due again; a refused claim (the day's cap) leaves it due; and Expire
+// keeps the record of a session still due.
+func TestDueExtractions(t *testing.T) { eachBackend(t, testDueExtractions) }
+
+func testDueExtractions(t *testing.T, backend string) {
+	ctx := context.Background()
+	start := time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)
+	clk := clock.NewFake(start)
+	s := openOn(t, backend, Options{Clock: clk})
+	pending := func() string {
+		t.Helper()
+		ps, err := s.Pending(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := ""
+		for _, p := range ps {
+			out += fmt.Sprintf("%s@%s ", p.Session, p.Due.Sub(start))
+		}
+		return out
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Due(ctx, "a", start.Add(30*time.Minute)))
+	must(s.Due(ctx, "b", start.Add(10*time.Minute)))
+	must(s.Due(ctx, "a", start.Add(50*time.Minute)))
+	if got := pending(); got != "b@10m0s a@50m0s " {
+		t.Fatalf("pending = %q, want b then a, moved", got)
+	}
+	c, err := s.ClaimExtraction(ctx, "a", 4, 1)
+	must(err)
+	if got := pending(); got != "b@10m0s " {
+		t.Fatalf("after a's claim: %q", got)
+	}
+	must(s.ReleaseExtraction(ctx, c))
+	if got := pending(); got != "a@0s b@10m0s " {
+		t.Fatalf("after a's claim was released: %q, want a due at once", got)
+	}
+	if _, err := s.ClaimExtraction(ctx, "b", 2, 1); !errors.Is(err, ErrBudget) {
+		t.Fatalf("b over the day's cap: %v", err)
+	}
+	must(s.Settle(ctx, "a"))
+	if got := pending(); got != "b@10m0s " {
+		t.Fatalf("after a was settled and b refused: %q, want b still due", got)
+	}
+	clk.Advance(48 * time.Hour)
+	if _, err := s.Expire(ctx, clk.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got := pending(); got != "b@10m0s " {
+		t.Errorf("after Expire: %q, want b still due", got)
+	}
+}
