@@ -114,4 +114,3 @@ func (a *App) ResumeExtractions(ctx context.Context) {
 		a.Log.Info("long-term memory: due extractions taken up", "sessions", n)
 	}
 }
-
