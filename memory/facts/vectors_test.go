@@ -75,3 +75,23 @@ func testVectorCacheFollowsTheTable(t *testing.T, backend string) {
 		t.Errorf("after the prune: %d ids, %d bytes, %d indexed; want the one fact left", len(c.ids), len(c.slab), len(c.at))
 	}
 }
+
+// The vectors in memory are every owner's, and recall by meaning still
+// finds a user's own facts only.
+func TestVectorRecallKeepsToItsOwner(t *testing.T) { eachBackend(t, testVectorRecallKeepsToItsOwner) }
+
+func testVectorRecallKeepsToItsOwner(t *testing.T, backend string) {
+	srv, _ := topicServer(t, [][]string{{"chinese", "中文", "language"}})
+	s := openOn(t, backend, Options{Embed: EmbedOpenAI(srv.URL+"/v1", "", "embed-model"), EmbedModel: "local/embed-model"})
+	ctx := context.Background()
+	mustAdd(t, s.For("alice"), Fact{Kind: KindPreference, Subject: "language", Content: "Alice wants answers in Chinese."})
+	if got, err := Recall(ctx, s.For("bob"), "用中文回答我", 3); err != nil || len(got) != 0 {
+		t.Errorf("bob recalled %+v, %v; want none of alice's facts", got, err)
+	}
+	if got, err := Recall(ctx, s, "用中文回答我", 3); err != nil || len(got) != 0 {
+		t.Errorf("the shared space recalled %+v, %v; want none of alice's facts", got, err)
+	}
+	if got, err := Recall(ctx, s.For("alice"), "用中文回答我", 3); err != nil || len(got) != 1 {
+		t.Errorf("alice recalled %+v, %v; want her fact", got, err)
+	}
+}
