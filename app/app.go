@@ -195,7 +195,11 @@ func (a *App) openStores(ctx context.Context) error {
 	a.Facts = facts.New(db, fo)
 	a.Users = users.New(l.Config)
 	a.Audit = audit.New(db, a.opts.Clock)
-	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: urlGuard(l.Config), Embedder: emb,
+	guard, err := urlGuard(l.Config)
+	if err != nil {
+		return err
+	}
+	a.KB = kb.New(db, kb.Options{Clock: a.opts.Clock, Guard: guard, Embedder: emb,
 		EmbedModel: l.Config.KB.Embedding.Provider + "/" + l.Config.KB.Embedding.Model, Logger: a.Log})
 	nc := NotifyConfig(l, a.Log)
 	nc.Clock = a.opts.Clock

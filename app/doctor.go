@@ -101,6 +101,11 @@ func configCheck(l *config.Loaded, loadErr error) doctor.Check {
 		if _, err := os.Stat(p.ConfigFile); err != nil {
 			return []doctor.Result{doctor.Okf(name, "no %s: the defaults apply", p.ConfigFile)}
 		}
+		if n := len(l.Unhonoured); n > 0 {
+			// Hermes Agent's settings load, but a Hermes user should know
+			// which of theirs do nothing here.
+			return []doctor.Result{doctor.Okf(name, "%s loads; %d of its Hermes Agent settings are not honoured by hermes (hermes config check lists them)", p.ConfigFile, n)}
+		}
 		return []doctor.Result{doctor.Okf(name, "%s loads", p.ConfigFile)}
 	}}
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/hermes-go/hermes/config"
@@ -107,7 +108,9 @@ func (m *Models) build(name string) builtModel {
 // one, which may be missing (a zero Model). A configured one that does
 // not resolve is an error naming key.
 func (m *Models) aux(key string, aux config.Fallback) (engine.Model, error) {
-	if aux.Provider == "" && aux.Model == "" {
+	// Hermes Agent writes provider "auto" and no model for "the main
+	// model".
+	if aux.Model == "" && (aux.Provider == "" || strings.EqualFold(aux.Provider, "auto")) {
 		main, _ := m.Model("")
 		return main, nil
 	}

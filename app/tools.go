@@ -134,7 +134,10 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		SpawnPerCall: !c.Terminal.PersistentShell,
 		Clock:        d.clock,
 	})
-	guard := urlGuard(c)
+	guard, err := urlGuard(c)
+	if err != nil {
+		return nil, err
+	}
 	webOpts := web.Options{
 		Backend:          string(c.Web.SearchBackend),
 		SearxURL:         c.Web.SearxngURL,
@@ -185,8 +188,12 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 
 // urlGuard is the guard of every URL the model or an ingest names, by
 // the security settings.
-func urlGuard(c config.Config) *netguard.Guard {
-	return &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: c.Security.WebsiteBlocklist}
+func urlGuard(c config.Config) (*netguard.Guard, error) {
+	hosts, err := c.Security.WebsiteBlocklist.Hosts(os.ReadFile)
+	if err != nil {
+		return nil, err
+	}
+	return &netguard.Guard{AllowPrivate: c.Security.AllowPrivateURLs, Blocklist: hosts}, nil
 }
 
 // sshBackend is the ssh backend and the remote host's filesystem when

@@ -20,6 +20,9 @@
 package config
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -369,8 +372,44 @@ type Security struct {
 	// link-local addresses (a local service); off by default, so a page or
 	// a model cannot make hermes probe the network it runs in.
 	AllowPrivateURLs bool `yaml:"allow_private_urls"`
-	// WebsiteBlocklist lists host globs (*.example.com) tools never fetch.
-	WebsiteBlocklist []string `yaml:"website_blocklist"`
+	// WebsiteBlocklist is the hosts tools never fetch.
+	WebsiteBlocklist Blocklist `yaml:"website_blocklist"`
+}
+
+// Blocklist is security.website_blocklist: a list of host globs
+// (*.example.com), or Hermes's mapping of them with a switch and files of
+// more.
+type Blocklist struct {
+	// Enabled turns the list on; a list written alone is on.
+	Enabled Flag `yaml:"enabled"`
+	// Domains are host globs.
+	Domains []string `yaml:"domains"`
+	// SharedFiles are files of host globs, one a line ("#" starts a
+	// comment), read when hermes starts.
+	SharedFiles []string `yaml:"shared_files"`
+}
+
+func (*Blocklist) shorthandKey() string { return "domains" }
+
+// Hosts are the globs of Domains and SharedFiles when the list is on: on
+// when Enabled says so, or, unset, when it names any domain or file.
+func (b Blocklist) Hosts(readFile func(string) ([]byte, error)) ([]string, error) {
+	if !b.Enabled.Or(len(b.Domains) > 0 || len(b.SharedFiles) > 0) {
+		return nil, nil
+	}
+	hosts := slices.Clone(b.Domains)
+	for _, f := range b.SharedFiles {
+		data, err := readFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("security.website_blocklist.shared_files: %w", err)
+		}
+		for line := range strings.Lines(string(data)) {
+			if line, _, _ = strings.Cut(line, "#"); strings.TrimSpace(line) != "" {
+				hosts = append(hosts, strings.TrimSpace(line))
+			}
+		}
+	}
+	return hosts, nil
 }
 
 // Approvals is the approvals section.

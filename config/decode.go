@@ -31,6 +31,12 @@ type decoder struct {
 	origins map[string]string
 	budget  int
 	tooDeep bool
+	// hermes is the set of Hermes Agent's keys, read at the first key the
+	// configuration does not have; unhonoured are the ones of them met
+	// set to other than Hermes's default, hermesSeen counts all met.
+	hermes     map[string]string
+	unhonoured []string
+	hermesSeen int
 }
 
 func newDecoder(file string, origins map[string]string) *decoder {
@@ -115,9 +121,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, key, check string, depth
 }
 
 // shorthand is implemented by sections that may be written as one scalar
-// standing for one of their keys, the way Hermes accepts `model:
-// some/model` for model.default, and `long_term: false` stands for
-// long_term.enabled.
+// or list standing for one of their keys, the way Hermes accepts `model:
+// some/model` for model.default, `long_term: false` stands for
+// long_term.enabled, and a list of hosts for website_blocklist.domains.
 type shorthand interface {
 	shorthandKey() string
 }
@@ -126,7 +132,7 @@ func (*Model) shorthandKey() string { return "default" }
 
 func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, key string, depth int) {
 	t := v.Type()
-	if n.Kind == yaml.ScalarNode {
+	if n.Kind == yaml.ScalarNode || n.Kind == yaml.SequenceNode {
 		if sh, ok := v.Addr().Interface().(shorthand); ok {
 			if f, ok := fieldByName(t, sh.shorthandKey()); ok {
 				d.decode(n, v.Field(f.index), appendKey(key, f.name), f.check, depth+1)
@@ -142,6 +148,9 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, key string, depth 
 		f, ok := fieldByName(t, k.Value)
 		if !ok {
 			full := appendKey(key, k.Value)
+			if d.hermesKey(full, val, depth+1) {
+				return
+			}
 			var sugg []string
 			for _, s := range suggest(k.Value, fieldNames(t)) {
 				sugg = append(sugg, appendKey(key, s))

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,12 @@ type Loaded struct {
 	// Warnings are problems that did not stop loading: unknown keys, unset
 	// variables, a .env readable by others.
 	Warnings []string
+	// Unhonoured are the keys of Hermes Agent's configuration set in
+	// config.yaml to other than Hermes's default that hermes does not act
+	// on (see hermes.go), sorted: not warnings, since they are not
+	// mistakes, but told by hermes config check (UnhonouredReport) and
+	// hermes doctor.
+	Unhonoured []string
 	// Paths are the files of the home directory in use.
 	Paths Paths
 	// Profile is the profile in use, "" for the default one.
@@ -125,9 +132,15 @@ func load(proc Lookup, overrides map[string]string, paths Paths, yamlData, envDa
 	} else if root != nil {
 		d.substitute(root, "", l.Env, 0)
 		d.decode(root, reflect.ValueOf(&l.Config).Elem(), "", "", 0)
+		// Hermes Agent's tools: is a mapping of its tool settings, where
+		// hermes's is a list of declared tools.
+		if t := l.Config.Tools; t.Kind == yaml.MappingNode && d.hermesKey("tools", &t, 1) {
+			l.Config.Tools = yaml.Node{}
+		}
 	}
 	errs = append(errs, d.errs...)
 	l.Warnings = append(l.Warnings, d.warns...)
+	l.Unhonoured = slices.Sorted(slices.Values(d.unhonoured))
 
 	errs = append(errs, applyEnv(&l.Config, l.env, l.origins)...)
 	errs = append(errs, applyOverrides(&l.Config, overrides, l.origins)...)

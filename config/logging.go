@@ -1,6 +1,9 @@
 package config
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Logging configures hermes's logs (logging: in config.yaml).
 type Logging struct {
@@ -13,6 +16,10 @@ type Logging struct {
 	// is rotated (5); FileKeep how many rotated files are kept (3).
 	FileMaxMB int `yaml:"file_max_mb"`
 	FileKeep  int `yaml:"file_keep"`
+	// MaxSizeMB and BackupCount are Hermes Agent's names for FileMaxMB
+	// and FileKeep, honoured when those are not set.
+	MaxSizeMB   int `yaml:"max_size_mb"`
+	BackupCount int `yaml:"backup_count"`
 }
 
 // Audit configures the audit log (audit: in config.yaml).
@@ -33,6 +40,21 @@ func (a Audit) KeepDaysOrDefault() int {
 // validateLogging checks logging: and audit:.
 func validateLogging(c *Config, where func(key string) string) []error {
 	var errs []error
+	// Hermes writes Python's level names: INFO, WARNING, CRITICAL.
+	switch lv := strings.ToLower(c.Logging.Level); lv {
+	case "warning":
+		c.Logging.Level = "warn"
+	case "critical", "fatal":
+		c.Logging.Level = "error"
+	case "debug", "info", "warn", "error":
+		c.Logging.Level = lv
+	}
+	if c.Logging.FileMaxMB == 0 {
+		c.Logging.FileMaxMB = c.Logging.MaxSizeMB
+	}
+	if c.Logging.FileKeep == 0 {
+		c.Logging.FileKeep = c.Logging.BackupCount
+	}
 	switch c.Logging.Level {
 	case "", "debug", "info", "warn", "error":
 	default:

@@ -13,6 +13,7 @@ import (
 // after every layer has been applied. Single values were checked as they
 // were parsed. where gives the source of a key for messages.
 func validate(c *Config, where func(key string) string) []error {
+	hermesValues(c)
 	var errs []error
 	if p := c.Model.Provider; !isAuto(p) && !c.knownProvider(p) {
 		errs = append(errs, badValue(where("model.provider"), "model.provider", p,

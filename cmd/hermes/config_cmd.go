@@ -101,6 +101,12 @@ func newConfigCheckCmd(a *cli) *cobra.Command {
 				return &exitError{code: 1}
 			}
 			fmt.Fprintf(out, "config: %s (ok, %d warnings)\n", l.Paths.ConfigFile, len(l.Warnings))
+			if n := len(l.Unhonoured); n > 0 {
+				fmt.Fprintf(out, "not honoured: %d Hermes Agent settings load but do nothing in hermes:\n", n)
+				for _, u := range l.UnhonouredReport() {
+					fmt.Fprintf(out, "  %s\n", u)
+				}
+			}
 			var failed []error
 			if r, err := l.ResolveModel(config.ModelOverride{}); err != nil {
 				fmt.Fprintf(out, "model: not usable\n%v\n", err)

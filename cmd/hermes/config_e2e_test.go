@@ -73,3 +73,29 @@ func TestConfigErrorsNameFileLineKey(t *testing.T) {
 		}
 	}
 }
+
+// A configuration's warnings are listed by config check, and told in one
+// line by any other command, which then prints what it is for; Hermes
+// Agent's own settings are no warning anywhere, and config check names
+// the ones hermes does not honour.
+func TestConfigWarningsOneLineElsewhere(t *testing.T) {
+	h := newHome(t)
+	h.write("config.yaml", "modle: x\ntimezon: UTC\ndisplay: {skin: mono}\nstreaming: {enabled: true}\n")
+	r := h.hermes("skills", "list")
+	if n := strings.Count(r.stderr, "warning:"); n != 1 || !strings.Contains(r.stderr, "the configuration has 2 problems: hermes config check") {
+		t.Errorf("skills list told %d warning lines:\n%s", n, r.stderr)
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "SKILL") {
+		t.Errorf("skills list: exit %d\n%s", r.code, r.stdout)
+	}
+	r = h.hermes("config", "check")
+	out := r.stdout + r.stderr
+	for _, want := range []string{`unknown key "modle"`, `unknown key "timezon"`, "display.skin: the look of Hermes's terminal UI", "streaming.enabled: hermes streams"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config check lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `unknown key "display`) || strings.Contains(out, `unknown key "streaming`) {
+		t.Errorf("a Hermes setting was warned about:\n%s", out)
+	}
+}

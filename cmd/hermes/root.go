@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -51,16 +52,18 @@ func (a *cli) loadOptions() config.LoadOptions {
 	return config.LoadOptions{Profile: a.profile, Env: a.env}
 }
 
-// load reads the configuration once and prints its warnings to stderr.
+// load reads the configuration once and tells its warnings on stderr:
+// each of them for the commands that are about the configuration or
+// start the long-running process (listWarnings), one line pointing to
+// hermes config check for every other, so a problem does not bury what
+// a command prints under the same lines every time.
 func (a *cli) load(cmd *cobra.Command) (*config.Loaded, error) {
 	if a.loaded != nil {
 		return a.loaded, nil
 	}
 	l, err := config.Load(a.loadOptions())
 	if l != nil {
-		for _, w := range l.Warnings {
-			fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
-		}
+		warnings(cmd.ErrOrStderr(), cmd.CommandPath(), l.Warnings)
 	}
 	if err != nil {
 		return nil, err
@@ -162,4 +165,29 @@ func status(cmd *cobra.Command, a *cli) error {
 	fmt.Fprintf(out, "hermes %s: model %s via %s (%s, %s)\n", version, r.Model, r.Provider, r.APIMode, r.BaseURL)
 	fmt.Fprintln(out, "Talk to it with `hermes chat`; `hermes model call \"hello\"` checks the connection; `hermes --help` lists the commands.")
 	return nil
+}
+
+// listWarnings are the commands that print every configuration warning:
+// the ones that check the configuration, and serve as it starts.
+func listWarnings() []string {
+	return []string{"hermes serve", "hermes doctor", "hermes config check", "hermes setup"}
+}
+
+// warnings writes the configuration's warnings for the command at path:
+// all of them, or one line that counts them.
+func warnings(w io.Writer, path string, ws []string) {
+	if len(ws) == 0 {
+		return
+	}
+	if slices.Contains(listWarnings(), path) {
+		for _, x := range ws {
+			fmt.Fprintln(w, "warning:", x)
+		}
+		return
+	}
+	noun := "problems"
+	if len(ws) == 1 {
+		noun = "problem"
+	}
+	fmt.Fprintf(w, "warning: the configuration has %d %s: hermes config check\n", len(ws), noun)
 }

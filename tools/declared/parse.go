@@ -78,6 +78,11 @@ func parseFile(display, dir string, data []byte, b builder) parsedFile {
 	if tools == nil || (tools.Kind == yaml.ScalarNode && tools.Tag == "!!null") {
 		return pf
 	}
+	if tools.Kind == yaml.MappingNode && display == "config.yaml" {
+		// Hermes Agent's config.yaml has a mapping of its own tool
+		// settings here (see config's hermes.go), declaring nothing.
+		return pf
+	}
 	if tools.Kind != yaml.SequenceNode {
 		pf.problems = append(pf.problems, Problem{File: display, Line: tools.Line,
 			Err: errors.New("tools: must be a list of tools (each starting with \"- name: ...\")")})

@@ -1,0 +1,193 @@
+package config
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A Hermes Agent user's config.yaml works here as it is. The keys hermes
+// has under the same name it honours; every other key Hermes knows loads
+// without a warning, since it is not a mistake, and is listed as not
+// honoured (Loaded.Unhonoured) by hermes config check and hermes doctor,
+// so nothing is silently ignored. A key neither knows stays a warning: a
+// typo is still caught.
+
+//go:embed hermeskeys.txt
+var hermesKeysText string
+
+// hermesKeys returns Hermes's keys (hermeskeys.txt), each with its
+// default as JSON ("" for the keys it reads without a default).
+func hermesKeys() map[string]string {
+	keys := map[string]string{}
+	for line := range strings.Lines(hermesKeysText) {
+		if line = strings.TrimRight(line, "\n"); line != "" && !strings.HasPrefix(line, "#") {
+			key, def, _ := strings.Cut(line, "\t")
+			keys[key] = def
+		}
+	}
+	return keys
+}
+
+// isDefault reports whether the value of n, as JSON, is def.
+func isDefault(n *yaml.Node, def string) bool {
+	if def == "" {
+		return false
+	}
+	var v, w any
+	if n.Decode(&v) != nil || json.Unmarshal([]byte(def), &w) != nil {
+		return false
+	}
+	a, err1 := json.Marshal(v)
+	b, err2 := json.Marshal(w)
+	return err1 == nil && err2 == nil && string(a) == string(b)
+}
+
+// hermesSection reports whether key is a section of Hermes's: a prefix of
+// some key of it.
+func hermesSection(keys map[string]string, key string) bool {
+	prefix := key + "."
+	for k := range keys {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// hermesUnused says, by the longest matching prefix, why hermes does not
+// honour a Hermes key.
+func hermesUnused(key string) string {
+	best, why := "", "Hermes's setting; hermes has no counterpart"
+	for _, r := range hermesReasons() {
+		if (key == r[0] || strings.HasPrefix(key, r[0]+".")) && len(r[0]) > len(best) {
+			best, why = r[0], r[1]
+		}
+	}
+	return why
+}
+
+// hermesReasons are the reasons by key or section.
+func hermesReasons() [][2]string {
+	return [][2]string{
+		{"agent", "Hermes's agent-loop tuning; hermes's loop has its own guards (agent.max_turns, the agent.*_timeout keys)"},
+		{"terminal", "Hermes's terminal tool tuning; hermes runs commands locally or over SSH (terminal.backend, terminal.timeout)"},
+		{"terminal.docker_image", "container terminal backends are not part of hermes"},
+		{"web", "Hermes's web backends; hermes searches with web.search_backend"},
+		{"browser", "Hermes's browser backends; hermes drives a local Chromium (browser.executable)"},
+		{"checkpoints", "hermes has no file checkpoints yet"},
+		{"compression", "Hermes's compression tuning; hermes compresses by compression.threshold, target_ratio and protect_first_n"},
+		{"auxiliary", "auxiliary models for tasks hermes does not have, or settings beyond provider and model"},
+		{"display", "the look of Hermes's terminal UI; hermes's has its own"},
+		{"dashboard", "Hermes's dashboard; hermes serves its own at /ui"},
+		{"desktop", "not part of hermes"}, {"computer_use", "not part of hermes"},
+		{"tts", "hermes has no voice"}, {"stt", "hermes has no voice"}, {"voice", "hermes has no voice"}, {"wake_word", "hermes has no voice"},
+		{"human_delay", "not part of hermes"},
+		{"memory.provider", "external memory providers are not part of hermes; long-term memory is memory.long_term"},
+		{"honcho", "external memory providers are not part of hermes; long-term memory is memory.long_term"},
+		{"delegation", "Hermes's delegation tuning; hermes delegates by delegation.max_iterations, max_concurrent_children and max_spawn_depth"},
+		{"slack", "hermes reads its platforms from gateway.slack"}, {"discord", "hermes reads its platforms from gateway.discord"},
+		{"telegram", "hermes reads its platforms from gateway.telegram"}, {"mattermost", "not a platform of hermes's gateway"},
+		{"matrix", "hermes reads its platforms from gateway.matrix"}, {"whatsapp", "not a platform of hermes's gateway"},
+		{"cron", "hermes's scheduler is set under scheduler:"},
+		{"kanban", "hermes's teams (teams:) take this role"},
+		{"security", "Hermes's security tuning; hermes's are approvals:, security.allow_private_urls and security.website_blocklist"},
+		{"logging.max_size_mb", "hermes logs to stderr; rotation belongs to the service manager"},
+		{"logging.backup_count", "hermes logs to stderr; rotation belongs to the service manager"},
+		{"gateway", "Hermes's gateway process tuning"},
+		{"streaming", "hermes streams on every platform that can edit a message"},
+		{"sessions", "Hermes's session housekeeping; hermes keeps sessions in state.db until deleted"},
+		{"plugins", "hermes has no plugins; tools are declared (tools:) or MCP servers (mcp_servers:)"},
+		{"moa", "not part of hermes"}, {"curator", "not part of hermes"}, {"goals", "not part of hermes"}, {"loops", "not part of hermes"},
+		{"skills", "Hermes's skill tuning; hermes reads skills.external_dirs and skills.index_full_limit"},
+		{"approvals", "Hermes's approval tuning; hermes's are approvals.mode, timeout, cron_mode and deny"},
+		{"model_catalog", "hermes's model catalog is built in"}, {"models_dev", "hermes's model catalog is built in"},
+		{"bedrock", "not a provider of hermes"}, {"vertex", "not a provider of hermes"}, {"nous", "Nous Portal settings"},
+		{"openrouter", "OpenRouter tuning beyond its provider entry"},
+		{"updates", "hermes is updated by replacing its binary"}, {"onboarding", "not part of hermes"}, {"telemetry", "hermes sends no telemetry"},
+		{"vault", "hermes reads secrets from the environment and .env"}, {"secrets", "hermes reads secrets from the environment and .env"},
+		{"proxy", "hermes uses the standard HTTPS_PROXY variables"}, {"network", "hermes uses the standard HTTPS_PROXY variables"},
+		{"_config_version", "Hermes's own migration stamp"},
+		{"custom_providers", "an old Hermes form; write providers: as a mapping"},
+		{"max_turns", "an old Hermes form; write agent.max_turns"},
+		{"provider", "an old Hermes form; write model.provider"}, {"base_url", "an old Hermes form; write model.base_url"},
+		{"api_base", "an old Hermes form; write model.base_url"}, {"context_length", "an old Hermes form; write model.context_length"},
+	}
+}
+
+// hermesKey decides about a key the configuration does not have: a key of
+// Hermes's is recorded as not honoured and true is returned; a section of
+// Hermes's is walked, each key of it decided the same way, and the ones
+// Hermes does not know either are warnings. Anything else is left to the
+// caller (false).
+func (d *decoder) hermesKey(key string, n *yaml.Node, depth int) bool {
+	if d.hermes == nil {
+		d.hermes = hermesKeys()
+	}
+	if def, ok := d.hermes[key]; ok {
+		d.hermesSeen++
+		// A setting left at Hermes's default says nothing the user
+		// wanted: only the ones changed are told.
+		if !isDefault(n, def) {
+			d.unhonoured = append(d.unhonoured, key)
+		}
+		return true
+	}
+	if !hermesSection(d.hermes, key) {
+		return false
+	}
+	if n.Kind != yaml.MappingNode {
+		d.unhonoured = append(d.unhonoured, key)
+		return true
+	}
+	d.pairs(n, key, depth, func(k, val *yaml.Node) {
+		full := appendKey(key, k.Value)
+		if !d.hermesKey(full, val, depth+1) {
+			d.warn(k, "%s", unknownKeyText(full, nil))
+		}
+	})
+	return true
+}
+
+// UnhonouredReport is Unhonoured as lines, one for the keys that share a
+// reason, in the order of the reasons' first keys:
+//
+//	agent.budget_warning_ratio, agent.service_tier: Hermes's agent-loop tuning; …
+func (l *Loaded) UnhonouredReport() []string {
+	keys := l.Unhonoured
+	var order []string
+	byWhy := map[string][]string{}
+	for _, k := range keys {
+		why := hermesUnused(k)
+		if _, ok := byWhy[why]; !ok {
+			order = append(order, why)
+		}
+		byWhy[why] = append(byWhy[why], k)
+	}
+	out := make([]string, 0, len(order))
+	for _, why := range order {
+		out = append(out, fmt.Sprintf("%s: %s", strings.Join(byWhy[why], ", "), why))
+	}
+	return out
+}
+
+// hermesValues rewrites the values Hermes Agent writes differently from
+// hermes, so its config.yaml means the same here: its toolset presets
+// (hermes-cli, hermes-telegram, …: a platform's default tools) are every
+// toolset, and its cronjob toolset is cron.
+func hermesValues(c *Config) {
+	for _, list := range []*[]string{&c.Toolsets, &c.Agent.DisabledToolsets} {
+		for i, name := range *list {
+			switch {
+			case strings.HasPrefix(name, "hermes-") && list == &c.Toolsets:
+				(*list)[i] = "all"
+			case name == "cronjob":
+				(*list)[i] = "cron"
+			}
+		}
+	}
+}
+
