@@ -104,8 +104,12 @@ func (a *App) StartFactsBackfill(ctx context.Context) {
 
 // ResumeExtractions takes up the long-term memory extractions that were
 // due in processes that stopped before making them (engine's
-// ResumeExtractions), logging how many.
+// ResumeExtractions), logging how many. An App opened without an engine
+// (hermes serve with no model) has none to make.
 func (a *App) ResumeExtractions(ctx context.Context) {
+	if a.Engine == nil {
+		return // serve without a model: no turns, nothing extracts
+	}
 	n, err := a.Engine.ResumeExtractions(ctx)
 	switch {
 	case err != nil:

@@ -190,4 +190,3 @@ func hermesValues(c *Config) {
 		}
 	}
 }
-
