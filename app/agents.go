@@ -19,7 +19,7 @@ func (a *App) roleAgents() (map[string]*engine.Agent, error) {
 	if len(c.Agents) == 0 {
 		return nil, nil
 	}
-	limits := memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit}
+	limits := memoryLimits(c.Memory)
 	out := make(map[string]*engine.Agent, len(c.Agents))
 	for _, name := range c.AgentNames() {
 		ra, key := c.Agents[name], "agents."+name

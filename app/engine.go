@@ -115,7 +115,7 @@ func (a *App) newCompressor(ctx context.Context, main engine.Model, r config.Res
 	}
 	comp, err := compress.New(compress.Options{
 		Window: window, ReplyBudget: reply,
-		Threshold: c.Threshold, TargetRatio: c.TargetRatio, ProtectFirstN: c.ProtectFirstN,
+		Threshold: c.Threshold, TargetRatio: c.TargetRatio, ProtectFirstN: c.ProtectFirstN, ProtectLastN: c.ProtectLastN,
 		Summarizer: compress.ModelSummarizer{Provider: sum.Provider, Model: sum.Name},
 		Clock:      a.opts.Clock,
 		Logger:     a.Log,

@@ -151,7 +151,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	b.Registry, b.terminal, b.browser = reg, term, br
 	b.MCP = NewMCP(l, reg, d.log, d.version)
 	b.Memory = memory.Open(filepath.Join(l.Paths.Home, "memories"),
-		memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit})
+		memoryLimits(c.Memory))
 	b.Skills = OpenSkills(l, d.log)
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), todo.New(), session.NewSearchTool(d.store),
@@ -235,4 +235,10 @@ func searchOpts(o web.Options) web.Options {
 func envValue(l *config.Loaded, name string) string {
 	v, _ := l.Env(name)
 	return v
+}
+
+// memoryLimits is the memory files' sizes, and which are turned off.
+func memoryLimits(m config.Memory) memory.Limits {
+	return memory.Limits{Memory: m.MemoryCharLimit, User: m.UserCharLimit,
+		MemoryOff: !m.MemoryEnabled.Or(true), UserOff: !m.UserProfileEnabled.Or(true)}
 }

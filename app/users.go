@@ -27,7 +27,7 @@ func (a *App) engineUsers() map[string]*engine.User {
 		return nil
 	}
 	c, home := a.Config.Config, a.Config.Paths.Home
-	mem := memory.Limits{Memory: c.Memory.MemoryCharLimit, User: c.Memory.UserCharLimit}
+	mem := memoryLimits(c.Memory)
 	out := map[string]*engine.User{}
 	for _, id := range dir.Users() {
 		caller, _ := dir.Get(id)

@@ -16,6 +16,9 @@ type bounds struct {
 type boundaryRules struct {
 	// ProtectFirstN is the head size before the first compression.
 	ProtectFirstN int
+	// MinTail is the fewest messages the tail keeps, whatever their
+	// tokens.
+	MinTail int
 	// Compressed says the conversation already holds a summary: then no
 	// head is kept (the system prompt, added by the caller, is the head).
 	Compressed bool
@@ -28,7 +31,7 @@ type boundaryRules struct {
 // findBounds applies phase 2. The head is the first ProtectFirstN messages
 // (none once compressed), extended over the results of its last calls so
 // that no tool exchange is split. The tail is as many trailing messages as
-// fit TailTokens, at least MinTailMessages, moved back so that it starts
+// fit TailTokens, at least MinTail (and MinTailMessages), moved back so that it starts
 // on the assistant message whose calls its first results answer, and back
 // again to include the last user message. A tail reaching into the head
 // leaves the middle empty.
@@ -46,7 +49,7 @@ func findBounds(msgs []llm.Message, r boundaryRules) bounds {
 	used := 0
 	for tail > 0 {
 		cost := r.Estimate(msgs[tail-1])
-		if n-tail >= MinTailMessages && used+cost > r.TailTokens {
+		if n-tail >= max(r.MinTail, MinTailMessages) && used+cost > r.TailTokens {
 			break
 		}
 		used += cost

@@ -43,26 +43,31 @@ func TestFindBounds(t *testing.T) {
 		compressed bool
 		protect    int
 		tailTokens int
+		minTail    int
 		want       wantBounds
 	}{
-		{"head before the first compression", "uauauauaua", false, 3, 30, wantBounds{3, 7}},
-		{"no head once compressed", "uauauauaua", true, 3, 30, wantBounds{0, 7}},
-		{"tail keeps at least three messages", "uauauauaua", false, 3, 0, wantBounds{3, 7}},
-		{"tail grows with its budget", "uauauauaua", false, 3, 50, wantBounds{3, 5}},
-		{"tail never starts on a tool result", "uacttttttau", false, 1, 30, wantBounds{1, 2}},
-		{"tail walks back over results to their call", "uauaCTtua", false, 1, 30, wantBounds{1, 4}},
-		{"a last user message before the aligned start moves it back", "uauacttta", false, 1, 30, wantBounds{1, 2}},
-		{"last user message is pulled into the tail", "ucacacacacacac", false, 1, 30, wantBounds{1, 1}},
-		{"last user message far back", "uauacacacacacacaca", false, 1, 30, wantBounds{1, 2}},
-		{"head extends over the results of its calls", "uCTtauauau", false, 2, 30, wantBounds{4, 7}},
-		{"tail reaching into the head leaves no middle", "uaua", false, 3, 30, wantBounds{3, 3}},
-		{"short conversation", "ua", false, 3, 30, wantBounds{2, 2}},
-		{"empty", "", false, 3, 30, wantBounds{0, 0}},
+		{"head before the first compression", "uauauauaua", false, 3, 30, 0, wantBounds{3, 7}},
+		{"no head once compressed", "uauauauaua", true, 3, 30, 0, wantBounds{0, 7}},
+		{"tail keeps at least three messages", "uauauauaua", false, 3, 0, 0, wantBounds{3, 7}},
+		{"tail grows with its budget", "uauauauaua", false, 3, 50, 0, wantBounds{3, 5}},
+		{"tail never starts on a tool result", "uacttttttau", false, 1, 30, 0, wantBounds{1, 2}},
+		{"tail walks back over results to their call", "uauaCTtua", false, 1, 30, 0, wantBounds{1, 4}},
+		{"a last user message before the aligned start moves it back", "uauacttta", false, 1, 30, 0, wantBounds{1, 2}},
+		{"last user message is pulled into the tail", "ucacacacacacac", false, 1, 30, 0, wantBounds{1, 1}},
+		{"last user message far back", "uauacacacacacacaca", false, 1, 30, 0, wantBounds{1, 2}},
+		{"head extends over the results of its calls", "uCTtauauau", false, 2, 30, 0, wantBounds{4, 7}},
+		{"tail reaching into the head leaves no middle", "uaua", false, 3, 30, 0, wantBounds{3, 3}},
+		{"short conversation", "ua", false, 3, 30, 0, wantBounds{2, 2}},
+		{"empty", "", false, 3, 30, 0, wantBounds{0, 0}},
+		// compression.protect_last_n: the tail keeps that many messages
+		// past its token budget.
+		{"protect_last_n keeps more than the budget", "uauauauauauaua", false, 1, 0, 6, wantBounds{1, 8}},
+		{"protect_last_n below the budget changes nothing", "uauauauaua", false, 3, 50, 2, wantBounds{3, 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			msgs := shape(tt.shape)
-			got := findBounds(msgs, boundaryRules{ProtectFirstN: tt.protect, Compressed: tt.compressed, TailTokens: tt.tailTokens, Estimate: unit})
+			got := findBounds(msgs, boundaryRules{ProtectFirstN: tt.protect, MinTail: tt.minTail, Compressed: tt.compressed, TailTokens: tt.tailTokens, Estimate: unit})
 			if got.Head != tt.want.Head || got.Tail != tt.want.Tail {
 				t.Fatalf("findBounds(%q) = %+v, want %+v", tt.shape, got, tt.want)
 			}

@@ -69,6 +69,7 @@ func (c *Compressor) Compress(ctx context.Context, msgs []llm.Message, opts Comp
 	}
 	b := findBounds(msgs, boundaryRules{
 		ProtectFirstN: c.opts.ProtectFirstN,
+		MinTail:       c.opts.ProtectLastN,
 		Compressed:    compressed,
 		TailTokens:    TailBudget(c.Window(), c.opts.Threshold, c.opts.TargetRatio),
 		Estimate:      c.opts.Estimate,

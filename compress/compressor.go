@@ -42,6 +42,10 @@ type Options struct {
 	// ProtectFirstN is how many leading messages stay before the first
 	// compression (DefaultProtectFirstN); negative keeps none.
 	ProtectFirstN int
+	// ProtectLastN is the fewest trailing messages kept verbatim, however
+	// many tokens they hold (MinTailMessages when zero): Hermes Agent's
+	// compression.protect_last_n.
+	ProtectLastN int
 	// Summarizer writes the structured summary; required.
 	Summarizer Summarizer
 	// Estimate returns a message's size in tokens; nil uses
@@ -93,6 +97,9 @@ func New(opts Options) (*Compressor, error) {
 	}
 	if opts.ProtectFirstN < 0 {
 		opts.ProtectFirstN = 0
+	}
+	if opts.ProtectLastN <= 0 {
+		opts.ProtectLastN = MinTailMessages
 	}
 	if opts.Summarizer == nil {
 		return nil, errors.New("compress: Options.Summarizer is nil; give a Summarizer such as ModelSummarizer")

@@ -227,6 +227,9 @@ type Compression struct {
 	// ProtectFirstN messages are kept at the start, before the first
 	// compression.
 	ProtectFirstN int `yaml:"protect_first_n"`
+	// ProtectLastN is the fewest recent messages kept uncompressed,
+	// however many tokens they hold (3 when unset; Hermes Agent writes 20).
+	ProtectLastN int `yaml:"protect_last_n"`
 }
 
 // Memory is the memory section.
@@ -236,6 +239,11 @@ type Memory struct {
 	// prompt stays small.
 	MemoryCharLimit int `yaml:"memory_char_limit"`
 	UserCharLimit   int `yaml:"user_char_limit"`
+	// MemoryEnabled and UserProfileEnabled turn MEMORY.md and USER.md on
+	// (the default) or off: off, the file is left out of the prompt and
+	// the memory tool does not write it.
+	MemoryEnabled      Flag `yaml:"memory_enabled"`
+	UserProfileEnabled Flag `yaml:"user_profile_enabled"`
 	// NudgeInterval is how many user turns pass between background
 	// reviews of what is worth remembering.
 	NudgeInterval int `yaml:"nudge_interval"`

@@ -60,7 +60,8 @@ toolsets: [hermes-telegram]
 agent: {service_tier: fast, max_turns: 40, disabled_toolsets: [cronjob]}
 display: {skin: mono, personality: pirate, skn: x}
 discord: {require_mention: false}
-compression: {summary_model: gpt-4o-mini}
+compression: {summary_model: gpt-4o-mini, protect_last_n: 30}
+memory: {memory_enabled: false, user_profile_enabled: true}
 logging: {level: WARNING, max_size_mb: 12, backup_count: 4}
 security:
   website_blocklist: {enabled: true, domains: [evil.example], shared_files: [` + blocked + `]}
@@ -79,6 +80,9 @@ security:
 	c := l.Config
 	if c.Agent.MaxTurns != 40 || !slices.Equal(c.Toolsets, []string{"all"}) || !slices.Equal(c.Agent.DisabledToolsets, []string{"cron"}) {
 		t.Errorf("agent.max_turns %d, toolsets %q, disabled %q", c.Agent.MaxTurns, c.Toolsets, c.Agent.DisabledToolsets)
+	}
+	if c.Compression.ProtectLastN != 30 || c.Memory.MemoryEnabled.Or(true) || !c.Memory.UserProfileEnabled.Or(false) {
+		t.Errorf("compression.protect_last_n %d, memory_enabled %v, user_profile_enabled %v", c.Compression.ProtectLastN, c.Memory.MemoryEnabled, c.Memory.UserProfileEnabled)
 	}
 	if c.Logging.Level != "warn" || c.Logging.FileMaxMB != 12 || c.Logging.FileKeep != 4 {
 		t.Errorf("logging = %+v, want warn, 12 MB, 4 files", c.Logging)

@@ -55,6 +55,9 @@ func (s *Store) Apply(ops []Op) (Result, error) {
 			if op.Target != TargetMemory && op.Target != TargetUser {
 				return tool.Errorf(tool.CodeInvalidArguments, "%starget %q is not accepted; use \"memory\" (your notes) or \"user\" (the user profile)", label, op.Target)
 			}
+			if s.Off(op.Target) {
+				return tool.Errorf(tool.CodeInvalidArguments, "%s%s is turned off in this configuration (%s: false); nothing is saved there", label, op.Target, offKey(op.Target))
+			}
 			if _, seen := before[op.Target]; !seen {
 				before[op.Target] = usageOf(st[op.Target], s.Limit(op.Target))
 			}
@@ -176,4 +179,12 @@ func replaceEntry(entries []string, old, content string) []string {
 		out = append(out, content)
 	}
 	return out
+}
+
+// offKey is the setting that turns target off.
+func offKey(t Target) string {
+	if t == TargetUser {
+		return "memory.user_profile_enabled"
+	}
+	return "memory.memory_enabled"
 }

@@ -43,10 +43,15 @@ const (
 	DefaultUserLimit   = 1375
 )
 
-// Limits caps the size of each file in characters; zero means the default.
+// Limits caps the size of each file in characters; zero means the
+// default. MemoryOff and UserOff turn a file off (Hermes Agent's
+// memory.memory_enabled and memory.user_profile_enabled set to false):
+// it is left out of the prompt, and the memory tool does not write it.
 type Limits struct {
 	Memory int
 	User   int
+
+	MemoryOff, UserOff bool
 }
 
 // Store reads and writes the memory files of one directory. It is safe for
@@ -93,7 +98,15 @@ func (s *Store) Path(t Target) string {
 	return filepath.Join(s.dir, MemoryFile)
 }
 
-// Snapshot reads both files now. A missing directory or file reads as no
+// Off reports whether target is turned off.
+func (s *Store) Off(t Target) bool {
+	if t == TargetUser {
+		return s.limits.UserOff
+	}
+	return s.limits.MemoryOff
+}
+
+// Snapshot reads both files now; a file turned off reads as no entries. A missing directory or file reads as no
 // entries. The returned slices belong to the caller; later writes do not
 // change them.
 func (s *Store) Snapshot() (Snapshot, error) {
@@ -111,6 +124,9 @@ func (s *Store) Snapshot() (Snapshot, error) {
 // read returns target's entries. Writers replace files by rename, so a
 // read without the lock sees either the old or the new file, never half.
 func (s *Store) read(t Target) ([]string, error) {
+	if s.Off(t) {
+		return nil, nil
+	}
 	data, err := os.ReadFile(s.Path(t))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

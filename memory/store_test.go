@@ -277,3 +277,28 @@ func TestPermissions(t *testing.T) {
 		t.Errorf("temporary files left behind: %v %v", left, hidden)
 	}
 }
+
+// A file turned off (memory.memory_enabled or user_profile_enabled false)
+// reads as empty, so it stays out of the prompt, and is not written; the
+// other file works as before.
+func TestFileTurnedOff(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, MemoryFile), []byte("the build uses make"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(dir, Limits{MemoryOff: true})
+	snap, err := s.Snapshot()
+	if err != nil || len(snap.Memory) != 0 {
+		t.Fatalf("snapshot memory %q, %v; want none while turned off", snap.Memory, err)
+	}
+	_, err = s.Apply([]Op{{Action: "add", Target: TargetMemory, Content: "deploys on Fridays"}})
+	if err == nil || !strings.Contains(err.Error(), "memory.memory_enabled: false") {
+		t.Errorf("a write to the turned-off file: %v", err)
+	}
+	if _, err := s.Apply([]Op{{Action: "add", Target: TargetUser, Content: "prefers short answers"}}); err != nil {
+		t.Fatalf("a write to the other file: %v", err)
+	}
+	if snap, _ := Open(dir, Limits{}).Snapshot(); len(snap.Memory) != 1 || len(snap.User) != 1 {
+		t.Errorf("turned on again: memory %q, user %q; want the file as it was and the new entry", snap.Memory, snap.User)
+	}
+}
