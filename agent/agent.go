@@ -78,6 +78,9 @@ type Config struct {
 	// is reached, one last call without tools asks for a summary.
 	MaxTurns  int
 	MaxTokens int
+	// Reasoning is the reasoning effort asked of the model (see
+	// llm.Request.ReasoningEffort); empty asks none.
+	Reasoning string
 	// SessionID, Source, Agent, User, Tenant, Workdir and Approver
 	// reach tools through tool.Invocation.
 	SessionID string

@@ -131,6 +131,8 @@ func (r *run) call(ctx context.Context, tools []llm.ToolSpec, choice string) (*l
 		Tools:      tools,
 		ToolChoice: choice,
 		MaxTokens:  r.cfg.MaxTokens,
+		// Hermes Agent's agent.reasoning_effort.
+		ReasoningEffort: r.cfg.Reasoning,
 		// Every turn shares the system prompt, the tools and most of the
 		// history with the last: mark them for the providers that cache
 		// only what is marked (Anthropic); the others ignore it.

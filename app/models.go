@@ -93,7 +93,7 @@ func (m *Models) build(name string) builtModel {
 	if err == nil {
 		var p llm.Provider
 		if p, err = ModelChain(m.l, r, m.retries(m.l.Config.Agent.APIMaxRetries)); err == nil {
-			return builtModel{model: engine.Model{Provider: p, Name: r.Model, MaxTokens: r.MaxTokens}, resolved: r}
+			return builtModel{model: engine.Model{Provider: p, Name: r.Model, MaxTokens: r.MaxTokens, ReasoningEffort: reasoningEffort(m.l.Config.Agent)}, resolved: r}
 		}
 	}
 	if name != "" {
@@ -200,4 +200,12 @@ func prices(c config.Config) map[string]llm.Price {
 		out[name] = llm.Price{InputPerM: p.Input, OutputPerM: p.Output, CacheReadPerM: p.CacheRead, CacheWritePerM: p.CacheWrite}
 	}
 	return out
+}
+
+// reasoningEffort is agent.reasoning_effort as sent: "none" asks for none.
+func reasoningEffort(a config.Agent) string {
+	if a.ReasoningEffort == "none" {
+		return ""
+	}
+	return string(a.ReasoningEffort)
 }

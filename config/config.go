@@ -279,6 +279,14 @@ type LongTerm struct {
 	MinMargin float64 `yaml:"min_margin"`
 }
 
+// ReasoningEffort is agent.reasoning_effort.
+type ReasoningEffort string
+
+// UnmarshalText accepts Hermes Agent's reasoning efforts, or nothing.
+func (e *ReasoningEffort) UnmarshalText(text []byte) error {
+	return oneOf(e, text, true, "none", "minimal", "low", "medium", "high", "xhigh")
+}
+
 // RecallMode is memory.long_term.recall.
 type RecallMode string
 
@@ -545,6 +553,10 @@ type Agent struct {
 	IdleTimeout time.Duration `yaml:"idle_timeout"`
 	// MaxTurns bounds the iterations of one turn of the loop.
 	MaxTurns int `yaml:"max_turns"`
+	// ReasoningEffort is asked of models that take one: none, minimal,
+	// low, medium, high or xhigh (Hermes Agent's names); empty leaves it
+	// to the model.
+	ReasoningEffort ReasoningEffort `yaml:"reasoning_effort"`
 	// DisabledToolsets are never offered, whatever toolsets enables.
 	DisabledToolsets []string `yaml:"disabled_toolsets"`
 	// ToolTimeouts replaces the limit of one attempt of the named tools

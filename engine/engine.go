@@ -455,6 +455,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 		System:     system,
 		MaxTurns:   maxTurns,
 		MaxTokens:  model.MaxTokens,
+		Reasoning:  model.ReasoningEffort,
 		SessionID:  s.ID,
 		Source:     s.Source,
 		Agent:      s.Agent,

@@ -18,6 +18,9 @@ type Model struct {
 	Name     string
 	// MaxTokens caps a reply; zero leaves it to the provider.
 	MaxTokens int
+	// ReasoningEffort is sent to the vendors that take one ("low",
+	// "high"…); empty leaves it to the model.
+	ReasoningEffort string
 }
 
 // background reports whether turns from source are work nobody is
