@@ -15,7 +15,9 @@ type Paths struct {
 	ConfigFile string
 	// EnvFile is Home/.env, the secrets.
 	EnvFile string
-	// StateDB is Home/state.db, sessions and everything else stored.
+	// StateDB is Home/state.db, sessions and everything else stored; in
+	// a home Hermes Agent's state.db is in, Home/hermes-state.db (see
+	// statedb.go).
 	StateDB string
 	// MemoriesDir holds MEMORY.md and USER.md.
 	MemoriesDir string
@@ -25,13 +27,15 @@ type Paths struct {
 	SoulFile string
 }
 
-// PathsFor returns the paths of the hermes home directory home.
+// PathsFor returns the paths of the hermes home directory home. It looks
+// at the home's state.db to tell whether it is Hermes Agent's (see
+// stateFile); the rest are names.
 func PathsFor(home string) Paths {
 	return Paths{
 		Home:        home,
 		ConfigFile:  filepath.Join(home, "config.yaml"),
 		EnvFile:     filepath.Join(home, ".env"),
-		StateDB:     filepath.Join(home, "state.db"),
+		StateDB:     stateFile(home),
 		MemoriesDir: filepath.Join(home, "memories"),
 		SkillsDir:   filepath.Join(home, "skills"),
 		SoulFile:    filepath.Join(home, "SOUL.md"),

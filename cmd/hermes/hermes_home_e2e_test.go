@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +35,25 @@ func TestHermesHomeWorksAsItIs(t *testing.T) {
 	}
 	h.write("memories/MEMORY.md", "The deploy key lives in vault path ops/deploy.")
 	h.write("memories/USER.md", "The user is called Mei.")
+	// Hermes's own state.db, which hermes must leave as it is.
+	ddl, err := os.ReadFile("../../config/testdata/hermes/state_v22.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := filepath.Join(h.dir, "state.db")
+	conn, err := sql.Open("sqlite", theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(string(ddl) + `;PRAGMA journal_mode=WAL;
+INSERT INTO sessions (id, source, started_at) VALUES ('20260101_000000_abcdef', 'cli', 1767225600.0)`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	before, err := os.ReadFile(theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	r := h.hermes("chat", "-q", "hi")
 	if r.code != 0 || !strings.Contains(r.stdout, "Hello from hermes.") {
@@ -40,6 +61,15 @@ func TestHermesHomeWorksAsItIs(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "warning") {
 		t.Errorf("a Hermes home gave warnings:\n%s", r.stderr)
+	}
+	if after, _ := os.ReadFile(theirs); !bytes.Equal(before, after) {
+		t.Error("hermes changed Hermes Agent's state.db")
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "hermes-state.db")); err != nil {
+		t.Errorf("hermes's own state is not beside Hermes's: %v", err)
+	}
+	if r := h.hermes("sessions", "list"); !strings.Contains(r.stdout, "hi") && !strings.Contains(r.stdout, "cli") {
+		t.Errorf("sessions list does not show the chat:\n%s%s", r.stdout, r.stderr)
 	}
 	req := srv.Requests()[0]
 	if !strings.Contains(string(req.Body), `"reasoning_effort":"high"`) {

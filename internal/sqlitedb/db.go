@@ -62,6 +62,9 @@ func Open(ctx context.Context, path string, opt Options) (*DB, error) {
 	if db.log == nil {
 		db.log = slog.New(slog.DiscardHandler)
 	}
+	if err := checkOwn(ctx, path, busy); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	db.ckpt = &checkpointer{path: path, busy: busy, log: db.log}
 	var err error
 	if db.write, err = sql.Open("sqlite", writerDSN(path, busy)); err != nil {

@@ -3,9 +3,13 @@ package sqlitedb
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"os"
+	"time"
 )
 
 // schemas is every schema of state.db, in the order Open migrates them:
@@ -42,13 +46,74 @@ type schema struct {
 
 // migrate brings every schema of the file up to date.
 func (db *DB) migrate(ctx context.Context) error {
+	var id int64
+	if err := db.write.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&id); err != nil {
+		return fmt.Errorf("read the application id: %w", err)
+	}
 	for _, s := range schemas {
 		if err := s.migrate(ctx, db.write, db.log); err != nil {
 			return err
 		}
 	}
+	if id != AppID {
+		if _, err := db.write.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, AppID)); err != nil {
+			return fmt.Errorf("stamp the application id: %w", err)
+		}
+	}
 	return nil
 }
+
+// checkOwn returns ErrForeign when the file at path is another
+// program's: stamped with another application id, or unstamped with
+// Hermes Agent's sessions table. It reads the file read-only, before
+// Open's writer connection changes anything (its journal mode, say); a
+// missing file is a new one, and hermes's.
+func checkOwn(ctx context.Context, path string, busy time.Duration) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	var hdr [72]byte
+	_, err = io.ReadFull(f, hdr[:])
+	f.Close()
+	if err == nil && binary.BigEndian.Uint32(hdr[68:]) == AppID {
+		return nil // stamped: the usual case, without opening it twice
+	}
+	conn, err := sql.Open("sqlite", fmt.Sprintf("file:%s?mode=ro&_pragma=busy_timeout(%d)", escapePath(path), busy.Milliseconds()))
+	if err != nil {
+		return fmt.Errorf("open %s to read: %w", path, err)
+	}
+	defer conn.Close()
+	var id int64
+	if err := conn.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&id); err != nil {
+		return fmt.Errorf("read the application id of %s: %w", path, err)
+	}
+	switch id {
+	case AppID:
+		return nil
+	case 0:
+		var theirs int
+		if err := conn.QueryRowContext(ctx,
+			`SELECT count(*) FROM pragma_table_info('sessions') WHERE name IN ('origin_json', 'session_key')`).Scan(&theirs); err != nil {
+			return fmt.Errorf("read the sessions table of %s: %w", path, err)
+		}
+		if theirs == 0 {
+			return nil
+		}
+	}
+	return ErrForeign
+}
+
+// AppID is the application id (PRAGMA application_id) hermes stamps on
+// its state files, so it can tell them at a glance from another program's
+// SQLite file of the same name: Hermes Agent's state.db, in the home the
+// two share (see config's StateDB).
+const AppID = 0x48524d53 // "HRMS"
+
+// ErrForeign is Open's error for a file that is another program's: one
+// stamped with another application id, or Hermes Agent's state.db. Open
+// changes nothing in it.
+var ErrForeign = errors.New("the file is another program's database (Hermes Agent's state.db?), not hermes's")
 
 // migrate brings the schema up to date. It runs at every Open, so it
 // first reads the version without the write lock: an up-to-date file
