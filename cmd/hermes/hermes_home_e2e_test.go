@@ -87,3 +87,56 @@ INSERT INTO sessions (id, source, started_at) VALUES ('20260101_000000_abcdef', 
 		t.Errorf("config check of a Hermes home:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// hermes migrate hermes-agent brings the sessions of Hermes's state.db in
+// the same home into hermes's own: --dry-run writes nothing, the import
+// makes them searchable (CJK included) with their tool calls, a second
+// run imports nothing, and Hermes's file is left as it was.
+func TestMigrateHermesAgentSessions(t *testing.T) {
+	h := newHome(t)
+	ddl, err := os.ReadFile("../../config/testdata/hermes/state_v22.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := filepath.Join(h.dir, "state.db")
+	conn, err := sql.Open("sqlite", theirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(string(ddl) + `;
+INSERT INTO sessions (id, source, model, started_at, title) VALUES ('20260718_091500_a1b2c3', 'telegram', 'anthropic/claude-sonnet-4', 1752850000.5, '部署检查');
+INSERT INTO messages (session_id, role, content, timestamp, active) VALUES ('20260718_091500_a1b2c3', 'user', '部署脚本放在哪个目录？', 1752850001.0, 1);
+INSERT INTO messages (session_id, role, content, tool_calls, timestamp, finish_reason, active) VALUES ('20260718_091500_a1b2c3', 'assistant', '',
+  '[{"id": "call_1", "call_id": "call_1", "type": "function", "function": {"name": "terminal", "arguments": "{\"command\": \"ls /srv\"}"}}]', 1752850002.0, 'tool_calls', 1);
+INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp, active) VALUES ('20260718_091500_a1b2c3', 'tool', 'deploy.sh', 'call_1', 'terminal', 1752850003.0, 1);
+INSERT INTO messages (session_id, role, content, timestamp, active) VALUES ('20260718_091500_a1b2c3', 'assistant', '在 /srv/deploy.sh。', 1752850004.0, 1);`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	before, _ := os.ReadFile(theirs)
+
+	r := h.hermes("migrate", "hermes-agent", "--dry-run")
+	if r.code != 0 || !strings.Contains(r.stdout, "sessions: would import 1 (4 messages)") {
+		t.Fatalf("dry run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := h.hermes("sessions", "search", "部署脚本"); strings.Contains(r.stdout, "20260718_091500_a1b2c3") {
+		t.Fatalf("the dry run imported:\n%s", r.stdout)
+	}
+	r = h.hermes("migrate", "hermes-agent")
+	if r.code != 0 || !strings.Contains(r.stdout, "sessions: imported 1 (4 messages)") {
+		t.Fatalf("migrate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := h.hermes("sessions", "search", "部署脚本"); !strings.Contains(r.stdout, "20260718_091500_a1b2c3") {
+		t.Errorf("search does not find the migrated CJK text:\n%s%s", r.stdout, r.stderr)
+	}
+	if r := h.hermes("sessions", "show", "20260718_091500_a1b2c3"); !strings.Contains(r.stdout, "ls /srv") || !strings.Contains(r.stdout, "/srv/deploy.sh") {
+		t.Errorf("the migrated session lacks its tool call or answer:\n%s%s", r.stdout, r.stderr)
+	}
+	r = h.hermes("migrate", "hermes-agent")
+	if r.code != 0 || !strings.Contains(r.stdout, "sessions: imported 0 (0 messages), skipped 1 already here") {
+		t.Errorf("second run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if after, _ := os.ReadFile(theirs); !bytes.Equal(before, after) {
+		t.Error("migrate changed Hermes Agent's state.db")
+	}
+}
