@@ -16,9 +16,9 @@ import (
 type hermesSession struct {
 	id, source, model, title, parent, endReason, cwd, systemPrompt string
 
-	started, ended                                   float64
+	started, ended                                  float64
 	input, output, cacheRead, cacheWrite, reasoning int64
-	cost                                             float64
+	cost                                            float64
 }
 
 // hermesMessage is a live row of Hermes's messages table.
