@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,14 +40,21 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 	if err != nil {
 		return nil, err
 	}
-	access := platformAccess(g)
+	byPlatform := platformAccess(g)
+	for name, acc := range byPlatform {
+		byPlatform[name] = envAllow(a.Config.Env, name, acc)
+	}
+	global := g.Allow
+	if len(global) == 0 {
+		global = envAllow(a.Config.Env, "gateway", access{}).allow
+	}
 	auth := gateway.Authorizer{
 		AllowAll:    map[string]bool{},
 		Allow:       map[string][]string{},
-		GlobalAllow: g.Allow,
+		GlobalAllow: global,
 		Pairings:    a.Gateway,
 	}
-	for name, acc := range access {
+	for name, acc := range byPlatform {
 		auth.AllowAll[name], auth.Allow[name] = acc.allowAll, acc.allow
 	}
 	undelivered := a.undeliveredFile()
@@ -167,7 +175,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 			return code, err
 		}
 	}
-	opt.Approvers = func(platform string) []string { return access[platform].approvers }
+	opt.Approvers = func(platform string) []string { return byPlatform[platform].approvers }
 	if a.Users.Enabled() {
 		a.gatewayUsers(&opt)
 	}
@@ -195,6 +203,30 @@ func platformAccess(g config.Gateway) map[string]access {
 		// By email whoever may write to hermes answers its requests.
 		"email": {g.Email.AllowAll, g.Email.Allow, nil},
 	}
+}
+
+// envAllow fills a platform's allowlist, when config.yaml gives none,
+// from the variable Hermes Agent keeps it in: <PLATFORM>_ALLOWED_USERS in
+// .env (GATEWAY_ALLOWED_USERS for every platform), ids separated by
+// commas, "*" for everyone.
+func envAllow(env config.Lookup, name string, acc access) access {
+	if acc.allowAll || len(acc.allow) > 0 || env == nil {
+		return acc
+	}
+	if name == "wecombot" {
+		name = "wecom"
+	}
+	v, _ := env(strings.ToUpper(name) + "_ALLOWED_USERS")
+	for _, id := range strings.Split(v, ",") {
+		switch id = strings.TrimSpace(id); id {
+		case "":
+		case "*":
+			acc.allowAll = true
+		default:
+			acc.allow = append(acc.allow, id)
+		}
+	}
+	return acc
 }
 
 // gatewayMedia keeps the files people send in chats in

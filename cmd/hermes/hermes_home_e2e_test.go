@@ -140,3 +140,50 @@ INSERT INTO messages (session_id, role, content, timestamp, active) VALUES ('202
 		t.Error("migrate changed Hermes Agent's state.db")
 	}
 }
+
+// hermes migrate hermes-agent --from a Hermes home in another directory
+// brings its jobs, its paired users and its persona, memories and skills
+// into the hermes home, and says what it could not keep.
+func TestMigrateHermesAgentFromAnotherHome(t *testing.T) {
+	h := newHome(t)
+	from := t.TempDir()
+	for rel, text := range map[string]string{
+		"SOUL.md":                                  "You are a careful ops assistant.",
+		"memories/MEMORY.md":                       "The staging box is stage-01.",
+		"skills/devops/deploy/SKILL.md":            "---\nname: deploy\ndescription: Deploy the app to staging.\n---\nRun make deploy.\n",
+		"platforms/pairing/telegram-approved.json": `{"4242": {"user_name": "Mei", "approved_at": 1752850000.5}}`,
+		"cron/jobs.json": `{"jobs": [{"id": "3f9c2a7b1d4e", "name": "Morning brief", "prompt": "Summarize the alerts of the night",
+  "skills": [], "schedule": {"kind": "cron", "expr": "0 8 * * *", "display": "0 8 * * *"}, "repeat": {"times": null, "completed": 0},
+  "enabled": true, "state": "scheduled", "deliver": "discord:777"}], "updated_at": "2026-07-18T08:13:00-07:00"}`,
+	} {
+		p := filepath.Join(from, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := h.hermes("migrate", "hermes-agent", "--from", from)
+	if r.code != 0 {
+		t.Fatalf("migrate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"jobs: imported 1", `delivery "discord:777" is kept in the local output`, "paired users: imported 1", "files: imported 3", "SOUL.md"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := h.hermes("cron", "list"); !strings.Contains(r.stdout, "morning-brief-3f9c2a") || !strings.Contains(r.stdout, "0 8 * * *") {
+		t.Errorf("cron list:\n%s%s", r.stdout, r.stderr)
+	}
+	if r := h.hermes("pairing", "list"); !strings.Contains(r.stdout, "4242") {
+		t.Errorf("pairing list:\n%s%s", r.stdout, r.stderr)
+	}
+	if r := h.hermes("skills", "list"); !strings.Contains(r.stdout, "deploy") {
+		t.Errorf("skills list:\n%s%s", r.stdout, r.stderr)
+	}
+	r = h.hermes("migrate", "hermes-agent", "--from", from)
+	if !strings.Contains(r.stdout, "jobs: imported 0, skipped 1") || !strings.Contains(r.stdout, "files: imported 0, kept 3") {
+		t.Errorf("second run:\n%s%s", r.stdout, r.stderr)
+	}
+}

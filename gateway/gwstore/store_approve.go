@@ -148,3 +148,27 @@ func (s *Store) Paired(ctx context.Context, platform, user string) (bool, error)
 	}
 	return n > 0, nil
 }
+
+// Grant records user as paired on platform, approved at at, as if a code
+// of theirs had been approved: for pairings the owner approved in another
+// agent (hermes migrate hermes-agent brings Hermes Agent's). It reports
+// whether the pairing is new; one already there is kept as it is.
+func (s *Store) Grant(ctx context.Context, platform, user string, at time.Time) (bool, error) {
+	if platform == "" || user == "" {
+		return false, fmt.Errorf("gateway: grant: platform %q and user %q must both be given", platform, user)
+	}
+	var added int64
+	err := s.writeTx(ctx, "grant pairing", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_pairings (platform, user_id, approved_at) VALUES (?, ?, ?)
+ON CONFLICT (platform, user_id) DO NOTHING`, s.text(platform), s.text(user), micros(at))
+		if err != nil {
+			return err
+		}
+		added, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("gateway: grant %q on %s: %w", user, platform, err)
+	}
+	return added > 0, nil
+}
