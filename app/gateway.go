@@ -159,9 +159,7 @@ func (a *App) GatewayRunner(platforms []gateway.Platform) (*gateway.Runner, erro
 		AdoptEvery: rollEvery,
 		Logger:     a.Log,
 	}
-	if wd, err := os.Getwd(); err == nil {
-		opt.Workdir = wd
-	}
+	opt.Workdir = a.Workdir()
 	opt.Media = a.gatewayMedia()
 	opt.Elector = a.gatewayElector()
 	if g.UnauthorizedDMBehavior != config.DMIgnore {

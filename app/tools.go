@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/hermes-go/hermes/config"
 	"github.com/hermes-go/hermes/engine"
@@ -241,4 +242,23 @@ func envValue(l *config.Loaded, name string) string {
 func memoryLimits(m config.Memory) memory.Limits {
 	return memory.Limits{Memory: m.MemoryCharLimit, User: m.UserCharLimit,
 		MemoryOff: !m.MemoryEnabled.Or(true), UserOff: !m.UserProfileEnabled.Or(true)}
+}
+
+// Workdir is where a new session's tools start: terminal.cwd (Hermes
+// Agent's key; "~" is the user's home) when it names a directory, else
+// the directory hermes was started in.
+func (a *App) Workdir() string {
+	wd, _ := os.Getwd()
+	dir := a.Config.Config.Terminal.Cwd
+	switch {
+	case dir == "" || dir == ".":
+		return wd
+	case dir == "~" || strings.HasPrefix(dir, "~/"):
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, strings.TrimPrefix(dir, "~"))
+		}
+	case !filepath.IsAbs(dir):
+		dir = filepath.Join(wd, dir)
+	}
+	return dir
 }

@@ -447,6 +447,9 @@ type Approvals struct {
 
 // Terminal is the terminal section.
 type Terminal struct {
+	// Cwd is where a new session's commands start (Hermes Agent's
+	// terminal.cwd): "." or empty is the directory hermes was started in.
+	Cwd string `yaml:"cwd"`
 	// Timeout is a command's limit when the model does not give one.
 	Timeout time.Duration `yaml:"timeout"`
 	// MaxTimeout is the most the model may ask for.

@@ -95,6 +95,7 @@ func hermesReasons() [][2]string {
 		{"cron", "hermes's scheduler is set under scheduler:"},
 		{"kanban", "hermes's teams (teams:) take this role"},
 		{"security", "Hermes's security tuning; hermes's are approvals:, security.allow_private_urls and security.website_blocklist"},
+		{"security.redact_secrets", "hermes always redacts secrets from logs and from what the model sees; it cannot be turned off"},
 		{"logging.max_size_mb", "hermes logs to stderr; rotation belongs to the service manager"},
 		{"logging.backup_count", "hermes logs to stderr; rotation belongs to the service manager"},
 		{"gateway", "Hermes's gateway process tuning"},

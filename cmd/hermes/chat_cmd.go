@@ -181,7 +181,7 @@ func chatOnce(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	if f.json {
 		sink.info = io.Discard
 	}
-	cwd, _ := os.Getwd()
+	cwd := h.Workdir()
 	in := engine.Input{Text: text, Source: "cli", Workdir: cwd, Agent: f.agent, Approval: safety.Asker{Yolo: f.yolo},
 		Waiting: waitingNotice(cmd.ErrOrStderr(), id)}
 	res, err := h.Engine.Turn(cmd.Context(), id, in, sink)

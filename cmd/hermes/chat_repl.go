@@ -101,7 +101,7 @@ func chatREPL(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	model, _ := h.Models.Main()
 	fmt.Fprintf(out, "hermes %s · %s via %s · %s\nCtrl-C interrupts a turn; Ctrl-D, /exit or Ctrl-C at the prompt quits. /new starts a new session.\n",
 		version, model.Model, model.Provider, where)
-	cwd, _ := os.Getwd()
+	cwd := h.Workdir()
 	defer func() {
 		if h.Config.Config.Memory.LongTerm.On() && id != "" {
 			fmt.Fprintln(errOut, "(noting what to remember from this session…)")

@@ -103,7 +103,7 @@ func chatTUI(cmd *cobra.Command, a *cli, f *chatFlags) error {
 	}
 	var lastInput atomic.Int64
 	var prompter safety.Prompter
-	cwd, _ := os.Getwd()
+	cwd := h.Workdir()
 	var turns sync.WaitGroup
 	run := func(ctx context.Context, line string, sink agent.Sink, out io.Writer) bool {
 		turns.Add(1)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/llm"
 	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
@@ -23,12 +24,14 @@ func TestHermesHomeWorksAsItIs(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := llmtest.New(t)
-	srv.Enqueue(llmtest.Reply{Text: "Hello from hermes."})
+	srv.Enqueue(llmtest.Reply{ToolCalls: []llm.ToolCall{terminalCall("pwd")}}, llmtest.Reply{Text: "Hello from hermes."})
 	h := newHome(t)
+	workdir := t.TempDir()
 	cfg := strings.Replace(string(defaults), "model: ''\n",
 		"model:\n  default: test-model\n  provider: custom\n  base_url: \""+srv.URL()+"/v1\"\n  api_key: sk-test-123456\n  api_mode: chat_completions\n", 1)
 	cfg = strings.Replace(cfg, "  memory_enabled: true\n", "  memory_enabled: false\n", 1)
 	cfg = strings.Replace(cfg, "agent:\n", "agent:\n  reasoning_effort: high\n", 1)
+	cfg = strings.Replace(cfg, "  cwd: .\n", "  cwd: "+workdir+"\n", 1)
 	h.write("config.yaml", cfg)
 	if err := os.MkdirAll(filepath.Join(h.dir, "memories"), 0o700); err != nil {
 		t.Fatal(err)
@@ -81,6 +84,9 @@ INSERT INTO sessions (id, source, started_at) VALUES ('20260101_000000_abcdef', 
 	system := req.Messages[0].Text()
 	if strings.Contains(system, "vault path ops/deploy") || !strings.Contains(system, "called Mei") {
 		t.Errorf("MEMORY.md is turned off and USER.md on; the system prompt:\n%s", system)
+	}
+	if got := srv.Requests()[1].Messages; !strings.Contains(got[len(got)-1].Text(), workdir) {
+		t.Errorf("terminal.cwd %s is not where commands ran: %s", workdir, got[len(got)-1].Text())
 	}
 	r = h.hermes("config", "check")
 	if !strings.Contains(r.stdout, "(ok, 0 warnings)") || strings.Contains(r.stdout, "not honoured") {
