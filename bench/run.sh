@@ -40,6 +40,10 @@ fi
 go test -run '^$' -bench 'RecallLatency' -benchtime 3x ./memory/facts | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
+echo "== hermes migrate hermes-agent: sessions imported from a Hermes Agent state.db"
+go test -run '^$' -bench 'ImportSessions' -benchtime 3x ./migrate/hermesagent | grep -E '^(Benchmark|ok|FAIL)'
+
+echo
 echo "== a 300-turn chat with and without compression: tokens per call, cacheable prefix (go run ./bench/longsession)"
 go run ./bench/longsession -turns "${TURNS:-300}"
 
