@@ -21,6 +21,9 @@ type Delegation struct {
 	// ChildTimeout stops a child that runs longer (10m), with what it
 	// had written.
 	ChildTimeout time.Duration `yaml:"child_timeout"`
+	// ChildTimeoutSeconds is Hermes Agent's name for ChildTimeout, in
+	// seconds; set (above 0), it is the child timeout.
+	ChildTimeoutSeconds int `yaml:"child_timeout_seconds"`
 	// IdleTimeout stops a child that shows no progress (no model output,
 	// no tool call) for this long (3m).
 	IdleTimeout time.Duration `yaml:"child_idle_timeout"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -88,7 +89,8 @@ func hermesReasons() [][2]string {
 		{"human_delay", "not part of hermes"},
 		{"memory.provider", "external memory providers are not part of hermes; long-term memory is memory.long_term"},
 		{"honcho", "external memory providers are not part of hermes; long-term memory is memory.long_term"},
-		{"delegation", "Hermes's delegation tuning; hermes delegates by delegation.max_iterations, max_concurrent_children and max_spawn_depth"},
+		{"delegation", "Hermes's delegation tuning; hermes delegates by delegation.max_iterations, max_concurrent_children, max_spawn_depth and child_timeout_seconds"},
+		{"delegation.subagent_auto_approve", "children's dangerous commands are approved as the parent's are (delegation.approvals); hermes does not approve them unasked"},
 		{"slack", "hermes reads its platforms from gateway.slack"}, {"discord", "hermes reads its platforms from gateway.discord"},
 		{"telegram", "hermes reads its platforms from gateway.telegram"}, {"mattermost", "not a platform of hermes's gateway"},
 		{"matrix", "hermes reads its platforms from gateway.matrix"}, {"whatsapp", "not a platform of hermes's gateway"},
@@ -176,10 +178,14 @@ func (l *Loaded) UnhonouredReport() []string {
 }
 
 // hermesValues rewrites the values Hermes Agent writes differently from
-// hermes, so its config.yaml means the same here: its toolset presets
+// hermes, so its config.yaml means the same here: its child timeout is in
+// seconds under another name, its toolset presets
 // (hermes-cli, hermes-telegram, …: a platform's default tools) are every
 // toolset, and its cronjob toolset is cron.
 func hermesValues(c *Config) {
+	if d := &c.Delegation; d.ChildTimeoutSeconds > 0 {
+		d.ChildTimeout = time.Duration(d.ChildTimeoutSeconds) * time.Second
+	}
 	for _, list := range []*[]string{&c.Toolsets, &c.Agent.DisabledToolsets} {
 		for i, name := range *list {
 			switch {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A Hermes Agent user's config.yaml, written with every default as Hermes
@@ -62,6 +63,7 @@ display: {skin: mono, personality: pirate, skn: x}
 discord: {require_mention: false}
 compression: {summary_model: gpt-4o-mini, protect_last_n: 30}
 memory: {memory_enabled: false, user_profile_enabled: true}
+delegation: {child_timeout_seconds: 90}
 logging: {level: WARNING, max_size_mb: 12, backup_count: 4}
 security:
   website_blocklist: {enabled: true, domains: [evil.example], shared_files: [` + blocked + `]}
@@ -83,6 +85,9 @@ security:
 	}
 	if c.Compression.ProtectLastN != 30 || c.Memory.MemoryEnabled.Or(true) || !c.Memory.UserProfileEnabled.Or(false) {
 		t.Errorf("compression.protect_last_n %d, memory_enabled %v, user_profile_enabled %v", c.Compression.ProtectLastN, c.Memory.MemoryEnabled, c.Memory.UserProfileEnabled)
+	}
+	if c.Delegation.ChildTimeout != 90*time.Second {
+		t.Errorf("delegation.child_timeout_seconds 90: child timeout %v", c.Delegation.ChildTimeout)
 	}
 	if c.Logging.Level != "warn" || c.Logging.FileMaxMB != 12 || c.Logging.FileKeep != 4 {
 		t.Errorf("logging = %+v, want warn, 12 MB, 4 files", c.Logging)
