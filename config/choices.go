@@ -52,8 +52,13 @@ const (
 	NonInteractiveAllow NonInteractive = "allow"
 )
 
-// UnmarshalText accepts deny or allow.
+// UnmarshalText accepts deny or allow (or approve, as Hermes Agent
+// writes allow).
 func (n *NonInteractive) UnmarshalText(text []byte) error {
+	if string(text) == "approve" { // Hermes Agent's word for allow
+		*n = NonInteractiveAllow
+		return nil
+	}
 	return oneOf(n, text, false, NonInteractiveDeny, NonInteractiveAllow)
 }
 

@@ -197,3 +197,39 @@ func hermesValues(c *Config) {
 		}
 	}
 }
+
+// hermesUnlimitedTurns is what Hermes Agent's unlimited agent.max_turns
+// (unlimited, none, inf, 0 or -1) is here: a runaway loop still ends.
+const hermesUnlimitedTurns = "1000"
+
+// hermesNodes rewrites, in the parsed config.yaml before it is decoded,
+// the values Hermes Agent writes that hermes's types would refuse:
+// agent.max_turns given as unlimited.
+func hermesNodes(root *yaml.Node) {
+	n := mappingValue(mappingValue(root, "agent"), "max_turns")
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return
+	}
+	switch strings.ToLower(strings.TrimSpace(n.Value)) {
+	case "unlimited", "none", "inf", "infinite", "0", "-1":
+		n.Value, n.Tag, n.Style = hermesUnlimitedTurns, "!!int", 0
+	}
+}
+
+// mappingValue is the value of key in the mapping n (a document's root
+// mapping too), or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+

@@ -59,6 +59,7 @@ func TestHermesSettings(t *testing.T) {
 	l := mustLoad(t, map[string]string{"config.yaml": `
 toolsets: [hermes-telegram]
 agent: {service_tier: fast, max_turns: 40, disabled_toolsets: [cronjob]}
+approvals: {cron_mode: approve}
 display: {skin: mono, personality: pirate, skn: x}
 discord: {require_mention: false}
 compression: {summary_model: gpt-4o-mini, protect_last_n: 30}
@@ -85,6 +86,15 @@ security:
 	}
 	if c.Compression.ProtectLastN != 30 || c.Memory.MemoryEnabled.Or(true) || !c.Memory.UserProfileEnabled.Or(false) {
 		t.Errorf("compression.protect_last_n %d, memory_enabled %v, user_profile_enabled %v", c.Compression.ProtectLastN, c.Memory.MemoryEnabled, c.Memory.UserProfileEnabled)
+	}
+	if c.Approvals.CronMode != NonInteractiveAllow {
+		t.Errorf("approvals.cron_mode approve: %q, want allow", c.Approvals.CronMode)
+	}
+	for _, v := range []string{"unlimited", "none", "-1", "0"} {
+		l := mustLoad(t, map[string]string{"config.yaml": "agent: {max_turns: " + v + "}"}, nil, nil)
+		if l.Config.Agent.MaxTurns != 1000 {
+			t.Errorf("agent.max_turns %s: %d, want 1000", v, l.Config.Agent.MaxTurns)
+		}
 	}
 	if c.Delegation.ChildTimeout != 90*time.Second {
 		t.Errorf("delegation.child_timeout_seconds 90: child timeout %v", c.Delegation.ChildTimeout)

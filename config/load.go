@@ -131,6 +131,7 @@ func load(proc Lookup, overrides map[string]string, paths Paths, yamlData, envDa
 		errs = append(errs, err)
 	} else if root != nil {
 		d.substitute(root, "", l.Env, 0)
+		hermesNodes(root)
 		d.decode(root, reflect.ValueOf(&l.Config).Elem(), "", "", 0)
 		// Hermes Agent's tools: is a mapping of its tool settings, where
 		// hermes's is a list of declared tools.

@@ -270,12 +270,12 @@ func errorLines(err error) []string {
 }
 
 func TestLoadErrorsAreAllReported(t *testing.T) {
-	_, err := loadFiles(t, map[string]string{"config.yaml": "model:\n  api_mode: chat\nagent:\n  api_max_retries: three\n  max_turns: -1\n"}, nil, nil)
+	_, err := loadFiles(t, map[string]string{"config.yaml": "model:\n  api_mode: chat\nagent:\n  api_max_retries: three\n  max_turns: -5\n"}, nil, nil)
 	got := errorLines(err)
 	want := []string{
 		`config.yaml:2: model.api_mode: "chat" is not accepted; use one of chat_completions, responses, anthropic_messages`,
 		`config.yaml:4: agent.api_max_retries: "three" is not an integer`,
-		`config.yaml:5: agent.max_turns: "-1" is not accepted; use zero or more`,
+		`config.yaml:5: agent.max_turns: "-5" is not accepted; use zero or more`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
