@@ -232,4 +232,3 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
-
