@@ -179,12 +179,18 @@ func (l *Loaded) UnhonouredReport() []string {
 
 // hermesValues rewrites the values Hermes Agent writes differently from
 // hermes, so its config.yaml means the same here: its child timeout is in
-// seconds under another name, its toolset presets
+// seconds under another name, its hooks name tools by a matcher and run a
+// shell line, its toolset presets
 // (hermes-cli, hermes-telegram, …: a platform's default tools) are every
 // toolset, and its cronjob toolset is cron.
 func hermesValues(c *Config) {
 	if d := &c.Delegation; d.ChildTimeoutSeconds > 0 {
 		d.ChildTimeout = time.Duration(d.ChildTimeoutSeconds) * time.Second
+	}
+	for _, hooks := range c.Hooks {
+		for i := range hooks {
+			hermesHook(&hooks[i])
+		}
 	}
 	for _, list := range []*[]string{&c.Toolsets, &c.Agent.DisabledToolsets} {
 		for i, name := range *list {
@@ -198,14 +204,42 @@ func hermesValues(c *Config) {
 	}
 }
 
+// hermesHook reads a hook's matcher, as Hermes Agent writes it, as tool
+// globs: its alternatives, ".*" made "*".
+func hermesHook(h *Hook) {
+	if len(h.Tools) == 0 && h.Matcher != "" {
+		for _, alt := range strings.Split(h.Matcher, "|") {
+			if alt = strings.TrimSpace(strings.ReplaceAll(alt, ".*", "*")); alt != "" {
+				h.Tools = append(h.Tools, alt)
+			}
+		}
+	}
+}
+
 // hermesUnlimitedTurns is what Hermes Agent's unlimited agent.max_turns
 // (unlimited, none, inf, 0 or -1) is here: a runaway loop still ends.
 const hermesUnlimitedTurns = "1000"
 
 // hermesNodes rewrites, in the parsed config.yaml before it is decoded,
 // the values Hermes Agent writes that hermes's types would refuse:
-// agent.max_turns given as unlimited.
+// agent.max_turns given as unlimited, and a hook's command given as one
+// line, which Hermes runs through the shell: it becomes [sh, -c, line]
+// (a list of one line is still refused, as a mistake of hermes's form).
 func hermesNodes(root *yaml.Node) {
+	if hooks := mappingValue(root, "hooks"); hooks != nil && hooks.Kind == yaml.MappingNode {
+		for i := 1; i < len(hooks.Content); i += 2 {
+			for _, h := range hooks.Content[i].Content {
+				if c := mappingValue(h, "command"); c != nil && c.Kind == yaml.ScalarNode && strings.ContainsAny(c.Value, " \t;|&$<>") {
+					line := *c
+					*c = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: c.Line, Column: c.Column, Content: []*yaml.Node{
+						{Kind: yaml.ScalarNode, Tag: "!!str", Value: "sh", Line: c.Line},
+						{Kind: yaml.ScalarNode, Tag: "!!str", Value: "-c", Line: c.Line},
+						&line,
+					}}
+				}
+			}
+		}
+	}
 	n := mappingValue(mappingValue(root, "agent"), "max_turns")
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return

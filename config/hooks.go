@@ -36,6 +36,10 @@ type Hook struct {
 	// answers nonsense means: closed (the default) blocks the call, open
 	// lets it run.
 	Fail string `yaml:"fail"`
+	// Matcher is Hermes Agent's way of naming the tools: names or simple
+	// patterns joined by "|" ("terminal|web_.*"), read into Tools when
+	// Tools is empty.
+	Matcher string `yaml:"matcher"`
 }
 
 // HookEvents are the event names hooks: takes, Hermes's.
