@@ -39,20 +39,8 @@ func TestHermesHomeWorksAsItIs(t *testing.T) {
 	h.write("memories/MEMORY.md", "The deploy key lives in vault path ops/deploy.")
 	h.write("memories/USER.md", "The user is called Mei.")
 	// Hermes's own state.db, which hermes must leave as it is.
-	ddl, err := os.ReadFile("../../config/testdata/hermes/state_v22.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs := filepath.Join(h.dir, "state.db")
-	conn, err := sql.Open("sqlite", theirs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec(string(ddl) + `;PRAGMA journal_mode=WAL;
-INSERT INTO sessions (id, source, started_at) VALUES ('20260101_000000_abcdef', 'cli', 1767225600.0)`); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
+	theirs := hermesStateDB(t, h.dir, `PRAGMA journal_mode=WAL;
+INSERT INTO sessions (id, source, started_at) VALUES ('20260101_000000_abcdef', 'cli', 1767225600.0)`)
 	before, err := os.ReadFile(theirs)
 	if err != nil {
 		t.Fatal(err)
@@ -100,25 +88,12 @@ INSERT INTO sessions (id, source, started_at) VALUES ('20260101_000000_abcdef', 
 // run imports nothing, and Hermes's file is left as it was.
 func TestMigrateHermesAgentSessions(t *testing.T) {
 	h := newHome(t)
-	ddl, err := os.ReadFile("../../config/testdata/hermes/state_v22.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs := filepath.Join(h.dir, "state.db")
-	conn, err := sql.Open("sqlite", theirs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec(string(ddl) + `;
-INSERT INTO sessions (id, source, model, started_at, title) VALUES ('20260718_091500_a1b2c3', 'telegram', 'anthropic/claude-sonnet-4', 1752850000.5, '部署检查');
+	theirs := hermesStateDB(t, h.dir, `INSERT INTO sessions (id, source, model, started_at, title) VALUES ('20260718_091500_a1b2c3', 'telegram', 'anthropic/claude-sonnet-4', 1752850000.5, '部署检查');
 INSERT INTO messages (session_id, role, content, timestamp, active) VALUES ('20260718_091500_a1b2c3', 'user', '部署脚本放在哪个目录？', 1752850001.0, 1);
 INSERT INTO messages (session_id, role, content, tool_calls, timestamp, finish_reason, active) VALUES ('20260718_091500_a1b2c3', 'assistant', '',
   '[{"id": "call_1", "call_id": "call_1", "type": "function", "function": {"name": "terminal", "arguments": "{\"command\": \"ls /srv\"}"}}]', 1752850002.0, 'tool_calls', 1);
 INSERT INTO messages (session_id, role, content, tool_call_id, tool_name, timestamp, active) VALUES ('20260718_091500_a1b2c3', 'tool', 'deploy.sh', 'call_1', 'terminal', 1752850003.0, 1);
-INSERT INTO messages (session_id, role, content, timestamp, active) VALUES ('20260718_091500_a1b2c3', 'assistant', '在 /srv/deploy.sh。', 1752850004.0, 1);`); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
+INSERT INTO messages (session_id, role, content, timestamp, active) VALUES ('20260718_091500_a1b2c3', 'assistant', '在 /srv/deploy.sh。', 1752850004.0, 1);`)
 	before, _ := os.ReadFile(theirs)
 
 	r := h.hermes("migrate", "hermes-agent", "--dry-run")
@@ -192,4 +167,24 @@ func TestMigrateHermesAgentFromAnotherHome(t *testing.T) {
 	if !strings.Contains(r.stdout, "jobs: imported 0, skipped 1") || !strings.Contains(r.stdout, "files: imported 0, kept 3") {
 		t.Errorf("second run:\n%s%s", r.stdout, r.stderr)
 	}
+}
+
+// hermesStateDB makes dir/state.db as Hermes Agent makes it (its DDL at
+// schema version 22), runs then on it, and returns its path.
+func hermesStateDB(t *testing.T, dir, then string) string {
+	t.Helper()
+	ddl, err := os.ReadFile("../../config/testdata/hermes/state_v22.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "state.db")
+	conn, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Exec(string(ddl) + ";\n" + then); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
