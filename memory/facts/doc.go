@@ -27,22 +27,32 @@
 // clamps the inverse document frequency of a term found in half the rows
 // or more to almost zero, and a fact store is small — with three facts,
 // a term in two of them scores nothing — so no fixed threshold could tell
-// a related message from an unrelated one. Recall's threshold is on
-// coverage: how much of the message's rarest terms a fact matches.
+// a related message from an unrelated one. Recall's word threshold is on
+// coverage: how much of the message's rarest terms a fact matches, a fact
+// longer than a sentence weighed by its length.
+//
+// With an embedding model, each fact's vector is stored with it
+// (fact_vectors) and kept in memory a byte per dimension (vectors.go).
+// A fact is recalled by meaning when its cosine with the message beats
+// the message's cosine with two dozen anchor sentences about nothing in
+// particular by a margin (anchors.go): a floor that holds whatever scale
+// a model's cosines have. The word and vector rankings are fused by
+// reciprocal rank (fuse.go), as the knowledge base fuses its own.
 //
 // CJK text has no spaces to split words at, so a CJK query is split into
 // overlapping two-character terms, which a trigram index cannot look up;
-// they are found with instr() over the facts marked as holding CJK text.
-// A fact store holds hundreds or thousands of rows, not millions: at
-// 10,000 facts a word query takes about 1 ms and a CJK query about 12 ms
-// (BenchmarkSearch), once per conversation.
+// they are found by one scan of the facts marked as holding CJK text. A
+// fact store holds hundreds or thousands of rows, not millions: at
+// 10,000 facts a recall takes about 4 ms at the median and 12 ms at the
+// 99th percentile by words, 11 and 15 ms with 1,536-dimension vectors
+// (BenchmarkRecallLatency), once per conversation.
 //
 // # PostgreSQL
 //
 // With storage on PostgreSQL the table is the same
 // (internal/pgdb/schema_facts.go), words are found through a generated
-// tsvector instead of FTS5 and CJK terms with strpos() instead of
-// instr(); the ranking is this package's on both, so both rank alike.
+// tsvector instead of FTS5; the ranking is this package's on both, so
+// both rank alike.
 // READ COMMITTED would let two replicas adding one fact both miss the
 // other's row, so Add first takes an advisory lock on the owner's facts.
 package facts

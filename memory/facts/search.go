@@ -38,48 +38,14 @@ func (s *Store) search(ctx context.Context, query string, limit, minCJK int, kee
 	}
 	// Words and vectors are looked up side by side: one waits on SQLite,
 	// the other on the embedder and the scan of the vectors.
-	var (
-		sims    map[int64]float64
-		bg      float64
-		vecsOK  bool
-		vecsErr error
-		done    = make(chan struct{})
-	)
-	go func() {
-		defer close(done)
-		if s.mode != RecallWords {
-			sims, bg, vecsOK, vecsErr = s.similarities(ctx, query, live)
-		}
-	}()
-	byID := map[int64]*ranked{}
-	var wordsErr error
-	if s.mode != RecallVectors || s.embed == nil {
-		if terms := parseTerms(query, minCJK); len(terms) > 0 {
-			var h *hits
-			if h, wordsErr = s.collect(ctx, terms, live); wordsErr == nil {
-				rs := h.rank()
-				wordsErr = s.weighLength(ctx, rs)
-				for _, r := range rs {
-					byID[r.id] = &r
-				}
-			}
-		}
-	}
-	<-done
-	if err := errors.Join(wordsErr, vecsErr); err != nil {
+	near := make(chan nearby, 1)
+	go func() { near <- s.nearby(ctx, query, live) }()
+	byID, wordsErr := s.wordRanks(ctx, query, minCJK, live)
+	v := <-near
+	if err := errors.Join(wordsErr, v.err); err != nil {
 		return nil, err
 	}
-	for id, sim := range sims {
-		if !vecsOK {
-			break
-		}
-		r := byID[id]
-		if r == nil {
-			r = &ranked{id: id}
-			byID[id] = r
-		}
-		r.vec, r.sim, r.margin = true, sim, sim-bg
-	}
+	v.into(byID)
 	rs := make([]ranked, 0, len(byID))
 	for _, r := range byID {
 		if keep(*r) {
@@ -108,6 +74,67 @@ func (s *Store) search(ctx context.Context, query string, limit, minCJK int, kee
 		}
 	}
 	return out, nil
+}
+
+// wordRanks ranks the live facts by the words of query, unless recall
+// goes by vectors alone.
+func (s *Store) wordRanks(ctx context.Context, query string, minCJK int, live map[int64]bool) (map[int64]*ranked, error) {
+	byID := map[int64]*ranked{}
+	if s.mode == RecallVectors && s.embed != nil {
+		return byID, nil
+	}
+	terms := parseTerms(query, minCJK)
+	if len(terms) == 0 {
+		return byID, nil
+	}
+	h, err := s.collect(ctx, terms, live)
+	if err != nil {
+		return nil, err
+	}
+	rs := h.rank()
+	if err := s.weighLength(ctx, rs); err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		byID[r.id] = &r
+	}
+	return byID, nil
+}
+
+// nearby is what the vectors say of a query: each live fact's cosine,
+// and the query's background (anchors.go); ok is false when there are no
+// vectors to go by.
+type nearby struct {
+	sims map[int64]float64
+	bg   float64
+	ok   bool
+	err  error
+}
+
+// nearby compares query with the live facts' vectors, unless recall goes
+// by words alone.
+func (s *Store) nearby(ctx context.Context, query string, live map[int64]bool) nearby {
+	if s.mode == RecallWords {
+		return nearby{}
+	}
+	var v nearby
+	v.sims, v.bg, v.ok, v.err = s.similarities(ctx, query, live)
+	return v
+}
+
+// into adds the vectors' findings to the word ranking byID.
+func (v nearby) into(byID map[int64]*ranked) {
+	if !v.ok {
+		return
+	}
+	for id, sim := range v.sims {
+		r := byID[id]
+		if r == nil {
+			r = &ranked{id: id}
+			byID[id] = r
+		}
+		r.vec, r.sim, r.margin = true, sim, sim-v.bg
+	}
 }
 
 // load reads the facts with the given ids.
