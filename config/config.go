@@ -528,6 +528,9 @@ type Provider struct {
 	ContextLength int               `yaml:"context_length"`
 	MaxTokens     int               `yaml:"max_tokens"`
 	Headers       map[string]string `yaml:"headers"`
+	// KeyEnv is Hermes Agent's name for APIKeyEnv, read into it when
+	// APIKeyEnv is not set.
+	KeyEnv string `yaml:"key_env" check:"envname"`
 }
 
 // Fallback is one entry of fallback_providers: a provider and the model to

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/hermes-go/hermes/internal/lazy"
 )
 
 // A Hermes Agent user's config.yaml works here as it is. The keys hermes
@@ -46,6 +48,10 @@ func isDefault(n *yaml.Node, def string) bool {
 	b, err2 := json.Marshal(w)
 	return err1 == nil && err2 == nil && string(a) == string(b)
 }
+
+// listIndex is a list index in a key ("[0]"): hermeskeys.txt writes an
+// entry's keys with "[]".
+var listIndex = lazy.Regexp{Expr: `\[[0-9]+\]`}
 
 // hermesSection reports whether key is a section of Hermes's: a prefix of
 // some key of it.
@@ -115,6 +121,7 @@ func hermesReasons() [][2]string {
 		{"proxy", "hermes uses the standard HTTPS_PROXY variables"}, {"network", "hermes uses the standard HTTPS_PROXY variables"},
 		{"_config_version", "Hermes's own migration stamp"},
 		{"custom_providers", "an old Hermes form; write providers: as a mapping"},
+		{"fallback_providers", "hermes takes a fallback's provider and model; its endpoint comes from providers:"},
 		{"max_turns", "an old Hermes form; write agent.max_turns"},
 		{"provider", "an old Hermes form; write model.provider"}, {"base_url", "an old Hermes form; write model.base_url"},
 		{"api_base", "an old Hermes form; write model.base_url"}, {"context_length", "an old Hermes form; write model.context_length"},
@@ -130,7 +137,7 @@ func (d *decoder) hermesKey(key string, n *yaml.Node, depth int) bool {
 	if d.hermes == nil {
 		d.hermes = hermesKeys()
 	}
-	if def, ok := d.hermes[key]; ok {
+	if def, ok := d.hermes[listIndex.Get().ReplaceAllString(key, "[]")]; ok {
 		d.hermesSeen++
 		// A setting left at Hermes's default says nothing the user
 		// wanted: only the ones changed are told.
@@ -178,12 +185,19 @@ func (l *Loaded) UnhonouredReport() []string {
 }
 
 // hermesValues rewrites the values Hermes Agent writes differently from
-// hermes, so its config.yaml means the same here: its child timeout is in
+// hermes, so its config.yaml means the same here: a provider's key_env is
+// api_key_env, its child timeout is in
 // seconds under another name, its hooks name tools by a matcher and run a
 // shell line, its toolset presets
 // (hermes-cli, hermes-telegram, …: a platform's default tools) are every
 // toolset, and its cronjob toolset is cron.
 func hermesValues(c *Config) {
+	for name, p := range c.Providers {
+		if p.APIKeyEnv == "" && p.KeyEnv != "" {
+			p.APIKeyEnv = p.KeyEnv
+			c.Providers[name] = p
+		}
+	}
 	if d := &c.Delegation; d.ChildTimeoutSeconds > 0 {
 		d.ChildTimeout = time.Duration(d.ChildTimeoutSeconds) * time.Second
 	}

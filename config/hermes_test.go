@@ -60,6 +60,8 @@ func TestHermesSettings(t *testing.T) {
 toolsets: [hermes-telegram]
 agent: {service_tier: fast, max_turns: 40, disabled_toolsets: [cronjob]}
 approvals: {cron_mode: approve}
+providers: {my-llm: {base_url: "https://llm.example.com/v1", key_env: MY_LLM_KEY}}
+fallback_providers: [{provider: openrouter, model: deepseek/deepseek-chat, base_url: "https://openrouter.ai/api/v1"}]
 display: {skin: mono, personality: pirate, skn: x}
 discord: {require_mention: false}
 compression: {summary_model: gpt-4o-mini, protect_last_n: 30}
@@ -69,7 +71,7 @@ logging: {level: WARNING, max_size_mb: 12, backup_count: 4}
 security:
   website_blocklist: {enabled: true, domains: [evil.example], shared_files: [` + blocked + `]}
 `}, nil, nil)
-	want := []string{"agent.service_tier", "compression.summary_model", "discord.require_mention", "display.personality", "display.skin"}
+	want := []string{"agent.service_tier", "compression.summary_model", "discord.require_mention", "display.personality", "display.skin", "fallback_providers[0].base_url"}
 	if !slices.Equal(l.Unhonoured, want) {
 		t.Errorf("not honoured %q, want %q", l.Unhonoured, want)
 	}
@@ -86,6 +88,9 @@ security:
 	}
 	if c.Compression.ProtectLastN != 30 || c.Memory.MemoryEnabled.Or(true) || !c.Memory.UserProfileEnabled.Or(false) {
 		t.Errorf("compression.protect_last_n %d, memory_enabled %v, user_profile_enabled %v", c.Compression.ProtectLastN, c.Memory.MemoryEnabled, c.Memory.UserProfileEnabled)
+	}
+	if c.Providers["my-llm"].APIKeyEnv != "MY_LLM_KEY" {
+		t.Errorf("providers.my-llm.key_env: api_key_env %q", c.Providers["my-llm"].APIKeyEnv)
 	}
 	if c.Approvals.CronMode != NonInteractiveAllow {
 		t.Errorf("approvals.cron_mode approve: %q, want allow", c.Approvals.CronMode)
