@@ -205,8 +205,10 @@ func platformAccess(g config.Gateway) map[string]access {
 
 // envAllow fills a platform's allowlist, when config.yaml gives none,
 // from the variable Hermes Agent keeps it in: <PLATFORM>_ALLOWED_USERS in
-// .env (GATEWAY_ALLOWED_USERS for every platform), ids separated by
-// commas, "*" for everyone.
+// .env, ids separated by commas, "*" for everyone on the platform.
+// GATEWAY_ALLOWED_USERS gives ids allowed on every platform; its "*" is
+// not taken (the caller keeps only the ids): everyone everywhere is set
+// platform by platform.
 func envAllow(env config.Lookup, name string, acc access) access {
 	if acc.allowAll || len(acc.allow) > 0 || env == nil {
 		return acc
