@@ -170,7 +170,7 @@ func status(cmd *cobra.Command, a *cli) error {
 // listWarnings are the commands that print every configuration warning:
 // the ones that check the configuration, and serve as it starts.
 func listWarnings() []string {
-	return []string{"hermes serve", "hermes doctor", "hermes config check", "hermes setup"}
+	return []string{"hermes serve", "hermes doctor", "hermes config check"}
 }
 
 // warnings writes the configuration's warnings for the command at path:
