@@ -44,7 +44,7 @@
 // they are found by one scan of the facts marked as holding CJK text. A
 // fact store holds hundreds or thousands of rows, not millions: at
 // 10,000 facts a recall takes about 4 ms at the median and 12 ms at the
-// 99th percentile by words, 11 and 15 ms with 1,536-dimension vectors
+// 99th percentile by words, 11 and 17 ms with 1,536-dimension vectors
 // (BenchmarkRecallLatency), once per conversation.
 //
 // # PostgreSQL
