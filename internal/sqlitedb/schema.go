@@ -55,12 +55,15 @@ func (db *DB) migrate(ctx context.Context) error {
 			return err
 		}
 	}
-	if id != AppID {
-		if _, err := db.write.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, AppID)); err != nil {
-			return fmt.Errorf("stamp the application id: %w", err)
-		}
+	if id == AppID {
+		return nil
 	}
-	return nil
+	// In a write transaction, retried while another process writes: the
+	// stamp is a write of the file's header like any other.
+	return writeTx(ctx, db.write, db.log, "stamp the application id", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d`, AppID))
+		return err
+	})
 }
 
 // checkOwn returns ErrForeign when the file at path is another
