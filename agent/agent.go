@@ -90,7 +90,10 @@ type Config struct {
 	Tenant    string
 	Workdir   string
 	Approver  tool.Approver
-	Logger    *slog.Logger
+	// BeforeWrite reaches the file tools through tool.Invocation: the
+	// turn's checkpoint (nil without checkpoints).
+	BeforeWrite func(path string) error
+	Logger      *slog.Logger
 }
 
 // Stop says why a turn ended.

@@ -82,7 +82,7 @@ func Run(ctx context.Context, cfg Config, history []llm.Message, input llm.Messa
 		}
 		r.msgs = appendUser(r.msgs, input)
 	}
-	ctx = tool.WithInvocation(ctx, tool.Invocation{SessionID: cfg.SessionID, Source: cfg.Source, Agent: cfg.Agent, User: cfg.User, Tenant: cfg.Tenant, Workdir: cfg.Workdir, Approver: cfg.Approver})
+	ctx = tool.WithInvocation(ctx, tool.Invocation{SessionID: cfg.SessionID, Source: cfg.Source, Agent: cfg.Agent, User: cfg.User, Tenant: cfg.Tenant, Workdir: cfg.Workdir, Approver: cfg.Approver, BeforeWrite: cfg.BeforeWrite})
 	return r.loop(ctx)
 }
 

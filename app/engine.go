@@ -3,7 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
+	"github.com/hermes-go/hermes/checkpoint"
+	"github.com/hermes-go/hermes/internal/clock"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -56,9 +59,10 @@ func (a *App) engineOptions(ctx context.Context, main engine.Model, mainErr erro
 		Jobs: engine.Jobs{Store: a.Jobs, Notifier: a.Notifier, Inactivity: c.Scheduler.InactivityTimeout,
 			Approval:  safety.Asker{NonInteractive: string(c.Approvals.CronMode)},
 			ScriptEnv: a.Tools.terminal.Environ, Expand: l.Expand},
-		Clock:  a.opts.Clock,
-		Logger: a.Log,
-		Hooks:  a.Hooks,
+		Clock:       a.opts.Clock,
+		Logger:      a.Log,
+		Hooks:       a.Hooks,
+		Checkpoints: a.Checkpoints(),
 	}
 	if opts.Delegation, err = a.delegation(c.Delegation); err != nil {
 		return engine.Options{}, err
@@ -170,4 +174,25 @@ func (a *App) delegation(d config.Delegation) (engine.Delegation, error) {
 		out.Model = &m
 	}
 	return out, nil
+}
+
+// Checkpoints is the home's checkpoint store when checkpoints.enabled,
+// else nil.
+func (a *App) Checkpoints() *checkpoint.Store {
+	c := a.Config.Config.Checkpoints
+	if !c.Enabled.Or(false) {
+		return nil
+	}
+	return a.CheckpointStore()
+}
+
+// CheckpointStore is the home's checkpoint store, whether or not turns
+// add to it: hermes checkpoints reads it either way.
+func (a *App) CheckpointStore() *checkpoint.Store {
+	c := a.Config.Config.Checkpoints
+	const mb = 1 << 20
+	return checkpoint.Open(filepath.Join(a.Config.Paths.Home, "checkpoints"), checkpoint.Options{
+		MaxSnapshots: c.MaxSnapshots, MaxFileBytes: int64(c.MaxFileSizeMB) * mb, MaxTotalBytes: int64(c.MaxTotalSizeMB) * mb,
+		Retention: time.Duration(c.RetentionDays) * 24 * time.Hour, Now: clock.OrReal(a.opts.Clock).Now,
+	})
 }

@@ -89,6 +89,9 @@ type Config struct {
 	Scheduler Scheduler `yaml:"scheduler"`
 	// Compression keeps long conversations inside the context window.
 	Compression Compression `yaml:"compression"`
+	// Checkpoints keeps what files held before a turn changed them, for
+	// /rollback and hermes checkpoints restore (Hermes Agent's keys).
+	Checkpoints Checkpoints `yaml:"checkpoints"`
 	// Memory configures MEMORY.md, USER.md and long-term memory.
 	Memory Memory `yaml:"memory"`
 	// Skills configures the skills the agent reads and writes.
@@ -285,6 +288,20 @@ type ReasoningEffort string
 // UnmarshalText accepts Hermes Agent's reasoning efforts, or nothing.
 func (e *ReasoningEffort) UnmarshalText(text []byte) error {
 	return oneOf(e, text, true, "none", "minimal", "low", "medium", "high", "xhigh")
+}
+
+// Checkpoints is the checkpoints section: off unless enabled, as in
+// Hermes Agent; zero sizes and counts take its defaults.
+type Checkpoints struct {
+	Enabled Flag `yaml:"enabled"`
+	// MaxSnapshots is how many turns are kept (20).
+	MaxSnapshots int `yaml:"max_snapshots"`
+	// MaxTotalSizeMB bounds $HERMES_HOME/checkpoints (500).
+	MaxTotalSizeMB int `yaml:"max_total_size_mb"`
+	// MaxFileSizeMB skips larger files (10).
+	MaxFileSizeMB int `yaml:"max_file_size_mb"`
+	// RetentionDays drops older turns (7).
+	RetentionDays int `yaml:"retention_days"`
 }
 
 // RecallMode is memory.long_term.recall.

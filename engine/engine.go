@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/checkpoint"
 	"github.com/hermes-go/hermes/compress"
 	"github.com/hermes-go/hermes/hooks"
 	"github.com/hermes-go/hermes/internal/clock"
@@ -53,6 +54,9 @@ type Options struct {
 	// window: before a model call past its threshold, or after a context
 	// overflow, the conversation is compressed into a child session.
 	Compressor *compress.Compressor
+	// Checkpoints, when set, keeps what files held before each turn
+	// changed them (checkpoints.enabled), for /rollback.
+	Checkpoints *checkpoint.Store
 	// Window is the main model's context window as hermes knows it; a
 	// context overflow steps it down and the Compressor follows.
 	Window *llm.Window
@@ -302,6 +306,10 @@ type AttachTo struct {
 type TurnResult struct {
 	SessionID string
 	*agent.Result
+	// Checkpoint is the id of what the turn's file changes can be undone
+	// with (checkpoint.Store.Restore); "" when it changed none, or
+	// checkpoints are off.
+	Checkpoint string
 }
 
 // Turn runs one turn in the session sessionID, or in a new session when
@@ -476,9 +484,15 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	}
 	ctx, obs := e.observe(ctx, TurnInfo{SessionID: s.ID, Source: s.Source, Model: model.Name, Agent: s.Agent, User: s.User})
 	cfg.Provider = obs.provider(cfg.Provider)
+	var cp *checkpoint.Turn
+	if e.opt.Checkpoints != nil {
+		cp = e.opt.Checkpoints.Begin(s.ID, workdir)
+		cfg.BeforeWrite = cp.Before
+	}
 	start := e.opt.Clock.Now()
 	res := agent.Run(ctx, cfg, history, input, obs.sink(sink))
 	obs.end(res)
+	checkpointID := e.commitCheckpoint(ctx, cp, s.ID)
 	if lost := lostCause(ctx); lost != nil {
 		res.Err = lost
 	}
@@ -493,7 +507,20 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	e.turnEnded(ctx, final, s.Source, res)
 	e.afterTurn(turnDone{sessionID: final, system: e.cachedPrompt(final, system), source: s.Source,
 		model: model, box: box, reviewed: in.Reviewed}, res)
-	return &TurnResult{SessionID: final, Result: res}, nil
+	return &TurnResult{SessionID: final, Result: res, Checkpoint: checkpointID}, nil
+}
+
+// commitCheckpoint records the turn's checkpoint, if it changed files,
+// and returns its id; failing to is logged: the turn's work stands.
+func (e *Engine) commitCheckpoint(ctx context.Context, cp *checkpoint.Turn, sessionID string) string {
+	if cp == nil {
+		return ""
+	}
+	id, err := cp.Commit()
+	if err != nil {
+		e.opt.Logger.LogAttrs(ctx, slog.LevelWarn, "checkpoint not recorded", slog.String("session_id", sessionID), slog.String("error", err.Error()))
+	}
+	return id
 }
 
 // cachedPrompt is the session's recorded prompt, or fallback.

@@ -36,6 +36,10 @@ type Invocation struct {
 	// timeouts and logging (execute_code's programs call tools through
 	// it). The Dispatcher sets it; nil means no tools can be called.
 	Caller Caller
+	// BeforeWrite, when set, is called with a local file's path before a
+	// tool changes it, to keep what it held (checkpoints, for
+	// /rollback); an error stops the write.
+	BeforeWrite func(path string) error
 }
 
 // Caller runs tool calls on behalf of a tool.

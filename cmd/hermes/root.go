@@ -144,7 +144,7 @@ or, for a local Ollama server:
 	root.PersistentFlags().StringVarP(&a.profile, "profile", "p", "", "use the profile `NAME` ($HERMES_HOME/profiles/NAME)")
 	root.PersistentFlags().BoolVar(&a.debug, "debug", false, "log debug detail to stderr")
 	root.SetIn(a.stdin)
-	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a), newChatCmd(a), newSessionsCmd(a), newToolsCmd(a), newMCPCmd(a), newPromptCmd(a), newMemoryCmd(a), newSkillsCmd(a), newServiceCmd(a), newDeliverCmd(a), newServeCmd(a), newCronCmd(a), newSecurityCmd(a), newPairingCmd(a), newGatewayCmd(a), newACPCmd(a), newBatchCmd(a), newAgentsCmd(a), newTeamCmd(a), newSetupCmd(a), newDoctorCmd(a), newHooksCmd(a), newLogsCmd(a), newKBCmd(a), newAuditCmd(a), newUsersCmd(a), newStorageCmd(a), newMigrateCmd(a))
+	root.AddCommand(newVersionCmd(), newConfigCmd(a), newModelCmd(a), newChatCmd(a), newSessionsCmd(a), newToolsCmd(a), newMCPCmd(a), newPromptCmd(a), newMemoryCmd(a), newSkillsCmd(a), newServiceCmd(a), newDeliverCmd(a), newServeCmd(a), newCronCmd(a), newSecurityCmd(a), newPairingCmd(a), newGatewayCmd(a), newACPCmd(a), newBatchCmd(a), newAgentsCmd(a), newTeamCmd(a), newSetupCmd(a), newDoctorCmd(a), newHooksCmd(a), newLogsCmd(a), newKBCmd(a), newAuditCmd(a), newUsersCmd(a), newStorageCmd(a), newMigrateCmd(a), newCheckpointsCmd(a))
 	return root
 }
 

@@ -223,6 +223,11 @@ func (o Options) write(ctx context.Context, abs string, data []byte) (bool, erro
 		if err := approveWrite(ctx, abs); err != nil {
 			return false, err
 		}
+		if before := tool.InvocationFrom(ctx).BeforeWrite; before != nil {
+			if err := before(abs); err != nil {
+				return false, tool.Errorf(tool.CodeInternal, "%s was not changed: its checkpoint could not be saved: %v", abs, err)
+			}
+		}
 		if w := hooksFrom(ctx).WriteText; w != nil && len(data) > 0 {
 			return writeThrough(ctx, w, abs, data)
 		}

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"github.com/hermes-go/hermes/internal/udiff"
 	"strings"
 
 	"github.com/hermes-go/hermes/internal/lazy"
@@ -34,7 +35,7 @@ func replaceLoose(content, old, new string, all bool) (string, int, error) {
 	if blank {
 		return "", 0, notMatched(oldLines)
 	}
-	lines := splitLines(content)
+	lines := udiff.SplitLines(content)
 	fileKeys := make([]string, len(lines))
 	for i, l := range lines {
 		fileKeys[i] = strings.TrimSpace(l)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hermes-go/hermes/internal/udiff"
 	"os"
 	"strings"
 	"syscall"
@@ -109,7 +110,7 @@ func (p *Patch) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	}
 	changed(ctx, abs, false, &old, next)
 	name := p.o.display(ctx, abs)
-	diff := unifiedDiff(strings.TrimPrefix(name, "/"), old, next, 3)
+	diff := udiff.Unified(strings.TrimPrefix(name, "/"), old, next, 3)
 	if len(diff) > maxDiffChars {
 		diff = diff[:maxDiffChars] + fmt.Sprintf("\n… [diff cut at %d of %d characters; read the file to see the rest]", maxDiffChars, len(diff))
 	}

@@ -1,4 +1,7 @@
-package files
+// Package udiff writes unified diffs (like diff -u) of two texts: what
+// the file tools show of an edit, and what a checkpoint restore would
+// change.
+package udiff
 
 import (
 	"fmt"
@@ -16,15 +19,15 @@ type diffOp struct {
 	text string
 }
 
-// unifiedDiff returns a unified diff (like diff -u) turning a into b, with
+// Unified returns a unified diff (like diff -u) turning a into b, with
 // ctx lines of context, or "" when they are equal. A patch usually changes
 // a few lines of a long file, so the common head and tail are matched
 // directly and only the middle is diffed.
-func unifiedDiff(name, a, b string, ctx int) string {
+func Unified(name, a, b string, ctx int) string {
 	if a == b {
 		return ""
 	}
-	la, lb := splitLines(a), splitLines(b)
+	la, lb := SplitLines(a), SplitLines(b)
 	p := 0
 	for p < len(la) && p < len(lb) && la[p] == lb[p] {
 		p++
@@ -161,9 +164,9 @@ func diffMiddle(a, b []string) []diffOp {
 	return ops
 }
 
-// splitLines splits s into lines that keep their "\n"; the last line has
+// SplitLines splits s into lines that keep their "\n"; the last line has
 // none when s does not end with one.
-func splitLines(s string) []string {
+func SplitLines(s string) []string {
 	if s == "" {
 		return nil
 	}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/llm/llmtest"
+)
+
+// fileCall is a call of a file tool with args.
+func fileCall(name string, args map[string]string) llm.ToolCall {
+	b, _ := json.Marshal(args)
+	return llm.ToolCall{Name: name, Arguments: string(b)}
+}
+
+// With checkpoints on, a turn that edits three files can be undone: hermes
+// checkpoints lists it, restore shows the diff, puts two files back byte
+// for byte and removes the one the turn created, and leaves the file the
+// user changed afterwards alone until --force.
+func TestCheckpointsRestoreATurn(t *testing.T) {
+	h := newHome(t)
+	work := t.TempDir()
+	h.cwd = work
+	a, b, made := filepath.Join(work, "main.go"), filepath.Join(work, "README.md"), filepath.Join(work, "notes.txt")
+	for p, text := range map[string]string{a: "package main\n\nfunc main() {}\n", b: "# demo\n"} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{
+			fileCall("patch", map[string]string{"path": a, "old_string": "func main() {}", "new_string": "func main() { panic(1) }"}),
+			fileCall("write_file", map[string]string{"path": b, "content": "# rewritten\n"}),
+			fileCall("write_file", map[string]string{"path": made, "content": "new\n"}),
+		}},
+		llmtest.Reply{Text: "Done."},
+	)
+	h.write("config.yaml", modelConfig(srv)+"checkpoints: {enabled: true}\n")
+	if r := h.hermes("chat", "-q", "refactor", "--yolo"); r.code != 0 {
+		t.Fatalf("chat: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(a); !strings.Contains(string(got), "panic(1)") {
+		t.Fatalf("the turn did not edit main.go: %q", got)
+	}
+	r := h.hermes("checkpoints", "list")
+	id := regexp.MustCompile(`(?m)^(\S+)  `).FindStringSubmatch(r.stdout)
+	if id == nil || !strings.Contains(r.stdout, "main.go") || !strings.Contains(r.stdout, "3 files") {
+		t.Fatalf("checkpoints list:\n%s%s", r.stdout, r.stderr)
+	}
+	// The user edits README.md after the turn.
+	if err := os.WriteFile(b, []byte("# the user's own\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = h.hermes("checkpoints", "restore", id[1], "--yes")
+	if r.code != 0 || !strings.Contains(r.stdout, "-func main() { panic(1) }") || !strings.Contains(r.stdout, "changed since") || !strings.Contains(r.stdout, "Restored 2 files.") {
+		t.Fatalf("restore: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "package main\n\nfunc main() {}\n" {
+		t.Errorf("main.go not restored byte for byte: %q", got)
+	}
+	if _, err := os.Stat(made); !os.IsNotExist(err) {
+		t.Errorf("notes.txt, created by the turn, is still there")
+	}
+	if got, _ := os.ReadFile(b); string(got) != "# the user's own\n" {
+		t.Errorf("README.md, changed since the turn, was restored: %q", got)
+	}
+	if r := h.hermes("checkpoints", "restore", id[1], "--yes", "--force"); r.code != 0 {
+		t.Fatalf("forced restore: %s%s", r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(b); string(got) != "# demo\n" {
+		t.Errorf("README.md after --force: %q", got)
+	}
+}
