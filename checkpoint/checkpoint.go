@@ -2,7 +2,8 @@
 // the turn can be undone (/rollback, hermes checkpoints restore): before a
 // tool first writes a file in a turn, its content is saved in a shadow
 // store under $HERMES_HOME/checkpoints/, content-addressed, and when the
-// turn ends a manifest records each file's content before and after.
+// turn ends a manifest records each file's content before it and the hash
+// of what it left.
 //
 // A restore puts back the "before" of each file, and leaves alone, unless
 // forced, a file whose content is no longer the turn's "after": someone
@@ -34,8 +35,9 @@ type Options struct {
 	Now func() time.Time
 }
 
-// File is one file of a checkpoint: its content before the turn and
-// after it, by hash ("" when it did not exist).
+// File is one file of a checkpoint: its content before the turn, kept,
+// and the hash of what the turn left, by hash ("" when there was no
+// file).
 type File struct {
 	Path   string `json:"path"`
 	Before string `json:"before,omitempty"`

@@ -21,6 +21,9 @@ import (
 type Store struct {
 	dir  string
 	opts Options
+	// mu guards swept, when prune last swept the stored contents.
+	mu    sync.Mutex
+	swept time.Time
 }
 
 // Open returns the store under dir ($HERMES_HOME/checkpoints); nothing is
@@ -82,8 +85,8 @@ func (t *Turn) Before(path string) error {
 	return nil
 }
 
-// Commit records the turn: each file's content now, as its "after", and
-// the manifest, then prunes the store. A turn that changed nothing leaves
+// Commit records the turn: the hash of each file's content now, as its
+// "after", and the manifest, then prunes the store. A turn that changed nothing leaves
 // nothing. It returns the checkpoint's id ("" for none).
 func (t *Turn) Commit() (string, error) {
 	t.mu.Lock()
@@ -96,10 +99,10 @@ func (t *Turn) Commit() (string, error) {
 	for _, p := range t.order {
 		f := *t.files[p]
 		if f.Skipped == "" {
+			// Only the hash of what the turn left: a restore compares it
+			// with the file then, to leave alone a file changed since.
 			if data, err := os.ReadFile(p); err == nil {
-				if f.After, err = t.s.put(data); err != nil {
-					return "", err
-				}
+				f.After = hashOf(data, true)
 			}
 		}
 		cp.Files = append(cp.Files, f)

@@ -85,7 +85,7 @@ func hermesReasons() [][2]string {
 		{"terminal.docker_image", "container terminal backends are not part of hermes"},
 		{"web", "Hermes's web backends; hermes searches with web.search_backend"},
 		{"browser", "Hermes's browser backends; hermes drives a local Chromium (browser.executable)"},
-		{"checkpoints", "hermes has no file checkpoints yet"},
+		{"checkpoints", "hermes prunes its checkpoints each time a turn records one"},
 		{"compression", "Hermes's compression tuning; hermes compresses by compression.threshold, target_ratio and protect_first_n"},
 		{"auxiliary", "auxiliary models for tasks hermes does not have, or settings beyond provider and model"},
 		{"display", "the look of Hermes's terminal UI; hermes's has its own"},
