@@ -74,6 +74,7 @@ func builtins() []Command {
 		{Name: "export", Args: "[file]", Description: "write this session to a Markdown file", Where: CLI, Category: CatSession},
 		{Name: "undo", Description: "take back the last exchange: your last message and everything after it", Where: CLI, Category: CatSession},
 		{Name: "retry", Description: "take back the last answer and send your last message again", Where: CLI, Category: CatSession},
+		{Name: "rollback", Args: "[n] [confirm]", Description: "list this session's file checkpoints, show what undoing turn n's file changes does, then do it", Where: CLI, Category: CatSession},
 		{Name: "stop", Description: "stop the running turn", Where: Chat, Category: CatSession},
 		{Name: "model", Args: "[number|name]", Description: "show the models, or switch this session to another", Where: Both, Category: CatModel},
 		{Name: "agent", Args: "[name|default]", Description: "show the role agent, or bind this chat to another (a new session)", Where: Chat, Category: CatModel},

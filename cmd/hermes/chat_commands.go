@@ -90,6 +90,8 @@ func (s *replState) command(c slash.Command, args string) (quit, handled bool) {
 		s.undo("undo")
 	case "retry":
 		s.retry()
+	case "rollback":
+		s.rollback(args)
 	case "logs":
 		s.logs(args)
 	default:

@@ -77,3 +77,35 @@ func TestCheckpointsRestoreATurn(t *testing.T) {
 		t.Errorf("README.md after --force: %q", got)
 	}
 }
+
+// In the chat, /rollback lists the session's checkpoints, /rollback 1
+// shows what undoing the turn's file changes does without doing it, and
+// /rollback 1 confirm does it.
+func TestChatRollback(t *testing.T) {
+	h := newHome(t)
+	work := t.TempDir()
+	f := filepath.Join(work, "app.conf")
+	if err := os.WriteFile(f, []byte("port = 8080\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{fileCall("write_file", map[string]string{"path": f, "content": "port = 9999\n"})}},
+		llmtest.Reply{Text: "Changed the port."},
+	)
+	h.write("config.yaml", "checkpoints: {enabled: true}\n")
+	out := h.chatScript(srv, work, strings.Join([]string{"/rollback", "change the port", "/rollback", "/rollback 1", "/rollback 1 confirm", "/exit"}, "\n")+"\n", "--plain", "--yolo")
+	for _, want := range []string{
+		"/rollback: no file changes of this session are kept",
+		"1  ", "app.conf",
+		"-port = 9999", "+port = 8080", "/rollback 1 confirm restores these files.",
+		"Restored.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the chat did not print %q:\n%s", want, out)
+		}
+	}
+	if got, _ := os.ReadFile(f); string(got) != "port = 8080\n" {
+		t.Errorf("app.conf after /rollback 1 confirm: %q", got)
+	}
+}
