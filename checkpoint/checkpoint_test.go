@@ -159,3 +159,29 @@ func TestPrune(t *testing.T) {
 		t.Errorf("%d contents stored, want the last turn's 2", objects)
 	}
 }
+
+// A directory of the working directory replaced by a link to somewhere
+// else after the turn does not carry a restore there.
+func TestRestoreThroughALink(t *testing.T) {
+	work, elsewhere := t.TempDir(), t.TempDir()
+	s := Open(filepath.Join(t.TempDir(), "checkpoints"), Options{})
+	f := filepath.Join(work, "conf", "app.ini")
+	write(t, f, "a=1\n")
+	turn := s.Begin("s", work)
+	edit(t, turn, f, "a=2\n")
+	id, err := turn.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(work, "conf")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(elsewhere, "app.ini"), "a=2\n")
+	if err := os.Symlink(elsewhere, filepath.Join(work, "conf")); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := s.Restore(id, RestoreOptions{})
+	if err != nil || changes[0].Action != Outside || read(t, filepath.Join(elsewhere, "app.ini")) != "a=2\n" {
+		t.Errorf("restore through a link: %+v, %v; the file elsewhere holds %q", changes, err, read(t, filepath.Join(elsewhere, "app.ini")))
+	}
+}

@@ -100,7 +100,7 @@ func (s *Store) plan(cp Checkpoint, f File, opts RestoreOptions) (Change, error)
 		c.Action = Unchanged
 	case hashOf(now, exists) != f.After && !opts.Force:
 		c.Action = ChangedSince
-	case !within(cp.Workdir, f.Path) && !opts.Outside:
+	case !inside(cp.Workdir, f.Path) && !opts.Outside:
 		c.Action = Outside
 	case f.Before == "":
 		c.Action = Remove
@@ -157,4 +157,20 @@ func within(dir, path string) bool {
 	}
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// inside reports whether path is within dir as written and also once
+// links are resolved: a directory replaced by a link since the turn does
+// not carry a restore outside the working directory.
+func inside(dir, path string) bool {
+	if !within(dir, path) {
+		return false
+	}
+	realDir, err1 := filepath.EvalSymlinks(dir)
+	parent, err2 := filepath.EvalSymlinks(filepath.Dir(path))
+	if err1 != nil || err2 != nil {
+		// A parent that is gone is made again, under dir, by the restore.
+		return err1 == nil || errors.Is(err2, fs.ErrNotExist)
+	}
+	return within(realDir, filepath.Join(parent, filepath.Base(path)))
 }
