@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -268,6 +269,15 @@ func waitingNotice(w io.Writer, id string) func(holder string) {
 func interactiveInput(cmd *cobra.Command) bool {
 	f, ok := cmd.InOrStdin().(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// askYes asks question on stderr, with " [y/N] ", and reports whether the
+// answer read from stdin was yes.
+func askYes(cmd *cobra.Command, question string) bool {
+	fmt.Fprint(cmd.ErrOrStderr(), question+" [y/N] ")
+	answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+	a := strings.ToLower(strings.TrimSpace(answer))
+	return a == "y" || a == "yes"
 }
 
 // endSession records why the session stopped being used; with long-term

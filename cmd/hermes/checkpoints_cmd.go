@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -118,9 +116,7 @@ it is unless --force; a file outside the turn's working directory unless
 				if !interactiveInput(cmd) {
 					return fmt.Errorf("restoring %d files overwrites them, and nobody can be asked here; add --yes to restore", n)
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "Restore %d files? [y/N] ", n)
-				answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				if !askYes(cmd, fmt.Sprintf("Restore %d files?", n)) {
 					fmt.Fprintln(cmd.ErrOrStderr(), "Nothing restored.")
 					return nil
 				}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"maps"
 	"slices"
@@ -62,9 +61,7 @@ func newSessionsDeleteCmd(a *cli) *cobra.Command {
 					if !interactiveInput(cmd) {
 						return fmt.Errorf("deleting session %s cannot be undone, and nobody can be asked here; add --yes to delete it", s.ID)
 					}
-					fmt.Fprintf(cmd.ErrOrStderr(), "Delete session %s %q (%d messages)? This cannot be undone. [y/N] ", s.ID, s.Title, s.MessageCount)
-					answer, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-					if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					if !askYes(cmd, fmt.Sprintf("Delete session %s %q (%d messages)? This cannot be undone.", s.ID, s.Title, s.MessageCount)) {
 						fmt.Fprintln(cmd.ErrOrStderr(), "Kept.")
 						return nil
 					}
