@@ -21,8 +21,16 @@ import (
 // set: a `break 2` or `continue 2` at the top of a command would
 // otherwise leave the loop without a report, or wait for the next request
 // while hermes waits for this one's report.
+//
+// When the request pipe ends (hermes is gone, killed or closing the
+// shell), the shell kills its process group on its way out: what its
+// commands left running in the background goes with it. The guard would
+// too, on the parent-death signal, but the shell may see the pipe end and
+// exit first, and a guard whose program has exited exits without running
+// its trap.
 const driverScript = `while [[ -z ${__hermes_busy-} ]] && IFS= builtin read -r -u 3 __hermes_n && ` +
-	`IFS= builtin read -r -N "$__hermes_n" -u 3 __hermes_r; do builtin eval "$__hermes_r"; done`
+	`IFS= builtin read -r -N "$__hermes_n" -u 3 __hermes_r; do builtin eval "$__hermes_r"; done; ` +
+	`[[ -n ${__hermes_busy-} ]] || builtin kill -9 0`
 
 // request frames script for driverScript.
 func request(script string) []byte {
