@@ -97,12 +97,22 @@ func TestTeamRunTakenFromItsHolderStops(t *testing.T) {
 		done <- result{run, err}
 	}()
 	<-r.analysing
-	runs, err := r.queue.Runs(ctx, 1)
-	if err != nil || len(runs) != 1 {
-		t.Fatal(runs, err)
-	}
-	if err := r.queue.HoldRun(ctx, runs[0], "thief.example/1", time.Hour); err != nil {
-		t.Fatal(err)
+	// The take is a compare-and-set on the holder and the lease, and the
+	// holder renews its lease as it runs: a renewal between the read and
+	// the take makes the take fail, as it would another replica's, which
+	// reads again and tries again.
+	var runs []team.Run
+	var err error
+	for try := 0; ; try++ {
+		if runs, err = r.queue.Runs(ctx, 1); err != nil || len(runs) != 1 {
+			t.Fatal(runs, err)
+		}
+		if err = r.queue.HoldRun(ctx, runs[0], "thief.example/1", time.Hour); err == nil {
+			break
+		}
+		if try == 50 {
+			t.Fatalf("taking the run over: %v", err)
+		}
 	}
 	select {
 	case res := <-done:
