@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/atomicfile"
 	"github.com/hermes-go/hermes/internal/udiff"
 )
 
@@ -126,7 +127,7 @@ func (s *Store) apply(c Change) error {
 	if mode == 0 {
 		mode = 0o644
 	}
-	if err := writeFile(c.Path, data, mode); err != nil {
+	if err := atomicfile.Write(c.Path, data, mode); err != nil {
 		return fmt.Errorf("restore %s: %w", c.Path, err)
 	}
 	return nil

@@ -1,8 +1,6 @@
 package checkpoint
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hermes-go/hermes/internal/atomicfile"
 )
 
 // Store is the shadow store of one hermes home. Its methods are safe for
@@ -112,7 +112,7 @@ func (t *Turn) Commit() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := writeFile(filepath.Join(t.s.dir, "turns", cp.ID+".json"), data, 0o600); err != nil {
+	if err := atomicfile.Write(filepath.Join(t.s.dir, "turns", cp.ID+".json"), data, 0o600); err != nil {
 		return "", fmt.Errorf("checkpoint: %w", err)
 	}
 	return cp.ID, t.s.prune()
@@ -134,14 +134,13 @@ func newID(t time.Time, session string) string {
 
 // put stores data under its SHA-256, once, and returns the hash.
 func (s *Store) put(data []byte) (string, error) {
-	sum := sha256.Sum256(data)
-	h := hex.EncodeToString(sum[:])
+	h := hashOf(data, true)
 	p := s.object(h)
 	if _, err := os.Stat(p); err == nil {
 		now := s.opts.Now()
 		return h, os.Chtimes(p, now, now) // see prune
 	}
-	return h, writeFile(p, data, 0o600)
+	return h, atomicfile.Write(p, data, 0o600)
 }
 
 // object is where the content of hash h is kept.
@@ -187,30 +186,4 @@ func readManifest(p string) (Checkpoint, error) {
 		return Checkpoint{}, fmt.Errorf("checkpoint: %s: %w", p, err)
 	}
 	return cp, nil
-}
-
-// writeFile writes data to p by a temporary file renamed into place,
-// creating p's directory private to the user.
-func writeFile(p string, data []byte, perm fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(perm)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

@@ -19,6 +19,12 @@ func WriteNew(path string, data []byte, force bool) error {
 	if _, err := os.Stat(path); err == nil && !force {
 		return fmt.Errorf("%s: %w", path, fs.ErrExist)
 	}
+	return Write(path, data, 0o600)
+}
+
+// Write writes data to path atomically with mode perm, replacing what is
+// there and creating the directory (private to the user).
+func Write(path string, data []byte, perm fs.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
@@ -28,6 +34,10 @@ func WriteNew(path string, data []byte, force bool) error {
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -48,9 +48,6 @@ const (
 	RecallVectors RecallMode = "vectors"
 )
 
-// RecallModes are the modes a configuration may name.
-func RecallModes() []RecallMode { return []RecallMode{RecallHybrid, RecallWords, RecallVectors} }
-
 // Store is the fact table of one state.db. Its methods are safe for
 // concurrent use, and several processes may use the same file at once.
 // Writes go through the DB's writer connection, reads through its read

@@ -3,10 +3,11 @@ package hermesagent
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/hermes-go/hermes/internal/atomicfile"
 )
 
 // FileReport is what an import of files did: the files copied, and the
@@ -81,35 +82,15 @@ func same(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
-// copyFile copies src to dst (mode perm, .env's 0600 kept), creating its
-// directory private to the user. The copy is written beside dst and
-// renamed into place, so a run cut off leaves no half file that the next
-// run would take for the hermes home's own.
+// copyFile copies src to dst with mode perm (.env's 0600 kept), by a
+// temporary file renamed into place, so a run cut off leaves no half file
+// that the next run would take for the hermes home's own.
 func copyFile(src, dst string, perm fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
-	}
-	in, err := os.Open(src)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(tmp, in)
-	if err == nil {
-		err = tmp.Chmod(perm)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), dst)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(dst, data, perm); err != nil {
 		return fmt.Errorf("copy %s: %w", src, err)
 	}
 	return nil
