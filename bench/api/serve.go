@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/bench/internal/proc"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // apiKey is the key serve's API takes; the model's key is another.

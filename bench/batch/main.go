@@ -29,7 +29,7 @@ import (
 
 	"github.com/hermes-go/hermes/bench/internal/figures"
 	"github.com/hermes-go/hermes/bench/internal/ship"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 func main() {

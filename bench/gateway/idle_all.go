@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // fleetServe is hermes serve pointed at a fleet of platforms.

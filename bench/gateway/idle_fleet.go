@@ -8,14 +8,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hermes-go/hermes/gateway/dingtalk/dingtalktest"
-	"github.com/hermes-go/hermes/gateway/discord/discordtest"
-	"github.com/hermes-go/hermes/gateway/email/mailtest"
-	"github.com/hermes-go/hermes/gateway/feishu/feishutest"
-	"github.com/hermes-go/hermes/gateway/matrix/matrixtest"
-	"github.com/hermes-go/hermes/gateway/slack/slacktest"
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
-	"github.com/hermes-go/hermes/gateway/wecom/wecomtest"
+	"github.com/hermes-go/hermes/internal/gateway/dingtalk/dingtalktest"
+	"github.com/hermes-go/hermes/internal/gateway/discord/discordtest"
+	"github.com/hermes-go/hermes/internal/gateway/email/mailtest"
+	"github.com/hermes-go/hermes/internal/gateway/feishu/feishutest"
+	"github.com/hermes-go/hermes/internal/gateway/matrix/matrixtest"
+	"github.com/hermes-go/hermes/internal/gateway/slack/slacktest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/gateway/wecom/wecomtest"
 )
 
 // platformNames are the platforms -platforms knows, in the order they

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
 )
 
 // loadOptions are one load run's settings. Simulated durations are

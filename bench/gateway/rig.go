@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/bench/internal/proc"
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // rig is one hermes serve with its model and its Bot API server, the

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
 )
 
 // class is what kind of chat a message was written in, for the figures.

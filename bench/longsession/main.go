@@ -20,8 +20,8 @@ import (
 	"strings"
 
 	"github.com/hermes-go/hermes/bench/internal/ship"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 func main() {

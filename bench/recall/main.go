@@ -23,9 +23,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/memory/facts"
+	"github.com/hermes-go/hermes/internal/memory/facts/recalltest"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
-	"github.com/hermes-go/hermes/memory/facts"
-	"github.com/hermes-go/hermes/memory/facts/recalltest"
 )
 
 func main() {

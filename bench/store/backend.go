@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/postgres"
-	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/internal/session"
+	"github.com/hermes-go/hermes/internal/session/postgres"
+	"github.com/hermes-go/hermes/internal/session/sqlite"
 )
 
 // store is what the measurements use of a session store; both

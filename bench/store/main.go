@@ -55,7 +55,7 @@ import (
 	"log"
 	"time"
 
-	"github.com/hermes-go/hermes/session/storetest"
+	"github.com/hermes-go/hermes/internal/session/storetest"
 )
 
 func main() {

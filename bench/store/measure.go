@@ -7,9 +7,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/sqlite"
-	"github.com/hermes-go/hermes/session/storetest"
+	"github.com/hermes-go/hermes/internal/session"
+	"github.com/hermes-go/hermes/internal/session/sqlite"
+	"github.com/hermes-go/hermes/internal/session/storetest"
 )
 
 // build adds about n messages, one session at a time; each session's

@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/acp"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/slash"
+	"github.com/hermes-go/hermes/internal/acp"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/slash"
 )
 
 func newACPCmd(a *cli) *cobra.Command {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/npmtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // TestACPModesModelsAndMCPWithOfficialClient drives hermes acp with the

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/npmtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // openaiClient runs the script testdata/name on the official openai npm

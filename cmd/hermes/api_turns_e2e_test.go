@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // apiPost sends a chat completion request with key and the extra header

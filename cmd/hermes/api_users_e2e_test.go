@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // usersYAML is two tenants: ana and ada (ada their admin) of acme, bob

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/audit"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/audit"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 // approvals are the ways the audit log says a command was decided.

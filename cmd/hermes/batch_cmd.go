@@ -12,11 +12,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/hermes-go/hermes/batch"
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/batch"
+	"github.com/hermes-go/hermes/internal/config"
 	"github.com/hermes-go/hermes/internal/lazy"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 func newBatchCmd(a *cli) *cobra.Command {

@@ -14,13 +14,13 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/hermes-go/hermes/agent"
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/engine"
-	"github.com/hermes-go/hermes/hooks"
-	"github.com/hermes-go/hermes/memory/facts"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/internal/agent"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/engine"
+	"github.com/hermes-go/hermes/internal/hooks"
+	"github.com/hermes-go/hermes/internal/memory/facts"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/session"
 )
 
 type chatFlags struct {

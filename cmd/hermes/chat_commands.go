@@ -13,10 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/memory"
-	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/slash"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/memory"
+	"github.com/hermes-go/hermes/internal/session"
+	"github.com/hermes-go/hermes/internal/slash"
 )
 
 // replState is what the terminal chat's commands change: the session the

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/internal/logfile"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/safety/redact"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/safety/redact"
 )
 
 // logToFile sends the log of an interactive chat to

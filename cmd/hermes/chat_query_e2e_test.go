@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // -q "/skill instruction" runs the skill as the chat does; the chat's

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/internal/agent"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/tool"
 	"github.com/hermes-go/hermes/internal/tui"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/tool"
 )
 
 // printer renders a turn's events on a terminal: reply text as it streams

@@ -13,11 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/engine"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/slash"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/engine"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/slash"
 )
 
 // lineSource reads lines from the terminal in the background, so the chat

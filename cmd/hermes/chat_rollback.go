@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-go/hermes/checkpoint"
+	"github.com/hermes-go/hermes/internal/checkpoint"
 )
 
 // rollback answers /rollback: with no argument, this session's

@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/slash"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/slash"
 )
 
 // drainGrace is how long a chat that is quitting waits for background

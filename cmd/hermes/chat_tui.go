@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/hermes-go/hermes/agent"
-	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/agent"
+	"github.com/hermes-go/hermes/internal/engine"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/slash"
 	"github.com/hermes-go/hermes/internal/tui"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/slash"
 )
 
 // useTUI reports whether the chat gets the full-screen interface: stdin

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/engine"
 )
 
 // undo answers /undo: the session's last exchange (the last message sent

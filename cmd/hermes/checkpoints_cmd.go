@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/checkpoint"
+	"github.com/hermes-go/hermes/internal/checkpoint"
 )
 
 func newCheckpointsCmd(a *cli) *cobra.Command {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
 )
 
 func newConfigCmd(a *cli) *cobra.Command {

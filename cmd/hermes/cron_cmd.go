@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/cron"
 )
 
 // openJobRunner assembles hermes to run jobs (nobody can approve a

@@ -19,13 +19,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/cron"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/notify"
 	"github.com/hermes-go/hermes/internal/smtptest"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
-	"github.com/hermes-go/hermes/notify"
 )
 
 // TestJobDeliveryChain: a job's result goes down its deliver: chain. The

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/cron"
 )
 
 // specFlags are the flags that set a job's spec, shared by cron create

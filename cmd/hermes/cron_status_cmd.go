@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/cron"
-	"github.com/hermes-go/hermes/notify"
+	"github.com/hermes-go/hermes/internal/cron"
+	"github.com/hermes-go/hermes/internal/notify"
 )
 
 func newCronStatusCmd(a *cli) *cobra.Command {

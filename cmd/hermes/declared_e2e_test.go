@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 
 	_ "modernc.org/sqlite"
 )
@@ -56,7 +56,7 @@ func (a *ordersAPI) requests() []*http.Request {
 // ordersTools is seed 003's own example, as a user writes it; the
 // declared-tools loader's tests read the same file.
 var ordersTools = func() string {
-	b, err := os.ReadFile("../../tools/declared/testdata/seed-orders.yaml")
+	b, err := os.ReadFile("../../internal/tools/declared/testdata/seed-orders.yaml")
 	if err != nil {
 		panic(err)
 	}

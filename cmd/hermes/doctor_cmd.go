@@ -3,9 +3,9 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/doctor"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/doctor"
 )
 
 func newDoctorCmd(a *cli) *cobra.Command {

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // The keys of the doctor's homes: long enough to be redacted, and checked

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // These tests run the real hermes binary, built once for the package, the

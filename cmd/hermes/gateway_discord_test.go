@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/discord/discordtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/discord/discordtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // discordServe starts hermes serve with Discord pointed at dc (REST root

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // Through the real binary: in a private chat a streamed reply is shown as

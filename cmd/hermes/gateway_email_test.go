@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/gateway/email/mailtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/email/mailtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // emailPassword is the mailbox's password as .env gives it; it must never

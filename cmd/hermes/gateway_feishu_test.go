@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/feishu/feishutest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/feishu/feishutest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // feishuServe starts hermes serve with Feishu pointed at fs (posting its

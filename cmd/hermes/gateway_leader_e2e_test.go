@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // pollWatch sees every replica's getUpdates calls to the one bot, each

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/discord/discordtest"
-	"github.com/hermes-go/hermes/gateway/email/mailtest"
-	"github.com/hermes-go/hermes/gateway/slack/slacktest"
+	"github.com/hermes-go/hermes/internal/gateway/discord/discordtest"
+	"github.com/hermes-go/hermes/internal/gateway/email/mailtest"
+	"github.com/hermes-go/hermes/internal/gateway/slack/slacktest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // failoverMessages is how many messages each failover test sends: the

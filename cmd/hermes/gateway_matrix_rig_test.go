@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/matrix/matrixtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/matrix/matrixtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // matrixRig is a dendrite with a bot account and Alice, the bot's owner,

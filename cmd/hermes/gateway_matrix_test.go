@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/matrix"
-	"github.com/hermes-go/hermes/gateway/matrix/matrixtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/matrix"
+	"github.com/hermes-go/hermes/internal/gateway/matrix/matrixtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // Through the real binary against a real dendrite: Alice invites the bot

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // jpegBytes is what a photo's bytes start with, and enough after.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
 )
 
 // A chat on a platform feeds long-term memory when it is reset: /new

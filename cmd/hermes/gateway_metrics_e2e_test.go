@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // settledMetrics scrapes base/metrics, without a key, until sample has

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // Through the real binary: hermes serve stops while one message's turn

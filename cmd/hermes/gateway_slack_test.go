@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/slack"
-	"github.com/hermes-go/hermes/gateway/slack/slacktest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/slack"
+	"github.com/hermes-go/hermes/internal/gateway/slack/slacktest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // slackServe starts hermes serve with Slack pointed at sl (Socket Mode,

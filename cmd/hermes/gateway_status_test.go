@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/gateway/telegram/telegramtest"
+	"github.com/hermes-go/hermes/internal/gateway/telegram/telegramtest"
 )
 
 // hermes gateway status checks each platform as serve would connect:

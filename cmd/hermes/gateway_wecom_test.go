@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/gateway/wecom/wecomtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/gateway/wecom/wecomtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // wecomServe starts hermes serve with a WeCom app pointed at wc, its

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // A Hermes Agent home works as it is: its config.yaml with every default
@@ -19,7 +19,7 @@ import (
 // model, toolsets [hermes-cli] offers the tools, and MEMORY.md turned off
 // by memory.memory_enabled stays out of the prompt while USER.md is in.
 func TestHermesHomeWorksAsItIs(t *testing.T) {
-	defaults, err := os.ReadFile("../../config/testdata/hermes/config.yaml")
+	defaults, err := os.ReadFile("../../internal/config/testdata/hermes/config.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestMigrateHermesAgentFromAnotherHome(t *testing.T) {
 // schema version 22), runs then on it, and returns its path.
 func hermesStateDB(t *testing.T, dir, then string) string {
 	t.Helper()
-	ddl, err := os.ReadFile("../../config/testdata/hermes/state_v22.sql")
+	ddl, err := os.ReadFile("../../internal/config/testdata/hermes/state_v22.sql")
 	if err != nil {
 		t.Fatal(err)
 	}

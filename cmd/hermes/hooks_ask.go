@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hermes-go/hermes/hooks"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/hooks"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 // hookAsker asks the person at the terminal whether a configured hook may

@@ -4,9 +4,9 @@ import (
 	"context"
 	"sync"
 
-	"github.com/hermes-go/hermes/hooks"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/safety/shell"
+	"github.com/hermes-go/hermes/internal/hooks"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/safety/shell"
 )
 
 // screenHookAsker asks about a hook's first run in the full-screen

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/hooks"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/hooks"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 type answering struct {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/hooks"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/hooks"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // guardScript is a pre_tool_call hook as an operator might write one: it

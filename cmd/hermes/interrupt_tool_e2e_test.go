@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // Ctrl-C during a tool interrupts it once: the chat shows the interrupted

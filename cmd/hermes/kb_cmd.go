@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/kb"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/kb"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 func newKBCmd(a *cli) *cobra.Command {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/kb"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/kb"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 func newKBSearchCmd(a *cli) *cobra.Command {

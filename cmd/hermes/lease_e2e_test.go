@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
-	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/sqlite"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/session"
+	"github.com/hermes-go/hermes/internal/session/sqlite"
 )
 
 // Four processes continuing one session at once once interleaved their

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/internal/app"
 	"github.com/hermes-go/hermes/internal/logfile"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/tool"
-	"github.com/hermes-go/hermes/tools/mcp"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/tool"
+	"github.com/hermes-go/hermes/internal/tools/mcp"
 )
 
 func newMCPCmd(a *cli) *cobra.Command {

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/npmtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // everythingConfig declares server-everything over stdio in config.yaml.
@@ -85,7 +85,7 @@ func mcpServe(t *testing.T, h *home, steps ...map[string]any) []map[string]any {
 	t.Helper()
 	node := npmtest.Node(t)
 	sdk := npmtest.Package(t, "@modelcontextprotocol/sdk")
-	script, err := filepath.Abs(filepath.Join("..", "..", "mcpserver", "testdata", "client.mjs"))
+	script, err := filepath.Abs(filepath.Join("..", "..", "internal", "mcpserver", "testdata", "client.mjs"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestMCPServeHTTP(t *testing.T) {
 	h, _ := ordersHome(t)
 	node := npmtest.Node(t)
 	sdk := npmtest.Package(t, "@modelcontextprotocol/sdk")
-	script, _ := filepath.Abs(filepath.Join("..", "..", "mcpserver", "testdata", "client.mjs"))
+	script, _ := filepath.Abs(filepath.Join("..", "..", "internal", "mcpserver", "testdata", "client.mjs"))
 
 	if r := h.hermes("mcp", "serve", "--http", "0.0.0.0:0"); r.code == 0 || !strings.Contains(r.stderr, "HERMES_MCP_TOKEN") {
 		t.Errorf("serving beyond loopback without a token: exit %d\n%s", r.code, r.stderr)

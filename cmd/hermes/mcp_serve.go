@@ -9,12 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/mcpserver"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/safety/netguard"
-	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/mcpserver"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/safety/netguard"
+	"github.com/hermes-go/hermes/internal/tool"
 )
 
 // defaultServeToolsets are what "hermes mcp serve" exposes when

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/memory"
-	"github.com/hermes-go/hermes/memory/facts"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/memory"
+	"github.com/hermes-go/hermes/internal/memory/facts"
 )
 
 func newMemoryCmd(a *cli) *cobra.Command {

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // systemOf returns the system prompt of request i.

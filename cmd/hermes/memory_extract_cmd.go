@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/engine"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/engine"
+	"github.com/hermes-go/hermes/internal/memory/facts"
 	"github.com/hermes-go/hermes/internal/procgroup"
-	"github.com/hermes-go/hermes/memory/facts"
 )
 
 func newMemoryExtractCmd(a *cli) *cobra.Command {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/internal/llm"
 )
 
 // liveText shows a streamed reply as it arrives: text on stdout,

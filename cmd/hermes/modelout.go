@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/internal/llm"
 )
 
 // callResult is the --json shape of `hermes model call`. Its field names are

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
-	"github.com/hermes-go/hermes/trace/tracetest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/trace/tracetest"
 )
 
 // observed is a hermes serve started for the observability tests.

@@ -26,7 +26,7 @@ func TestImportOpenAPIThenCall(t *testing.T) {
 	}))
 	defer api.Close()
 	h.write(".env", "PET_API="+api.URL+"\nPET_TOKEN=pet-tok-81c3d2e0\n")
-	spec, err := filepath.Abs(filepath.Join("..", "..", "tools", "declared", "openapi", "testdata", "petstore.yaml"))
+	spec, err := filepath.Abs(filepath.Join("..", "..", "internal", "tools", "declared", "openapi", "testdata", "petstore.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/gateway/gwstore"
+	"github.com/hermes-go/hermes/internal/gateway/gwstore"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // TestServeOnPostgres: with storage.driver: postgres, hermes serve keeps

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/procgroup/procgrouptest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // The processes hermes starts for tools die with it, however it dies.

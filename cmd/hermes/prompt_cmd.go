@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/prompt"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/prompt"
 )
 
 func newPromptCmd(a *cli) *cobra.Command {

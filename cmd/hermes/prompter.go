@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 // promptWidth is how much of a command the approval prompt shows on its

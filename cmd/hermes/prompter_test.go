@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/safety/shell"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/safety/shell"
 )
 
 func TestConsolePrompterAsksUntilAnswered(t *testing.T) {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // BenchmarkReplicasThroughput measures turns per second through the

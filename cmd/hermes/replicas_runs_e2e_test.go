@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // A run of the API started on one replica is followed and stopped

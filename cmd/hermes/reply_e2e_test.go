@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // A model that answers with nothing, again and again, has not answered:

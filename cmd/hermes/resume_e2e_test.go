@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // storedSession is what `hermes sessions show --json` prints.

@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
 	"github.com/hermes-go/hermes/internal/logctx"
-	"github.com/hermes-go/hermes/safety/redact"
+	"github.com/hermes-go/hermes/internal/safety/redact"
 )
 
 // cli is what every subcommand shares: the process environment, the

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/safety/shell"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/safety/shell"
 )
 
 func newSecurityCmd(a *cli) *cobra.Command {

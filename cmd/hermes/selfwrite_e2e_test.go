@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // shTools is a declared tool that hands the model a shell, as a user

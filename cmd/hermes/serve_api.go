@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/internal/app"
 )
 
 // startAPI starts the OpenAI-compatible server when api.enabled is set,

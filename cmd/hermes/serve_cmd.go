@@ -14,10 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/cron"
+	"github.com/hermes-go/hermes/internal/notify"
 	"github.com/hermes-go/hermes/internal/resident"
-	"github.com/hermes-go/hermes/notify"
 )
 
 // startupSettle is how long after start serve gives back what start-up

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // modelConfig points config.yaml's model at srv.

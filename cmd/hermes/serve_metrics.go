@@ -7,7 +7,7 @@ import (
 	"net"
 	"net/http"
 
-	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/internal/app"
 )
 
 // startMetrics serves /metrics on observability.metrics_listen when it is

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
+	"github.com/hermes-go/hermes/internal/app"
 )
 
 func newServiceCmd(a *cli) *cobra.Command {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/session"
+	"github.com/hermes-go/hermes/internal/session"
 )
 
 // A compressed conversation's child sessions follow their parent, oldest

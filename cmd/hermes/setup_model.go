@@ -6,10 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/config"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/config"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 // keyVar is the variable the provider's key is kept in: the one the

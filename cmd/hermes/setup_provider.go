@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
 )
 
 // setupChoice is every answer setup has gathered; nothing is written

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
 )
 
 // pickApprovals takes --approvals or asks, explaining each mode; empty

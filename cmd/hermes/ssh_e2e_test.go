@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
-	"github.com/hermes-go/hermes/tools/terminal/ssh/sshtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/tools/terminal/ssh/sshtest"
 )
 
 // Through the ssh backend the terminal and the file tools act on the

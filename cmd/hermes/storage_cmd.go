@@ -12,12 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
 	"github.com/hermes-go/hermes/internal/pgdb"
+	"github.com/hermes-go/hermes/internal/safety"
 	"github.com/hermes-go/hermes/internal/sqldb"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/storage"
+	"github.com/hermes-go/hermes/internal/storage"
 )
 
 func newStorageCmd(a *cli) *cobra.Command {

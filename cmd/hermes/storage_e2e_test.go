@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/pgtest"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // TestStorageMigrateAndCheck chats a turn with a tool call, copies the

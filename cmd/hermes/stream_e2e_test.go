@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
-	"github.com/hermes-go/hermes/llm/llmtest"
 )
 
 // watchHWM follows the peak resident set (VmHWM in /proc/PID/status) of

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/engine"
-	"github.com/hermes-go/hermes/team"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/engine"
+	"github.com/hermes-go/hermes/internal/team"
 )
 
 // newTeamAdoptCmd is the child side of hermes serve's team adoption: it

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/engine"
-	"github.com/hermes-go/hermes/team"
+	"github.com/hermes-go/hermes/internal/engine"
+	"github.com/hermes-go/hermes/internal/team"
 )
 
 func newTeamCmd(a *cli) *cobra.Command {

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // marketTeam is seed 003's team: a lead that only dispatches, a collector

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hermes-go/hermes/team"
+	"github.com/hermes-go/hermes/internal/team"
 )
 
 // teamViewEvery is how often the live view reads the run's tasks.

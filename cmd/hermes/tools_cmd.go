@@ -5,8 +5,8 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/tools/declared"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/tools/declared"
 
 	"github.com/spf13/cobra"
 )

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hermes-go/hermes/internal/atomicfile"
-	"github.com/hermes-go/hermes/tools/declared"
-	"github.com/hermes-go/hermes/tools/declared/openapi"
+	"github.com/hermes-go/hermes/internal/tools/declared"
+	"github.com/hermes-go/hermes/internal/tools/declared/openapi"
 )
 
 type importFlags struct {

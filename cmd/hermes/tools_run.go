@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/app"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/tool"
-	"github.com/hermes-go/hermes/tools/declared"
+	"github.com/hermes-go/hermes/internal/app"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/tool"
+	"github.com/hermes-go/hermes/internal/tools/declared"
 )
 
 // toolsTestSession is the session id calls made by "hermes tools test"

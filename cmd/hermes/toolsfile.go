@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hermes-go/hermes/llm"
+	"github.com/hermes-go/hermes/internal/llm"
 )
 
 // readTools reads tool definitions: an array of {name, description,

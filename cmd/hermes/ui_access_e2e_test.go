@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermes-go/hermes/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
 )
 
 // TestDashboardFollowsAPISessions runs serve with the default

@@ -16,12 +16,12 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/cron"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/llm/llmtest"
+	"github.com/hermes-go/hermes/internal/session"
+	"github.com/hermes-go/hermes/internal/session/sqlite"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/llm/llmtest"
-	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/sqlite"
 )
 
 // uiKey is the API key of the dashboard tests.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
 )
 
 func newUsersCmd(a *cli) *cobra.Command {

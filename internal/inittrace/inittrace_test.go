@@ -21,7 +21,7 @@ func TestParseReadsEveryTraceLine(t *testing.T) {
 	if len(inits) != 5 {
 		t.Fatalf("got %d inits, want 5: %+v", len(inits), inits)
 	}
-	want := Init{Package: "github.com/hermes-go/hermes/llm", At: 8.9, Clock: 0.12, Bytes: 53096, Allocs: 324}
+	want := Init{Package: "github.com/hermes-go/hermes/internal/llm", At: 8.9, Clock: 0.12, Bytes: 53096, Allocs: 324}
 	if inits[2] != want {
 		t.Fatalf("inits[2] = %+v, want %+v", inits[2], want)
 	}

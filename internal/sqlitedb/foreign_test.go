@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hermes-go/hermes/config"
+	"github.com/hermes-go/hermes/internal/config"
 )
 
 // Open stamps hermes's files with its application id, and refuses, with
@@ -31,7 +31,7 @@ func TestOpenStampsAndRefusesForeignFiles(t *testing.T) {
 	}
 	db.Close()
 
-	ddl, err := os.ReadFile("../../config/testdata/hermes/state_v22.sql")
+	ddl, err := os.ReadFile("../config/testdata/hermes/state_v22.sql")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermes-go/hermes/cron"
+	"github.com/hermes-go/hermes/internal/cron"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/memory/facts"
+	"github.com/hermes-go/hermes/internal/session"
+	"github.com/hermes-go/hermes/internal/session/sqlite"
 	"github.com/hermes-go/hermes/internal/sqlitedb"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/memory/facts"
-	"github.com/hermes-go/hermes/session"
-	"github.com/hermes-go/hermes/session/sqlite"
 )
 
 // rounds is how many times each writer of TestStoresShareOneDB goes

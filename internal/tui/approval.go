@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hermes-go/hermes/safety"
+	"github.com/hermes-go/hermes/internal/safety"
 )
 
 // Prompter asks the person at the interface about a dangerous command in

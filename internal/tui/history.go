@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hermes-go/hermes/safety/redact"
+	"github.com/hermes-go/hermes/internal/safety/redact"
 )
 
 // maxHistory bounds the lines the history file keeps; older ones are

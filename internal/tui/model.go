@@ -6,9 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/internal/agent"
+	"github.com/hermes-go/hermes/internal/tool"
 	"github.com/hermes-go/hermes/internal/tui/markdown"
-	"github.com/hermes-go/hermes/tool"
 )
 
 // model is the interface's state; bubbletea calls its methods on one

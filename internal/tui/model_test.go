@@ -11,11 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/hermes-go/hermes/agent"
-	"github.com/hermes-go/hermes/llm"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/safety/shell"
-	"github.com/hermes-go/hermes/tool"
+	"github.com/hermes-go/hermes/internal/agent"
+	"github.com/hermes-go/hermes/internal/llm"
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/safety/shell"
+	"github.com/hermes-go/hermes/internal/tool"
 )
 
 // sgrOnly matches the only escape sequences the screen may carry: colours.

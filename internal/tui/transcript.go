@@ -9,9 +9,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/tool"
 	"github.com/hermes-go/hermes/internal/tui/markdown"
-	"github.com/hermes-go/hermes/safety"
-	"github.com/hermes-go/hermes/tool"
 )
 
 // entryKind says how an entry of the transcript is drawn.

@@ -17,7 +17,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/hermes-go/hermes/agent"
+	"github.com/hermes-go/hermes/internal/agent"
 )
 
 // Config is what the interface needs from the chat that runs it.
