@@ -19,12 +19,15 @@ func (a *App) roleAgents() (map[string]*engine.Agent, error) {
 	if len(c.Agents) == 0 {
 		return nil, nil
 	}
-	limits := memoryLimits(c.Memory)
+	limits, inMemory := homeMemoryLimits(a.Config), a.Config.Paths.InMemory()
 	out := make(map[string]*engine.Agent, len(c.Agents))
 	for _, name := range c.AgentNames() {
 		ra, key := c.Agents[name], "agents."+name
 		ag := &engine.Agent{Name: name, Description: ra.Description, Soul: strings.TrimSpace(ra.SystemPrompt), Toolsets: ra.Toolsets,
 			Model: ra.Model, Skills: ra.Skills}
+		if ra.Soul != "" && inMemory {
+			return nil, fmt.Errorf("%s.soul: %q is a file, and a hermes with no home reads none; give the persona as system_prompt", key, ra.Soul)
+		}
 		if ra.Soul != "" {
 			text, err := readSoul(home, ra.Soul)
 			if err != nil {
@@ -32,9 +35,12 @@ func (a *App) roleAgents() (map[string]*engine.Agent, error) {
 			}
 			ag.Soul = text
 		}
-		dir, err := ra.MemoryDir(home, name)
-		if err != nil {
-			return nil, fmt.Errorf("%s.memory: %w", key, err)
+		dir := ""
+		if !inMemory {
+			var err error
+			if dir, err = ra.MemoryDir(home, name); err != nil {
+				return nil, fmt.Errorf("%s.memory: %w", key, err)
+			}
 		}
 		ag.Memory = memory.Open(dir, limits)
 		if len(ra.Knowledge) > 0 && a.KB != nil {

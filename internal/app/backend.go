@@ -43,6 +43,9 @@ func (a *App) openDatabase(ctx context.Context) (sqldb.DB, error) {
 	if st.DriverOrDefault() == config.StoragePostgres {
 		return pgdb.Open(ctx, string(st.DSN), pgdb.Options{MaxConns: st.MaxConns, Logger: a.Log})
 	}
+	if l.Paths.InMemory() {
+		return sqlitedb.OpenMemory(ctx, sqlitedb.Options{Logger: a.Log})
+	}
 	if err := os.MkdirAll(filepath.Dir(l.Paths.StateDB), 0o700); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", filepath.Dir(l.Paths.StateDB), err)
 	}

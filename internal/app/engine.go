@@ -6,7 +6,6 @@ import (
 	"github.com/hermes-go/hermes/internal/checkpoint"
 	"github.com/hermes-go/hermes/internal/clock"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -180,7 +179,7 @@ func (a *App) delegation(d config.Delegation) (engine.Delegation, error) {
 // else nil.
 func (a *App) Checkpoints() *checkpoint.Store {
 	c := a.Config.Config.Checkpoints
-	if !c.Enabled.Or(false) {
+	if !c.Enabled.Or(false) || a.Config.Paths.InMemory() {
 		return nil
 	}
 	return a.CheckpointStore()
@@ -191,7 +190,7 @@ func (a *App) Checkpoints() *checkpoint.Store {
 func (a *App) CheckpointStore() *checkpoint.Store {
 	c := a.Config.Config.Checkpoints
 	const mb = 1 << 20
-	return checkpoint.Open(filepath.Join(a.Config.Paths.Home, "checkpoints"), checkpoint.Options{
+	return checkpoint.Open(homeFile(a.Config, "checkpoints"), checkpoint.Options{
 		MaxSnapshots: c.MaxSnapshots, MaxFileBytes: int64(c.MaxFileSizeMB) * mb, MaxTotalBytes: int64(c.MaxTotalSizeMB) * mb,
 		Retention: time.Duration(c.RetentionDays) * 24 * time.Hour, Now: clock.OrReal(a.opts.Clock).Now,
 	})

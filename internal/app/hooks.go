@@ -37,7 +37,7 @@ func (a *App) newHooks() *hooks.Runner {
 // deleting a line, and hermes's file protections keep a model from
 // writing it.
 func HookConsents(l *config.Loaded) *hooks.Consents {
-	return hooks.NewConsents(filepath.Join(l.Paths.Home, hooks.ConsentFile), nil)
+	return hooks.NewConsents(homeFile(l, hooks.ConsentFile), nil)
 }
 
 // ConfiguredHooks are the hooks of c in the order they run: by event, then

@@ -24,10 +24,20 @@ func newPolicy(l *config.Loaded, judge safety.Judge, log *slog.Logger) *safety.P
 		Allowlist:      c.CommandAllowlist,
 		NonInteractive: string(c.Approvals.NonInteractive),
 		Timeout:        c.Approvals.Timeout,
-		OnAlways:       func(rule string) error { return appendAllowlist(home, rule) },
+		OnAlways:       onAlways(l),
 		Logger:         log,
 		HermesHome:     home,
 	}
+}
+
+// onAlways keeps an "always" answer in config.yaml's command_allowlist;
+// with no home (config.FromYAML) there is no file, and the answer holds
+// until the process ends.
+func onAlways(l *config.Loaded) func(rule string) error {
+	if l.Paths.InMemory() {
+		return nil
+	}
+	return func(rule string) error { return appendAllowlist(l.Paths.Home, rule) }
 }
 
 // appendAllowlist adds rule to command_allowlist in config.yaml, keeping

@@ -15,9 +15,12 @@ import (
 // OpenSkills opens the skills library of the home, installing the bundled
 // skills on first use (never over ones the user edited).
 func OpenSkills(l *config.Loaded, log *slog.Logger) *skill.Library {
-	dir := filepath.Join(l.Paths.Home, "skills")
-	if _, err := skill.InstallBundled(dir); err != nil {
-		log.Warn("bundled skills not installed", "error", err)
+	dir := ""
+	if !l.Paths.InMemory() {
+		dir = filepath.Join(l.Paths.Home, "skills")
+		if _, err := skill.InstallBundled(dir); err != nil {
+			log.Warn("bundled skills not installed", "error", err)
+		}
 	}
 	// Every turn's system prompt lists the skills: a serve answering many
 	// requests a second walks the directories at most once a second.

@@ -148,11 +148,10 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 		ExtractCharLimit: c.Web.ExtractCharLimit,
 	}
 	br := browser.New(browser.Options{ExecPath: c.Browser.Executable, Guard: guard, InactivityTimeout: c.Browser.InactivityTimeout,
-		ScreenshotDir: filepath.Join(l.Paths.Home, "cache", "screenshots")})
+		ScreenshotDir: homeFile(l, "cache", "screenshots")})
 	b.Registry, b.terminal, b.browser = reg, term, br
 	b.MCP = NewMCP(l, reg, d.log, d.version)
-	b.Memory = memory.Open(filepath.Join(l.Paths.Home, "memories"),
-		memoryLimits(c.Memory))
+	b.Memory = memory.Open(homeFile(l, "memories"), homeMemoryLimits(l))
 	b.Skills = OpenSkills(l, d.log)
 	tools := []tool.Tool{
 		term, terminal.NewProcessTool(term), todo.New(), session.NewSearchTool(d.store),
@@ -177,7 +176,7 @@ func newTools(l *config.Loaded, d toolDeps) (*Tools, error) {
 	// Declared tools come last, so that one named like a built-in is the
 	// one refused (and listed as a problem).
 	b.Declared = declared.NewLoader(declared.LoaderOptions{
-		Dir: filepath.Join(l.Paths.Home, "tools"), ConfigFile: l.Paths.ConfigFile,
+		Dir: homeFile(l, "tools"), ConfigFile: l.Paths.ConfigFile,
 		Registry: reg, Env: l.Env, Logger: d.log, Guard: guard, Fallback: d.fallback,
 	})
 	if err := b.Declared.Load(); err != nil {
@@ -242,6 +241,25 @@ func envValue(l *config.Loaded, name string) string {
 func memoryLimits(m config.Memory) memory.Limits {
 	return memory.Limits{Memory: m.MemoryCharLimit, User: m.UserCharLimit,
 		MemoryOff: !m.MemoryEnabled.Or(true), UserOff: !m.UserProfileEnabled.Or(true)}
+}
+
+// homeMemoryLimits are the memory files' limits; with no home there are
+// no files to keep MEMORY.md and USER.md in, so both are off.
+func homeMemoryLimits(l *config.Loaded) memory.Limits {
+	m := memoryLimits(l.Config.Memory)
+	if l.Paths.InMemory() {
+		m.MemoryOff, m.UserOff = true, true
+	}
+	return m
+}
+
+// homeFile is the path of elem under the home directory, or "" when there
+// is no home (config.FromYAML): the component then keeps no file there.
+func homeFile(l *config.Loaded, elem ...string) string {
+	if l.Paths.InMemory() {
+		return ""
+	}
+	return filepath.Join(append([]string{l.Paths.Home}, elem...)...)
 }
 
 // Workdir is where a new session's tools start: terminal.cwd (Hermes

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"time"
 
@@ -26,8 +25,7 @@ func (a *App) engineUsers() map[string]*engine.User {
 	if !dir.Enabled() {
 		return nil
 	}
-	c, home := a.Config.Config, a.Config.Paths.Home
-	mem := memoryLimits(c.Memory)
+	mem := homeMemoryLimits(a.Config)
 	out := map[string]*engine.User{}
 	for _, id := range dir.Users() {
 		caller, _ := dir.Get(id)
@@ -38,7 +36,7 @@ func (a *App) engineUsers() map[string]*engine.User {
 		}
 		u := &engine.User{ID: id, Tenant: caller.Tenant, Toolsets: l.Toolsets, Model: l.Model, Skills: l.Skills,
 			Allow: l.Tools, ApprovalMode: safety.Mode(l.ApprovalMode),
-			Memory: memory.Open(filepath.Join(home, "memories", space, id), mem)}
+			Memory: memory.Open(homeFile(a.Config, "memories", space, id), mem)}
 		switch {
 		case l.Knowledge != nil && len(l.Knowledge) == 0:
 			// The tenant's and the user's lists have nothing in common:

@@ -103,6 +103,19 @@ func Load(opts LoadOptions) (*Loaded, error) {
 	return l, err
 }
 
+// FromYAML builds a configuration with no home directory: data is what
+// config.yaml would hold (nil for the defaults) and env is the only
+// environment (nil reads none, not even the process's). Nothing is read
+// from disk, and the Paths are empty (Paths.InMemory), which tells the
+// assembly to keep no files either: a hermes embedded in a program.
+// Errors are as Load's, naming "config.yaml" as the source.
+func FromYAML(data []byte, env Lookup) (*Loaded, error) {
+	if env == nil {
+		env = MapLookup(nil)
+	}
+	return load(env, nil, Paths{}, data, nil)
+}
+
 // readOptional reads a file that may be missing.
 func readOptional(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)

@@ -27,6 +27,10 @@ type Paths struct {
 	SoulFile string
 }
 
+// InMemory reports whether there is no home directory (FromYAML):
+// state lives in memory and nothing is read from or written to a home.
+func (p Paths) InMemory() bool { return p.Home == "" }
+
 // PathsFor returns the paths of the hermes home directory home. It looks
 // at the home's state.db to tell whether it is Hermes Agent's (see
 // stateFile); the rest are names.

@@ -43,6 +43,17 @@ func (s *Store) Apply(ops []Op) (Result, error) {
 	if len(ops) == 0 {
 		return Result{}, tool.Errorf(tool.CodeInvalidArguments, "no operation given; pass action and target (with content and/or old_text), or a non-empty operations list")
 	}
+	// A file that is off is refused before anything is created: with no
+	// home there is not even a directory to create.
+	for i, op := range ops {
+		if (op.Target == TargetMemory || op.Target == TargetUser) && s.Off(op.Target) {
+			label := ""
+			if len(ops) > 1 {
+				label = fmt.Sprintf("operations[%d]: ", i)
+			}
+			return Result{}, tool.Errorf(tool.CodeInvalidArguments, "%s%s is turned off in this configuration (%s: false); nothing is saved there", label, op.Target, offKey(op.Target))
+		}
+	}
 	var res Result
 	written, err := s.update(func(st state) error {
 		before := map[Target]Usage{}
@@ -54,9 +65,6 @@ func (s *Store) Apply(ops []Op) (Result, error) {
 			}
 			if op.Target != TargetMemory && op.Target != TargetUser {
 				return tool.Errorf(tool.CodeInvalidArguments, "%starget %q is not accepted; use \"memory\" (your notes) or \"user\" (the user profile)", label, op.Target)
-			}
-			if s.Off(op.Target) {
-				return tool.Errorf(tool.CodeInvalidArguments, "%s%s is turned off in this configuration (%s: false); nothing is saved there", label, op.Target, offKey(op.Target))
 			}
 			if _, seen := before[op.Target]; !seen {
 				before[op.Target] = usageOf(st[op.Target], s.Limit(op.Target))

@@ -33,6 +33,9 @@ type checkpointer struct {
 // request asks for a checkpoint; requests made while one runs make one
 // more, not one each.
 func (c *checkpointer) request() {
+	if c == nil { // a database in memory has no WAL
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -74,6 +77,9 @@ func (c *checkpointer) run() {
 
 // close waits for a checkpoint in progress and stops the goroutine.
 func (c *checkpointer) close() {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	c.closed = true
 	started := c.req != nil

@@ -64,6 +64,22 @@ func readerDSN(path string, busy time.Duration) string {
 	return "file:" + escapePath(path) + "?" + q.Encode()
 }
 
+// memoryDSN configures a connection to the database in memory named
+// path (memdb VFS, shared by every connection of the process that names
+// it); readers are query_only as on a file.
+func memoryDSN(path string, busy time.Duration, reader bool) string {
+	q := url.Values{}
+	q.Add("vfs", "memdb")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	if reader {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
 // escapePath keeps characters that mean something in a URI ("?", "#",
 // "%") in a file name from being read as its query or fragment.
 func escapePath(path string) string {
