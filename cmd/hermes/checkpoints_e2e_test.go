@@ -109,3 +109,66 @@ func TestChatRollback(t *testing.T) {
 		t.Errorf("app.conf after /rollback 1 confirm: %q", got)
 	}
 }
+
+// Files a terminal command changes under the working directory are kept
+// too: a turn that edits with sed -i, overwrites with a redirection,
+// creates a file after a cd, and deletes a directory is undone byte for
+// byte, while a file it writes outside the working directory is not
+// touched by the restore.
+func TestCheckpointsKeepTerminalWrites(t *testing.T) {
+	h := newHome(t)
+	work, outside := t.TempDir(), t.TempDir()
+	h.cwd = work
+	files := map[string]string{
+		"Config.ini":       "mode = safe\n",
+		"docs/Guide.md":    "# Guide\n",
+		"build/out/app.js": "console.log(1)\n",
+		"build/keep.txt":   "kept\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := func(c string) llm.ToolCall {
+		b, _ := json.Marshal(map[string]string{"command": c})
+		return llm.ToolCall{Name: "terminal", Arguments: string(b)}
+	}
+	srv := llmtest.New(t)
+	srv.Enqueue(
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cmd("sed -i 's/safe/fast/' Config.ini && echo '# Rewritten' > docs/Guide.md")}},
+		llmtest.Reply{ToolCalls: []llm.ToolCall{cmd("cd docs && printf 'new\\n' > Extra.md && rm -rf ../build && echo x > " + filepath.Join(outside, "log.txt"))}},
+		llmtest.Reply{Text: "Done."},
+	)
+	h.write("config.yaml", modelConfig(srv)+"checkpoints: {enabled: true}\n")
+	if r := h.hermes("chat", "-q", "tidy up", "--yolo"); r.code != 0 {
+		t.Fatalf("chat: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(work, "build")); !os.IsNotExist(err) {
+		t.Fatalf("the turn's commands did not run: build is still there")
+	}
+	r := h.hermes("checkpoints", "list")
+	id := regexp.MustCompile(`(?m)^(\S+)  `).FindStringSubmatch(r.stdout)
+	if id == nil {
+		t.Fatalf("checkpoints list:\n%s%s", r.stdout, r.stderr)
+	}
+	r = h.hermes("checkpoints", "restore", id[1], "--yes")
+	if r.code != 0 || !strings.Contains(r.stdout, "-mode = fast") {
+		t.Fatalf("restore: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for name, text := range files {
+		if got, err := os.ReadFile(filepath.Join(work, name)); err != nil || string(got) != text {
+			t.Errorf("%s after restore: %q, %v; want %q", name, got, err, text)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(work, "docs", "Extra.md")); !os.IsNotExist(err) {
+		t.Error("docs/Extra.md, created by the turn, is still there")
+	}
+	if got, _ := os.ReadFile(filepath.Join(outside, "log.txt")); string(got) != "x\n" {
+		t.Errorf("the file outside the working directory: %q", got)
+	}
+}

@@ -29,6 +29,7 @@ const (
 type target struct {
 	path string // word text: lower case, home folded
 	kind writeKind
+	raw  string // as the shell reads it, letter case kept (Options.Writes)
 }
 
 // writes returns the files the call writes, by redirection or as the
@@ -55,38 +56,38 @@ func (c *call) findWrites() []target {
 		default:
 			continue
 		}
-		out = append(out, target{r.target.text, viaRedirect})
+		out = append(out, target{r.target.text, viaRedirect, r.target.raw})
 	}
 	switch c.name {
 	case "tee":
 		for _, w := range getopt(c.args, "", "output-error").operands {
-			out = append(out, target{w.text, viaTee})
+			out = append(out, target{w.text, viaTee, w.raw})
 		}
 	case "cp", "mv", "install", "ln", "rsync", "scp":
 		out = append(out, copyTargets(c)...)
 	case "curl":
 		if v, ok := getopt(c.args, "oAHdXeuTxKrCEwYyz", "output user-agent header data request referer user upload-file proxy config range continue-at cert write-out speed-limit speed-time time-cond").value("o", "output"); ok {
-			out = append(out, target{lower(v), viaDownload})
+			out = append(out, target{lower(v), viaDownload, v})
 		}
 	case "wget":
 		if v, ok := getopt(c.args, "OoaPeUiTtwQ", "output-document output-file append-output directory-prefix execute user-agent input-file timeout tries wait quota").value("O", "output-document"); ok {
-			out = append(out, target{lower(v), viaDownload})
+			out = append(out, target{lower(v), viaDownload, v})
 		}
 	case "dd":
 		for _, a := range c.args {
 			if v, ok := strings.CutPrefix(a.text, "of="); ok {
-				out = append(out, target{v, viaDD})
+				out = append(out, target{v, viaDD, v})
 			}
 		}
 	case "sed", "perl", "ruby":
 		if files, ok := inPlaceFiles(c); ok {
 			for _, w := range files {
-				out = append(out, target{w.text, viaInPlace})
+				out = append(out, target{w.text, viaInPlace, w.raw})
 			}
 		}
 	case "truncate":
 		for _, w := range getopt(c.args, "sr", "size reference").operands {
-			out = append(out, target{w.text, viaTruncate})
+			out = append(out, target{w.text, viaTruncate, w.raw})
 		}
 	}
 	return append(out, modifyTargets(c)...)
@@ -110,16 +111,16 @@ func modifyTargets(c *call) []target {
 		}
 	case "tar", "bsdtar", "gtar":
 		if d, ok := getopt(c.args, "CfbHIKLNTVX", "directory file").value("C", "directory"); ok {
-			return []target{{lower(d), viaExtract}}
+			return []target{{lower(d), viaExtract, d}}
 		}
 	case "unzip":
 		if d, ok := getopt(c.args, "dxP", "").value("d"); ok {
-			return []target{{lower(d), viaExtract}}
+			return []target{{lower(d), viaExtract, d}}
 		}
 	case "git":
 		if sub, rest := subcommand(c.args, "cC", "git-dir work-tree"); sub == "clone" {
 			if o := getopt(rest, "objuc", "origin branch reference upload-pack config depth template separate-git-dir"); len(o.operands) >= 2 {
-				return []target{{o.operands[1].text, viaExtract}}
+				return []target{{o.operands[1].text, viaExtract, o.operands[1].raw}}
 			}
 		}
 	case "sqlite3", "litecli":
@@ -129,7 +130,7 @@ func modifyTargets(c *call) []target {
 	}
 	out := make([]target, 0, len(ws))
 	for _, w := range ws {
-		out = append(out, target{w.text, kind})
+		out = append(out, target{w.text, kind, w.raw})
 	}
 	return out
 }
@@ -148,21 +149,23 @@ func copyTargets(c *call) []target {
 		argShort, argLong = "cFiJlopPSoX", ""
 	}
 	o := getopt(c.args, argShort, argLong)
-	dest, sources := "", o.operands
+	dest, rawDest, sources := "", "", o.operands
 	if v, ok := o.value("t", "target-directory"); ok && c.name != "scp" {
-		dest = lower(v)
+		dest, rawDest = lower(v), v
 	} else if len(o.operands) >= 2 {
-		dest, sources = o.operands[len(o.operands)-1].text, o.operands[:len(o.operands)-1]
+		last := o.operands[len(o.operands)-1]
+		dest, rawDest, sources = last.text, last.raw, o.operands[:len(o.operands)-1]
 	} else {
 		return nil
 	}
-	out := []target{{dest, viaCopy}}
+	out := []target{{dest, viaCopy, rawDest}}
 	if !strings.HasSuffix(dest, "/") && strings.Contains(strings.TrimPrefix(path.Base(dest), "."), ".") {
 		return out // backup.yaml: a file name, not a directory receiving files
 	}
 	for _, s := range sources {
 		if base := path.Base(s.text); base != "." && base != "/" && base != ".." {
-			out = append(out, target{strings.TrimSuffix(dest, "/") + "/" + base, viaCopy})
+			out = append(out, target{strings.TrimSuffix(dest, "/") + "/" + base, viaCopy,
+				strings.TrimSuffix(rawDest, "/") + "/" + path.Base(s.raw)})
 		}
 	}
 	return out

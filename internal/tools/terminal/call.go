@@ -120,6 +120,9 @@ func (t *Terminal) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err := t.approve(ctx, inv, dir, st, a.Command); err != nil {
 		return nil, err
 	}
+	if err := t.keepWrites(inv, dir, st, a.Command); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("terminal: interrupted before the command ran: %w", err)
 	}

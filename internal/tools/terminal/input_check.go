@@ -58,6 +58,9 @@ func (pt *ProcessTool) checkInput(ctx context.Context, inv tool.Invocation, p *b
 	for _, cmd := range in.reader.approvals(text, in.command) {
 		err := pt.t.approve(ctx, inv, p.cwd, nil, cmd)
 		if err == nil {
+			err = pt.t.keepWrites(inv, p.cwd, nil, cmd)
+		}
+		if err == nil {
 			continue
 		}
 		if te, ok := tool.AsError(err); ok && te.Code == tool.CodeDenied {
