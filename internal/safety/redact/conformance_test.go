@@ -84,7 +84,7 @@ func TestHermesInjectionCases(t *testing.T) {
 			agree++
 			continue
 		}
-		t.Logf("%s\n  input %q flag %v got %v %s", c.Source[strings.LastIndex(c.Source, "::")+3:], c.Input, c.Flag, found, reason)
+		t.Errorf("%s\n  input %q flag %v got %v %s", c.Source[strings.LastIndex(c.Source, "::")+3:], c.Input, c.Flag, found, reason)
 	}
 	t.Logf("agree on %d of %d", agree, len(cases))
 }

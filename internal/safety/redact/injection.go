@@ -61,6 +61,9 @@ func ScanInjection(text string) (reason string, found bool) {
 	if r, ok := scanSecretFiles(lower); ok {
 		return r, true
 	}
+	if m := secretRead.Get().FindString(lower); m != "" {
+		return fmt.Sprintf("secret file read: %q", excerpt(m)), true
+	}
 	return "", false
 }
 
@@ -75,40 +78,6 @@ type injectionPattern struct {
 	// holding none of them skips the (much slower) regular expression.
 	hints []string
 }
-
-// secretName matches the tail of a shell variable that holds a credential.
-const secretName = `[a-z0-9_]*(?:api_?key|token|secret|passw(?:or)?d|credential|private_key|access_key|auth)[a-z0-9_]*`
-
-// headerArg matches a request header given to curl and its kin. A
-// credential in a header goes to the server the command names, which is
-// how every API is called (`-H "Authorization: Bearer $GITHUB_TOKEN"`), so
-// the exfiltration patterns look at the rest of the line.
-var headerArg = lazy.Regexp{Expr: `(?:^|\s)(?:-h|--header)[\s=]*(?:"[^"\n]*"|'[^'\n]*'|\S+)`}
-
-// netTool matches a program that sends data over the network.
-const netTool = `(?:curl|wget|nc|ncat|netcat|socat|httpie|xh|scp|rsync|invoke-webrequest|invoke-restmethod|iwr|irm)`
-
-// injectionPatterns are compiled on first use, so that programs that never
-// scan pay nothing for them at start-up.
-var injectionPatterns = lazy.Value[[]injectionPattern]{New: func() []injectionPattern {
-	return []injectionPattern{
-		{"instruction override", regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|every|of|the|your|my|these|those)\s+)*(?:previous|prior|above|earlier|preceding|foregoing|former|original|system|initial)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|context|messages?|commands)`), true, []string{"ignore", "disregard", "forget", "override", "bypass"}},
-		{"instruction override", regexp.MustCompile(`\b(?:ignore|disregard|forget)\s+(?:all|any|every)\s+(?:of\s+)?(?:your\s+|the\s+|my\s+)?(?:instructions|rules|guidelines|directives|restrictions)`), true, []string{"ignore", "disregard", "forget"}},
-		{"instruction override", regexp.MustCompile(`\b(?:disregard|ignore|forget)\s+(?:your|the)\s+(?:instructions|system\s+prompt|guidelines|safety\s+rules|programming)`), true, []string{"ignore", "disregard", "forget"}},
-		{"instruction override", regexp.MustCompile(`\bsystem\s+prompt\s+override\b|\boverride\s+(?:the\s+|your\s+)?system\s+prompt\b`), true, []string{"override"}},
-		{"instruction override", regexp.MustCompile(`(?:^|[\s>#-])(?:new|updated|real|actual)\s+(?:system\s+)?instructions\s*:`), true, []string{"instructions"}},
-		{"role hijack", regexp.MustCompile(`\byou\s+are\s+now\s+(?:an?\b|no\s+longer|free|unrestricted|unfiltered|jailbroken|dan\b|in\s+\w+\s+mode|acting\s+as|operating\s+(?:as|in|without))`), true, []string{"you are now"}},
-		{"restriction bypass", regexp.MustCompile(`\b(?:act|behave|respond|operate|pretend)\s+(?:as|like)\s+[^.\n]{0,60}?\b(?:without|with\s+no|free\s+of)\s+(?:any\s+)?(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|safety)`), true, []string{"without", "with no", "free of"}},
-		{"restriction bypass", regexp.MustCompile(`\b(?:act|behave)\s+as\s+(?:if|though)\s+you\s+(?:have\s+no|don'?t\s+have|had\s+no)\s+(?:restrictions|limits|rules|guidelines)`), true, []string{"as if", "as though"}},
-		{"deception", regexp.MustCompile(`\b(?:do\s+not|don'?t|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|reveal(?:ing)?\s+(?:this|it)\s+to)\s+the\s+user\b`), true, []string{"the user"}},
-		{"prompt extraction", regexp.MustCompile(`\b(?:reveal|print|repeat|output|leak|disclose)\s+your\s+(?:system\s+prompt|initial\s+instructions|hidden\s+instructions)`), true, []string{"your"}},
-		{"fake role marker", regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\|>|\[/?inst\]|<</?sys>>|</?system>|(?m:^[ \t]*#{1,6}[ \t]*system(?:[ \t]+prompt)?[ \t]*:)`), false, []string{"<|", "inst]", "<<", "system"}},
-		{"hidden HTML element", regexp.MustCompile(`<(?:div|span|p|section)\b[^>]*style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0)`), false, []string{"style"}},
-		{"exfiltration", regexp.MustCompile(`\b` + netTool + `\b[^\n]*\$\{?` + secretName), false, []string{"$"}},
-		{"exfiltration", regexp.MustCompile(`\b(?:env|printenv|export\s+-p)\s*\|\s*(?:base64\s*\|\s*)?` + netTool + `\b`), false, []string{"|"}},
-		{"exfiltration", regexp.MustCompile(`\b` + netTool + `\b[^\n]*\$\(\s*(?:env|printenv)\s*\)`), false, []string{"$("}},
-	}
-}}
 
 // proseForm removes Markdown emphasis and code marks and collapses runs of
 // whitespace, so phrase patterns see the words a reader sees.
@@ -137,14 +106,20 @@ var (
 	commentVerb   = lazy.Regexp{Expr: `(?:^|[\s:,.;(])(?:ignore|disregard|override|bypass|forget)\s+\S`}
 	commentObject = lazy.Regexp{Expr: `\b(?:instructions?|prompt|rules|guidelines|restrictions|previous|above|prior|the\s+user|safety|system)\b`}
 	commentSecret = lazy.Regexp{Expr: `\b(?:do\s+not|don'?t|never)\s+(?:tell|mention|reveal|show)\b|\bsecretly\b`}
+	// commentDirective is a comment that sets the model's instructions
+	// as a key: "<!-- system_prompt: ... -->", "<!-- new instructions -->".
+	commentDirective = lazy.Regexp{Expr: `(?:^|[\s:,.;(])(?:system\s+prompt|system\s+instructions?|new\s+instructions?|developer\s+mode|jailbreak)\s*(?::|=|$)`}
 )
 
 // scanComments reports an HTML comment that carries instructions: the text
 // is invisible in rendered Markdown, so nobody reviewing the page sees it.
 func scanComments(lower string) (string, bool) {
 	for _, m := range htmlComment.Get().FindAllStringSubmatch(lower, -1) {
-		body := m[1]
-		if (commentVerb.Get().MatchString(body) && commentObject.Get().MatchString(body)) || commentSecret.Get().MatchString(body) {
+		// Directives are often written as keys: ignore_rules,
+		// system-prompt.
+		body := strings.TrimSpace(strings.NewReplacer("_", " ", "-", " ").Replace(m[1]))
+		if (commentVerb.Get().MatchString(body) && commentObject.Get().MatchString(body)) || commentSecret.Get().MatchString(body) ||
+			commentDirective.Get().MatchString(body) {
 			return fmt.Sprintf("hidden HTML comment with instructions: %q", excerpt(m[0])), true
 		}
 	}
