@@ -169,7 +169,7 @@ func (r *Runner) encode(p Payload) []byte {
 	}
 	for _, raw := range []*json.RawMessage{&p.Arguments, &p.Result} {
 		if len(*raw) > 0 {
-			*raw, _ = json.Marshal(r.redact(string(*raw)))
+			*raw = redact.JSON(*raw, r.redact)
 		}
 	}
 	for _, f := range []*string{&p.Message, &p.Final, &p.Text, &p.Error} {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/hermes-go/hermes/internal/safety"
+	"github.com/hermes-go/hermes/internal/safety/redact"
 )
 
 // Audited is one call as the audit log keeps it.
@@ -38,7 +39,7 @@ func (d *Dispatcher) audit(ctx context.Context, j *job, out Outcome, n *safety.N
 		args = j.call.Arguments
 	}
 	if d.Redact != nil {
-		args = d.Redact(args)
+		args = string(redact.JSON([]byte(args), d.Redact))
 	}
 	if len(args) > auditArgsMax {
 		args = args[:auditArgsMax] + "…"

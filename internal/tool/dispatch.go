@@ -209,14 +209,11 @@ func (d *Dispatcher) execute(ctx context.Context, j *job, o *lockedObserver) Out
 	}
 	start := time.Now()
 	res, attempts := d.callWithRetry(ctx, j)
-	if d.Redact != nil && res.Message != "" {
-		res.Message = d.Redact(res.Message)
+	if d.Redact != nil {
+		res = redactResult(res, d.Redact)
 	}
 	out := Outcome{Call: j.call, Name: j.name, Result: res, Duration: time.Since(start), Attempts: attempts}
 	out.Content, out.Truncated = render(res, d.maxOutput(j))
-	if d.Redact != nil {
-		out.Content = d.Redact(out.Content)
-	}
 	d.log(ctx, out)
 	d.audit(ctx, j, out, note)
 	if d.Hooks != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/safety/redact"
 )
 
 // JSON returns the envelope as the model sees it: compact JSON with the
@@ -69,3 +71,27 @@ func shortError(err error) string {
 
 // isRuneStart reports whether b begins a UTF-8 sequence.
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// redactResult cleans a result of secrets before it is encoded: its
+// message, and its data string by string (redact.JSON), so the envelope
+// stays valid JSON and is cut to size after redaction, never through a
+// secret. Data that does not encode is left to render, which reports it.
+func redactResult(res Result, clean func(string) string) Result {
+	if res.Message != "" {
+		res.Message = clean(res.Message)
+	}
+	switch v := res.Data.(type) {
+	case nil:
+	case string:
+		res.Data = clean(v)
+	default:
+		b, err := marshalNoEscape(v)
+		if err != nil {
+			return res
+		}
+		if red := redact.JSON(b, clean); !bytes.Equal(red, b) {
+			res.Data = json.RawMessage(red)
+		}
+	}
+	return res
+}
