@@ -58,7 +58,6 @@ var injectionPatterns = lazy.Value[[]injectionPattern]{New: func() []injectionPa
 	}
 }}
 
-
 // secretRead matches a command that reads a credential file of the
 // user's home: it puts the secret in front of the model, one step from
 // sending it anywhere.
