@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 
 	"github.com/hermes-go/hermes/internal/app"
 	"github.com/hermes-go/hermes/internal/config"
@@ -34,8 +35,9 @@ type Options struct {
 	// Env holds variables the configuration reads (${NAME} references,
 	// API keys such as OPENAI_API_KEY) in place of the process
 	// environment. With a home, nil means the process environment and
-	// the home's .env; InMemory never reads the process environment, so
-	// a program's secrets reach hermes only when it passes them here.
+	// the home's .env (where the home is, HERMES_HOME or HOME, is always
+	// the process's); InMemory never reads the process environment, so a
+	// program's secrets reach hermes only when it passes them here.
 	Env map[string]string
 	// Workdir is where sessions' commands and file tools start; ""
 	// means terminal.cwd, else the program's working directory.
@@ -87,6 +89,14 @@ func Open(ctx context.Context, opts Options) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hermes: %w", err)
 	}
+	// A tool of the program may not take a built-in's name: the model
+	// would call one believing it the other.
+	for _, t := range opts.Tools {
+		if _, taken := a.Tools.Registry.Get(t.spec.Name); taken {
+			a.Close()
+			return nil, fmt.Errorf("hermes: tool %q: hermes has a tool of that name; choose another", t.spec.Name)
+		}
+	}
 	wd := opts.Workdir
 	if wd == "" {
 		wd = a.Workdir()
@@ -102,6 +112,13 @@ func loadConfig(opts Options) (*config.Loaded, error) {
 		l, err = config.FromYAML(opts.Config, config.MapLookup(opts.Env))
 	} else {
 		lo := config.LoadOptions{Home: opts.Home, Profile: opts.Profile}
+		if lo.Home == "" {
+			// Where the home is comes from the process (HERMES_HOME,
+			// HOME) even when Env replaces what the configuration reads.
+			if lo.Home, err = config.Home(os.LookupEnv, ""); err != nil {
+				return nil, fmt.Errorf("hermes: %w", err)
+			}
+		}
 		if opts.Env != nil {
 			lo.Env = config.MapLookup(opts.Env)
 		}

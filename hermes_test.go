@@ -272,7 +272,6 @@ func TestHomeSessionsOutliveTheProcess(t *testing.T) {
 // TestOpenErrors checks that bad input is refused with an error naming
 // it.
 func TestOpenErrors(t *testing.T) {
-	srv := llmtest.New(t)
 	dup, _ := transferTool(t)
 	bad, err := hermes.NewTool("Bad Name!", "x", func(ctx context.Context, in struct{}) (string, error) { return "", nil })
 	if err == nil {
@@ -305,8 +304,38 @@ func TestOpenErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := open(t, srv, hermes.Options{Tools: []*hermes.Tool{shadow}})
-	if _, err := a.Ask(context.Background(), "hi"); err == nil || !strings.Contains(err.Error(), "terminal") {
+	a, err := hermes.Open(context.Background(), hermes.Options{InMemory: true, Tools: []*hermes.Tool{shadow}})
+	if err == nil {
+		a.Close()
+		t.Fatal("Open accepted a tool named like a built-in")
+	}
+	if !strings.Contains(err.Error(), `"terminal"`) {
 		t.Errorf("a tool named like a built-in: %v", err)
+	}
+}
+
+// TestStreamStopsEarly checks that leaving a Stream loop early cancels
+// the turn and returns, and that the Agent then runs the next turn.
+func TestStreamStopsEarly(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Enqueue(llmtest.Reply{Text: strings.Repeat("word ", 2000), ChunkSize: 5}, llmtest.Reply{Text: "next"})
+	a := open(t, srv, hermes.Options{})
+	n := 0
+	for e, err := range a.Stream(context.Background(), hermes.Turn{Text: "talk"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Kind == hermes.EventText {
+			if n++; n == 3 {
+				break
+			}
+		}
+	}
+	if n != 3 {
+		t.Fatalf("saw %d text events", n)
+	}
+	reply, err := a.Ask(context.Background(), "again")
+	if err != nil || reply.Text != "next" {
+		t.Fatalf("the turn after an early stop: %+v, %v", reply, err)
 	}
 }
