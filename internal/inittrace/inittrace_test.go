@@ -8,7 +8,7 @@ import (
 const sample = `hermes dev
 init internal/bytealg @0.008 ms, 0 ms clock, 0 bytes, 0 allocs
 init runtime @0.040 ms, 0.052 ms clock, 0 bytes, 0 allocs
-init github.com/hermes-go/hermes/llm @8.9 ms, 0.12 ms clock, 53096 bytes, 324 allocs
+init github.com/hermes-go/hermes/internal/llm @8.9 ms, 0.12 ms clock, 53096 bytes, 324 allocs
 init golang.org/x/net/html @9.1 ms, 0.19 ms clock, 127384 bytes, 41 allocs
 init main @9.5 ms, 0.001 ms clock, 16 bytes, 1 allocs
 `
