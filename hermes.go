@@ -48,7 +48,7 @@ type Options struct {
 	// Approve is asked whether a dangerous command, a write outside the
 	// working directory, or a call of a Tool made WithApproval may run.
 	// Nil means nobody can be asked: each is denied, unless
-	// approvals.mode is off.
+	// approvals.mode is off or approvals.non_interactive is allow.
 	Approve ApproveFunc
 	// Logger receives hermes's logs, secrets redacted; nil discards
 	// them.
