@@ -140,6 +140,8 @@ type Engine struct {
 	// another holder's process has ended (holder.Gone).
 	holder string
 	gone   func(holder string) bool
+	// act is when turns start, for IdleSince.
+	act activity
 }
 
 // turnLock is one session's turn lock and how many turns hold or wait
@@ -174,7 +176,7 @@ func New(opt Options) *Engine {
 	base, stop := context.WithCancel(context.Background())
 	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{},
 		boxes: map[string]*Toolbox{}, base: base, stop: stop,
-		holder: name, gone: holder.Gone}
+		holder: name, gone: holder.Gone, act: activity{last: opt.Clock.Now()}}
 }
 
 // Close stops the idle timers, cancels the background reviews,
@@ -320,6 +322,7 @@ type TurnResult struct {
 // no model, store unavailable, session busy); a failed model call is
 // reported in the result's Stopped and Err.
 func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agent.Sink) (*TurnResult, error) {
+	defer e.turnStarted()()
 	orig := in
 	ag, known, err := e.turnAgent(ctx, sessionID, in)
 	if err != nil {
