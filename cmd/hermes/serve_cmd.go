@@ -107,6 +107,7 @@ observability.metrics_listen serves /metrics on a listener of its own.
 			h.ResumeExtractions(ctx)
 			h.StartAuditPrune(ctx)
 			h.StartRoll(ctx)
+			h.StartCurator(ctx)
 			runner := &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: h.Log, Notifier: h.Notifier, Metrics: h.Metrics}
 			// Start-up (config, schema, job list) leaves garbage that an
 			// idle serve would hold for hours before the next collection.

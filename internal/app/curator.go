@@ -174,3 +174,9 @@ func (a *App) RestoreSkill(name string) (string, error) {
 	}
 	return "restored " + strings.Join(res.Skills, ", "), nil
 }
+
+// ArchivedSkills lists the archived skills and the merges that can be
+// undone.
+func (a *App) ArchivedSkills() ([]skill.Archived, []skill.Merge, error) {
+	return a.skillLibrary().Archived()
+}
