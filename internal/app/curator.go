@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermes-go/hermes/internal/engine"
+	"github.com/hermes-go/hermes/internal/session"
 	"github.com/hermes-go/hermes/internal/skill"
 	"github.com/hermes-go/hermes/internal/skill/curator"
 )
@@ -101,9 +103,11 @@ func (a *App) StartCurator(ctx context.Context) {
 	})
 }
 
-// idleSince is since when no turn has started, and whether one runs: by
-// this process's engine, else since serve started, and by the turns and
-// sessions of state.db, which other processes (chats, job runs) share.
+// idleSince is since when no turn someone waits on has started, and
+// whether one runs: by this process's engine, else since serve started,
+// and by the turns and sessions of state.db, which other processes (a
+// chat) share. Scheduled jobs and delegated children do not count, or a
+// frequent job would keep the curator from ever running.
 func (a *App) idleSince(ctx context.Context, started time.Time) (time.Time, bool) {
 	since, busy := started, false
 	if a.Engine != nil {
@@ -112,11 +116,22 @@ func (a *App) idleSince(ctx context.Context, started time.Time) (time.Time, bool
 	if a.Sessions == nil {
 		return since, busy
 	}
-	if running, err := a.Sessions.Running(ctx, a.opts.Clock.Now()); err == nil && len(running) > 0 {
-		busy = true
+	if running, err := a.Sessions.Running(ctx, a.opts.Clock.Now()); err == nil {
+		for _, r := range running {
+			if s, err := a.Sessions.Get(ctx, r.SessionID); err == nil && !engine.Background(s.Source) {
+				busy = true
+			}
+		}
 	}
-	if s, err := a.Sessions.Latest(ctx, ""); err == nil && s.StartedAt.After(since) {
-		since = s.StartedAt
+	if recent, err := a.Sessions.List(ctx, session.ListOptions{Limit: 50}); err == nil {
+		for _, s := range recent {
+			if !engine.Background(s.Source) {
+				if s.StartedAt.After(since) {
+					since = s.StartedAt
+				}
+				break
+			}
+		}
 	}
 	return since, busy
 }

@@ -6,7 +6,9 @@ import (
 )
 
 // activity tracks when turns start and how many are running, for the work
-// that waits until nobody is talking to hermes (the skills curator).
+// that waits until nobody is talking to hermes (the skills curator). Turns
+// nobody watches (scheduled jobs, delegated children) do not count: a job
+// every half hour would otherwise keep that work from ever running.
 type activity struct {
 	mu      sync.Mutex
 	running int
@@ -14,9 +16,12 @@ type activity struct {
 	last time.Time
 }
 
-// turnStarted records a turn starting; the function it returns records
-// the turn's end.
-func (e *Engine) turnStarted() (ended func()) {
+// turnStarted records a turn of source starting; the function it returns
+// records the turn's end.
+func (e *Engine) turnStarted(source string) (ended func()) {
+	if background(source) {
+		return func() {}
+	}
 	e.act.mu.Lock()
 	e.act.running++
 	e.act.last = e.opt.Clock.Now()
@@ -28,10 +33,16 @@ func (e *Engine) turnStarted() (ended func()) {
 	}
 }
 
-// IdleSince returns when the last turn of this engine started (when the
-// engine was made, before any), and whether a turn is running now.
+// IdleSince returns when the last turn of this engine that someone is
+// waiting on started (when the engine was made, before any), and whether
+// one is running now.
 func (e *Engine) IdleSince() (since time.Time, busy bool) {
 	e.act.mu.Lock()
 	defer e.act.mu.Unlock()
 	return e.act.last, e.act.running > 0
 }
+
+// Background reports whether turns of source are work nobody watches:
+// scheduled jobs and delegated children. They are not reviewed, and they
+// do not count against idleness.
+func Background(source string) bool { return background(source) }

@@ -12,7 +12,8 @@ import (
 )
 
 // TestIdleSince: an engine is idle from when it is made; a turn running
-// makes it busy, and its start is when the idleness counts from.
+// makes it busy, and its start is when the idleness counts from; a job's
+// turn does not count.
 func TestIdleSince(t *testing.T) {
 	srv := llmtest.New(t)
 	st, _ := openStore(t)
@@ -46,5 +47,14 @@ func TestIdleSince(t *testing.T) {
 	}
 	if since, busy := e.IdleSince(); busy || !since.Equal(t0.Add(3*time.Hour)) {
 		t.Errorf("after the turn: idle since %v, busy %v", since, busy)
+	}
+
+	// A scheduled job's turn is nobody's conversation: it does not count.
+	fake.Advance(time.Hour)
+	if _, err := e.Turn(context.Background(), "", engine.Input{Text: "report", Source: "cron"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if since, _ := e.IdleSince(); !since.Equal(t0.Add(3 * time.Hour)) {
+		t.Errorf("after a job's turn: idle since %v", since)
 	}
 }

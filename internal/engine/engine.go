@@ -322,7 +322,6 @@ type TurnResult struct {
 // no model, store unavailable, session busy); a failed model call is
 // reported in the result's Stopped and Err.
 func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agent.Sink) (*TurnResult, error) {
-	defer e.turnStarted()()
 	orig := in
 	ag, known, err := e.turnAgent(ctx, sessionID, in)
 	if err != nil {
@@ -393,6 +392,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if sessionID == "" && known == nil {
 		e.sessionStarted(ctx, s.ID, s.Source)
 	}
+	defer e.turnStarted(s.Source)()
 	unlock, err := e.lock(ctx, s.ID)
 	if err != nil {
 		return nil, err
