@@ -58,6 +58,10 @@ With api.enabled it answers OpenAI clients on api.listen (127.0.0.1:8642),
 and Prometheus at /metrics there, behind the API's keys;
 observability.metrics_listen serves /metrics on a listener of its own.
 
+Every curator.interval_hours (a week), once no turn has started for
+curator.min_idle_hours, serve runs the skills curator (see hermes skills
+curate --help); curator.enabled: false turns it off.
+
   hermes serve --check     validate the configuration and the jobs, then exit`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -107,6 +111,7 @@ observability.metrics_listen serves /metrics on a listener of its own.
 			h.ResumeExtractions(ctx)
 			h.StartAuditPrune(ctx)
 			h.StartRoll(ctx)
+			h.StartCurator(ctx)
 			runner := &app.ProcRunner{Exe: exe, Profile: a.profile, Stderr: cmd.ErrOrStderr(), Log: h.Log, Notifier: h.Notifier, Metrics: h.Metrics}
 			// Start-up (config, schema, job list) leaves garbage that an
 			// idle serve would hold for hours before the next collection.

@@ -43,10 +43,17 @@ a chat, /<name> [instruction] runs one.`,
 				writeJSON(cmd.OutOrStdout(), skills)
 				return nil
 			}
+			// A skill the curator marked stale says so; it is usable
+			// all the same.
+			usage, _ := lb.Usage()
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "CATEGORY\tSKILL\tDESCRIPTION")
 			for _, s := range skills {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Category, s.Name, oneLine(s.Description, 70))
+				name := s.Name
+				if usage[s.Name].Stale() {
+					name += " (stale)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Category, name, oneLine(s.Description, 70))
 			}
 			tw.Flush()
 			printSkillProblems(cmd, lb.Problems())
@@ -132,7 +139,7 @@ pass.`,
 			return nil
 		},
 	}
-	cmd.AddCommand(list, view, install, remove, check)
+	cmd.AddCommand(list, view, install, remove, check, newSkillsCurateCmd(a), newSkillsRestoreCmd(a), newSkillsArchiveCmd(a))
 	return cmd
 }
 

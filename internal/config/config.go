@@ -128,6 +128,8 @@ type Config struct {
 	// Storage says where state lives: state.db (the default) or
 	// PostgreSQL.
 	Storage Storage `yaml:"storage"`
+	// Curator tidies the skills the agent wrote (see Curator).
+	Curator Curator `yaml:"curator"`
 }
 
 // ModelPrice is one entry of pricing, in USD per million tokens. Cache
@@ -378,6 +380,9 @@ type Auxiliary struct {
 	// session for long-term memory; a small, cheap model does; empty uses
 	// the main model.
 	Memory Fallback `yaml:"memory"`
+	// Curator is the model the skills curator asks to merge duplicate
+	// skills; empty uses the main model.
+	Curator Fallback `yaml:"curator"`
 }
 
 // Browser is the browser section.
@@ -614,6 +619,7 @@ func Defaults() Config {
 		Gateway:     defaultGateway(),
 		API:         defaultAPI(),
 		Delegation:  defaultDelegation(),
+		Curator:     defaultCurator(),
 	}
 }
 

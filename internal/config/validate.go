@@ -61,6 +61,7 @@ func validate(c *Config, where func(key string) string) []error {
 	errs = append(errs, validateUsers(c, where)...)
 	errs = append(errs, validateLogging(c, where)...)
 	errs = append(errs, validateStorage(c, where)...)
+	errs = append(errs, validateCurator(c, where)...)
 	return errs
 }
 

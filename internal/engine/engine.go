@@ -140,6 +140,8 @@ type Engine struct {
 	// another holder's process has ended (holder.Gone).
 	holder string
 	gone   func(holder string) bool
+	// act is when turns start, for IdleSince.
+	act activity
 }
 
 // turnLock is one session's turn lock and how many turns hold or wait
@@ -174,7 +176,7 @@ func New(opt Options) *Engine {
 	base, stop := context.WithCancel(context.Background())
 	return &Engine{opt: opt, locks: map[string]*turnLock{}, prompts: map[string]string{},
 		boxes: map[string]*Toolbox{}, base: base, stop: stop,
-		holder: name, gone: holder.Gone}
+		holder: name, gone: holder.Gone, act: activity{last: opt.Clock.Now()}}
 }
 
 // Close stops the idle timers, cancels the background reviews,
@@ -390,6 +392,7 @@ func (e *Engine) Turn(ctx context.Context, sessionID string, in Input, sink agen
 	if sessionID == "" && known == nil {
 		e.sessionStarted(ctx, s.ID, s.Source)
 	}
+	defer e.turnStarted(s.Source)()
 	unlock, err := e.lock(ctx, s.ID)
 	if err != nil {
 		return nil, err

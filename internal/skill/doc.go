@@ -25,4 +25,15 @@
 // notices a skill written by another process on the very next call — a
 // watcher's event may arrive after that call. It costs one stat per
 // directory and per skill, well under a millisecond for hundreds of skills.
+//
+// # Usage and the archive
+//
+// The library records, in DIR/.curator/usage.json, who made each skill
+// (Origin), when, and when it was last changed, viewed and used (Usage);
+// the skills curator (package skill/curator) reads it to retire the
+// agent's unused skills. A retired skill is moved whole to DIR/.archive,
+// which the walk skips, and Restore moves it back; merges of skills are
+// checked like any skill the agent writes and recorded so Restore undoes
+// them. The records are hidden folders, so writing them does not change
+// the fingerprint above.
 package skill

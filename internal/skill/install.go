@@ -55,6 +55,7 @@ func (l *Library) Install(ctx context.Context, src string) ([]string, error) {
 			return names, fmt.Errorf("install %s: %w", f.skill.Name, err)
 		}
 		names = append(names, f.skill.Name)
+		l.noteCreated(f.skill.Name, OriginUser)
 	}
 	l.invalidate()
 	return names, nil

@@ -9,12 +9,15 @@ import (
 // the user invoked with /name [instruction]. It is a user message, not
 // part of the system prompt, so the cached prompt prefix stays intact. The
 // message holds the instruction, the skill's directory, its support files
-// and its body.
+// and its body. It counts as a use of the skill (Usage.UsedAt): every
+// way a skill is loaded into a turn — /name in a chat or on a platform,
+// a job's skills — comes through here.
 func (l *Library) Invocation(name, instruction string) (string, error) {
 	sk, err := l.find(name)
 	if err != nil {
 		return "", err
 	}
+	l.noteUsed(sk.Name)
 	instruction = strings.TrimSpace(instruction)
 	var b strings.Builder
 	if instruction != "" {

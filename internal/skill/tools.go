@@ -142,6 +142,8 @@ func (t *viewTool) Call(ctx context.Context, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Reading a skill is what keeps the curator from retiring it.
+	t.lib.noteViewed(sk.Name)
 	if f := strings.TrimSpace(a.File); f != "" && f != FileName {
 		return viewFile(sk, f)
 	}

@@ -44,6 +44,7 @@ func (l *Library) Create(ctx context.Context, name, category, content string) (s
 		return "", err
 	}
 	l.invalidate()
+	l.noteCreated(name, OriginAgent)
 	return file, nil
 }
 
@@ -62,6 +63,7 @@ func (l *Library) Edit(ctx context.Context, name, content string) (string, error
 		return "", err
 	}
 	l.invalidate()
+	l.noteModified(sk.Name)
 	return sk.Path, nil
 }
 
@@ -111,6 +113,7 @@ func (l *Library) Patch(ctx context.Context, name, file, old, new string) (strin
 		return "", err
 	}
 	l.invalidate()
+	l.noteModified(sk.Name)
 	return target, nil
 }
 
@@ -126,6 +129,7 @@ func (l *Library) Delete(ctx context.Context, name string) (string, error) {
 		return "", fmt.Errorf("delete skill %q: %w", name, err)
 	}
 	l.invalidate()
+	l.forget(sk.Name)
 	return sk.Dir, nil
 }
 
@@ -158,6 +162,7 @@ func (l *Library) WriteFile(ctx context.Context, name, file, content string) (st
 	if err := writeAtomic(full, []byte(content), perm); err != nil {
 		return "", err
 	}
+	l.noteModified(sk.Name)
 	return full, nil
 }
 
@@ -183,6 +188,7 @@ func (l *Library) RemoveFile(ctx context.Context, name, file string) (string, er
 	if err := os.Remove(full); err != nil {
 		return "", fmt.Errorf("remove %s: %w", full, err)
 	}
+	l.noteModified(sk.Name)
 	return full, nil
 }
 
