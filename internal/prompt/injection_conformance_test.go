@@ -8,13 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermes-go/hermes/internal/sharedtest"
 )
 
 // TestHermesInjectionVectorsAsAgentsMD places each of Hermes Agent's
 // injection vectors (../shared/testdata) in a project's AGENTS.md and
 // checks that the system prompt blocks exactly the ones Hermes blocks.
 func TestHermesInjectionVectorsAsAgentsMD(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "testdata", "hermes-injection-cases.jsonl"))
+	f, err := os.Open(sharedtest.Path(t, "hermes-injection-cases.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,15 +19,16 @@ import (
 	"github.com/hermes-go/hermes/internal/llm"
 	"github.com/hermes-go/hermes/internal/llm/anthropic"
 	"github.com/hermes-go/hermes/internal/llm/openai"
+	"github.com/hermes-go/hermes/internal/sharedtest"
 )
 
-// recordingsDir is where the shared recordings live relative to this
-// package; HERMES_RECORDINGS overrides it.
-func recordingsDir() string {
+// recordingsDir is where the shared recordings live (see sharedtest);
+// HERMES_RECORDINGS overrides it.
+func recordingsDir(t *testing.T) string {
 	if d := os.Getenv("HERMES_RECORDINGS"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "..", "..", "..", "shared", "testdata", "provider-recordings")
+	return sharedtest.Path(t, "provider-recordings")
 }
 
 type recording struct {
@@ -73,7 +74,7 @@ type expectedError struct {
 }
 
 func TestConformance(t *testing.T) {
-	dir := recordingsDir()
+	dir := recordingsDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	if len(files) == 0 {
 		t.Skipf("no provider recordings at %s (set HERMES_RECORDINGS to the folder to run this test)", dir)

@@ -4,19 +4,16 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hermes-go/hermes/internal/sharedtest"
 )
 
 // The conformance data comes from Hermes Agent's own tests: each command
 // with the verdict they expect. hermes must agree on at least 99 % of the
 // commands, and must refuse as hardline every command Hermes refuses so.
-
-// sharedTestdata is where the shared conformance files live, relative to
-// this package's directory.
-var sharedTestdata = filepath.Join("..", "..", "..", "..", "shared", "testdata")
 
 // tsvRow is one data row of a conformance file, its fields decoded.
 type tsvRow struct {
@@ -106,11 +103,7 @@ func unescapePython(s string) (string, error) {
 // test when the shared directory is not there (a checkout of hermes alone).
 func openShared(t *testing.T, name string) string {
 	t.Helper()
-	path := filepath.Join(sharedTestdata, name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("conformance data not found: expected %s (the shared testdata directory beside the repository); %v", path, err)
-	}
-	return path
+	return sharedtest.Path(t, name)
 }
 
 func TestConformance(t *testing.T) {
