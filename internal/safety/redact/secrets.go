@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -35,6 +36,9 @@ type secretRule struct {
 	// -1 when none can.
 	boundary bool
 	start    func(text string, p int) int
+	// word rules read the whole word an anchor is in, so the word's
+	// other anchors are not tried again.
+	word bool
 	// group is the submatch that is the secret itself (0: the whole
 	// match); the rest of the match, such as a variable name or a header
 	// name, is kept so the text stays readable.
@@ -90,8 +94,8 @@ const windowAhead = 256
 // private key blocks, Authorization headers, URL credentials and secret
 // query parameters, and the values of variables whose names say secret.
 // Names, header names and URLs around a secret are kept. Markers already
-// in the text are left alone. When two formats claim overlapping text,
-// the one listed first wins.
+// in the text are left alone, so redacting twice changes nothing more.
+// When two formats claim overlapping text, the one listed first wins.
 func Secrets(text string) string {
 	spans := secretSpans(text)
 	if len(spans) == 0 {
@@ -118,12 +122,32 @@ func secretSpans(text string) []span {
 	set := secretRules.Get()
 	lower := asciiLower(text)
 	hits := set.scan(text, lower)
-	var spans, found []span
+	// Markers already in the text are spans of no kind, which no rule's
+	// match may overlap; they are dropped at the end.
+	spans := markers(text)
+	var found []span
 	for i := range set.rules {
-		found = set.rules[i].find(text, hits[i], found[:0])
+		found = set.rules[i].find(text, hits[i], spans, found[:0])
 		spans = merge(spans, found)
 	}
-	return spans
+	return slices.DeleteFunc(spans, func(sp span) bool { return sp.kind == "" })
+}
+
+// markers returns where the markers Secrets writes are in text.
+func markers(text string) []span {
+	var spans []span
+	for off := 0; ; {
+		i := strings.Index(text[off:], "[REDACTED:")
+		if i < 0 {
+			return spans
+		}
+		start := off + i
+		off = start + len("[REDACTED:")
+		if j := strings.IndexByte(text[off:min(len(text), off+64)], ']'); j >= 0 {
+			off += j + 1
+			spans = append(spans, span{start: start, end: off})
+		}
+	}
 }
 
 // span is a stretch of text to replace with a marker.
@@ -132,44 +156,75 @@ type span struct {
 	kind       string
 }
 
-// find appends the rule's matches in text to spans, trying the rule at
+// find appends the rule's matches in text to found, trying the rule at
 // its anchors' positions, in order. Every match, taken or not, is
 // skipped over whole, so no byte is matched twice by one rule beyond the
 // window size: scanning stays linear.
-func (r *secretRule) find(text string, anchors []hit, spans []span) []span {
+//
+// earlier are the spans earlier rules found (and the markers already in
+// the text). The rule sees the text between two of them only, as it
+// would see it redacted, so that redacting the result again finds
+// nothing more: a match does not run into one of them, and one starting
+// or ending at one of them is what is left beside a secret already
+// redacted, and is not taken.
+func (r *secretRule) find(text string, anchors []hit, earlier, found []span) []span {
 	var split joiner
-	off := 0
+	off, splitLo := 0, 0
 	for _, h := range anchors {
 		p := h.pos
 		if p < off {
 			continue
 		}
 		off = p + h.len
-		s := p
-		if r.start != nil {
-			if s = r.start(text, p); s < 0 {
+		if r.word {
+			for off < len(text) && isWordByte(text[off]) {
+				off++
+			}
+		}
+		// The stretch between earlier spans the anchor is in.
+		k, _ := slices.BinarySearchFunc(earlier, p, func(sp span, p int) int { return sp.end - 1 - p })
+		lo, hi := 0, len(text)
+		if k < len(earlier) {
+			if earlier[k].start <= p {
+				off = max(off, earlier[k].end)
 				continue
 			}
-		} else if r.boundary && !atBoundary(text, p) {
+			hi = earlier[k].start
+		}
+		if k > 0 {
+			lo = earlier[k-1].end
+		}
+		seg := text[lo:hi]
+		s := p - lo
+		if r.start != nil {
+			if s = r.start(seg, s); s < 0 {
+				continue
+			}
+		} else if r.boundary && !atBoundary(seg, s) {
 			continue
 		}
-		m := r.exec(text, s)
+		m := r.exec(seg, s)
 		if r.join {
-			if sp, ok := split.at(r, text, s, m != nil); ok {
+			if lo != splitLo {
+				split, splitLo = joiner{buf: split.buf, pos: split.pos}, lo
+			}
+			if sp, ok := split.at(r, seg, s, m != nil); ok {
+				sp.start, sp.end = sp.start+lo, sp.end+lo
 				off = max(off, sp.end)
-				spans = append(spans, sp)
+				found = append(found, sp)
 				continue
 			}
 		}
 		if m == nil {
 			continue
 		}
-		off = max(off, m[1])
-		if sp, ok := r.span(match{text, m}, 0); ok {
-			spans = append(spans, sp)
+		off = max(off, m[1]+lo)
+		sp, ok := r.span(match{seg, m}, lo)
+		if ok && (sp.start > lo || lo == 0) && (sp.end < hi || hi == len(text)) {
+			found = append(found, sp)
 		}
 	}
-	return spans
+	return found
 }
 
 // exec runs the rule's expression at text[s:], returning submatch

@@ -16,18 +16,20 @@ import "strings"
 // unquoted word after a name in a sentence (I have password=foo, const
 // secret = await fetchSecret()), stay too.
 func assignmentRule() secretRule {
-	return vetted(compiled(secretRule{kind: "secret", group: 4, start: assignmentStart,
+	return vetted(compiled(secretRule{kind: "secret", group: 4, start: assignmentStart, word: true,
 		anchors: []string{"key", "token", "secret", "pass", "pw", "credential", "bearer"}},
 		`(?i)((?:key|token|secret|pass|pw|credential|bearer)[A-Za-z0-9_]*)(\\?["'])?[ \t]*[:=][ \t]*(\\?["'])?([^\s"'\\<>\[\]{}(),;&]+)`), vetAssignment)
 }
 
 // assignmentStart is a quick check that the name around an anchor at p
-// is followed by : or =, before the expression is tried.
+// says secret and is followed by : or =, before the expression is
+// tried.
 func assignmentStart(text string, p int) int {
 	i := p
 	for i < len(text) && isWordByte(text[i]) {
 		i++
 	}
+	j := i
 	if i < len(text) && text[i] == '\\' {
 		i++
 	}
@@ -37,20 +39,21 @@ func assignmentStart(text string, p int) int {
 	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
-	if i < len(text) && (text[i] == ':' || text[i] == '=') {
-		return p
+	if i == len(text) || text[i] != ':' && text[i] != '=' {
+		return -1
 	}
-	return -1
+	if _, ok := secretNameKind(text[nameStart(text, p):j]); !ok {
+		return -1
+	}
+	return p
 }
 
+// vetAssignment decides on a NAME=value match: submatch 1 is the name
+// from its keyword on, 2 a quote closing the name, 3 one opening the
+// value, 4 the value.
 func vetAssignment(x match) (string, bool) {
 	text := x.text
-	// The name is widened back from the keyword to the whole name
-	// (OPENAI_API_KEY, spring.datasource.password).
-	j := x.m[2]
-	for j > 0 && (isWordByte(text[j-1]) || text[j-1] == '.' || text[j-1] == '-') && !afterEscape(text, j) {
-		j--
-	}
+	j := nameStart(text, x.m[2])
 	name, value := text[j:x.m[3]], x.sub(4)
 	strong, ok := secretNameKind(name)
 	if !ok || !literalValue(name, value) {
@@ -63,75 +66,29 @@ func vetAssignment(x match) (string, bool) {
 		return "", false
 	}
 	kind := assignmentKind(name)
-	if strong && (x.m[6] >= 0 || !inSentence(text, j)) {
+	colon := strings.IndexByte(text[x.m[3]:x.m[8]], ':') >= 0
+	switch {
+	case colon && x.m[4] < 0 && !startsLine(text, j):
+		// name: value inside a line is prose or a log line (--- PASS:
+		// TestX, Generated token: …) unless the value is opaque.
+		return kind, opaqueValue(value)
+	case !colon && inSentence(text, j):
+		return kind, !plainValue(value)
+	case strong:
 		return kind, true
+	case ambiguousName(name):
+		return kind, opaqueValue(value)
 	}
 	return kind, !plainValue(value)
 }
 
-// literalValue reports whether value may be a secret's literal value
-// rather than a placeholder, a type, a reference to another variable or
-// an expression in source code.
-func literalValue(name, value string) bool {
-	switch strings.ToLower(value) {
-	case "null", "none", "nil", "true", "false", "undefined", "redacted", "bearer", "string", "str", "required", "optional",
-		"env", "secret", "password", "token", "int", "bool", "any", "object", "unknown", "empty":
-		return false
+// nameStart widens a name back from its keyword at text[p] to the whole
+// name (OPENAI_API_KEY, spring.datasource.password).
+func nameStart(text string, p int) int {
+	for p > 0 && (isWordByte(text[p-1]) || text[p-1] == '.' || text[p-1] == '-') && !afterEscape(text, p) {
+		p--
 	}
-	if strings.EqualFold(value, name) || codeReference(value) {
-		return false
-	}
-	switch value[0] {
-	case '<', '=', ':', '*', '%':
-		return false
-	case '$': // $VAR, ${VAR}, $(cmd; but $2b$… is a password hash
-		return len(value) > 1 && !(value[1] == '_' || value[1] == '{' || hasLetter(value[1:2]))
-	}
-	return true
-}
-
-// codeReference reports whether value reads like an expression in source
-// code rather than a literal: identifiers joined by dots
-// (settings.api_key, process.env.API_KEY, os.getenv), or a lower-case
-// snake_case name (api_key_value).
-func codeReference(value string) bool {
-	if strings.Contains(value, ".") {
-		for _, seg := range strings.Split(value, ".") {
-			if seg == "" || !(seg[0] == '_' || seg[0] >= 'a' && seg[0] <= 'z' || seg[0] >= 'A' && seg[0] <= 'Z') {
-				return false
-			}
-			for i := 0; i < len(seg); i++ {
-				if !isWordByte(seg[i]) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	if !strings.Contains(value, "_") {
-		return false
-	}
-	for _, c := range value {
-		if !(c >= 'a' && c <= 'z' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-// pathValue reports whether value is a file path (/home/u/.docker,
-// ~/.ssh/id_rsa) rather than a secret that happens to start with a
-// slash: no segment is long and mixes cases and digits.
-func pathValue(value string) bool {
-	if !strings.HasPrefix(value, "/") && !strings.HasPrefix(value, "~/") {
-		return false
-	}
-	for _, seg := range strings.Split(value, "/") {
-		if len(seg) >= 16 && !strings.Contains(seg, ".") && hasUpper(seg) && hasLower(seg) && hasDigit(seg) {
-			return false
-		}
-	}
-	return true
+	return p
 }
 
 // inSentence reports whether the name starting at text[j] follows a
@@ -139,15 +96,12 @@ func pathValue(value string) bool {
 // declaration (const secret = …), rather than starting the line or
 // following a shell's export or a separator.
 func inSentence(text string, j int) bool {
-	i := j
-	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
-		i--
-	}
+	i := trimBack(text, j, " \t")
 	if i == j || i == 0 {
 		return false
 	}
 	k := i
-	for k > 0 && (text[k-1] >= 'a' && text[k-1] <= 'z' || text[k-1] >= 'A' && text[k-1] <= 'Z') {
+	for k > 0 && (isLowerByte(text[k-1]) || isUpperByte(text[k-1])) {
 		k--
 	}
 	if k == i || k > 0 && !strings.ContainsRune(" \t\n\r", rune(text[k-1])) || afterEscape(text, k) {
@@ -160,39 +114,38 @@ func inSentence(text string, j int) bool {
 	return true
 }
 
-// plainValue reports whether value is obviously not a credential: a
-// short word in one case or capitalized (local, CPU, Name), a small
-// number, or short lower-case words joined by - or _.
-func plainValue(value string) bool {
-	if len(value) >= 20 {
-		return false
-	}
-	letters, digits, lower, upper, seps := 0, 0, 0, 0, 0
-	for i := 0; i < len(value); i++ {
-		switch c := value[i]; {
-		case c >= 'a' && c <= 'z':
-			letters++
-			lower++
-		case c >= 'A' && c <= 'Z':
-			letters++
-			upper++
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '-' || c == '_':
-			seps++
-		default:
-			return false
+// startsLine reports whether the name starting at text[j] starts its
+// line: after indentation, a list's "- ", a line-number gutter such as
+// cat -n, grep -n and read_file print ("     7\t", "6:", "5|"), or in a
+// flow mapping after { or ,.
+func startsLine(text string, j int) bool {
+	i := trimBack(text, j, " \t")
+	if i > 0 {
+		c, d := text[i-1], trimBack(text, i-1, "0123456789")
+		switch {
+		case c == '-', (c == '|' || c == ':') && d < i-1:
+			i = trimBack(text, d, " \t")
+		case c >= '0' && c <= '9' && i < j && text[i] == '\t':
+			i = trimBack(text, trimBack(text, i, "0123456789"), " ")
 		}
 	}
-	switch {
-	case digits == len(value):
-		return len(value) < 10
-	case letters == len(value):
-		return lower == 0 || upper == 0 || upper == 1 && value[0] >= 'A' && value[0] <= 'Z'
-	case digits == 0 && upper == 0:
-		return value[0] != '-' && value[0] != '_'
+	return i == 0 || strings.IndexByte("\n\r{,", text[i-1]) >= 0 || afterEscape(text, i)
+}
+
+// trimBack returns where the run of bytes in set that ends at text[e]
+// starts.
+func trimBack(text string, e int, set string) int {
+	for e > 0 && strings.IndexByte(set, text[e-1]) >= 0 {
+		e--
 	}
-	return false
+	return e
+}
+
+// ambiguousName reports whether a name is only "key" or "keys": cache,
+// map and event keys are named so too.
+func ambiguousName(name string) bool {
+	words := nameWords(name)
+	return len(words) == 1 && (strings.EqualFold(words[0], "key") || strings.EqualFold(words[0], "keys"))
 }
 
 // assignmentKind names a NAME=value secret after what its name says.

@@ -27,9 +27,9 @@ func contextRules() []secretRule {
 		// API URLs. Those whose secret starts with AA, the usual form, go
 		// whole; otherwise the secret is taken when it mixes cases, and
 		// the bot id is kept.
-		compiled(secretRule{kind: "telegram_bot_token", anchors: []string{":aa"}, start: digitsBefore(6), join: true},
+		compiled(secretRule{kind: "telegram_bot_token", anchors: []string{":aa"}, start: digitsBefore(6)},
 			`\d{6,16}:AA[0-9A-Za-z_\-]{30,40}\b`),
-		vetted(compiled(secretRule{kind: "telegram_bot_token", anchors: []string{":"}, start: digitsBefore(8), group: 1},
+		vetted(compiled(secretRule{kind: "telegram_bot_token", anchors: []string{"0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:"}, start: digitsBefore(8), group: 1},
 			`\d{8,16}:([0-9A-Za-z_\-]{30,50})\b`), mixedCase),
 		compiled(secretRule{kind: "azure_key", anchors: []string{"accountkey=", "sharedaccesskey="}, group: 1},
 			`(?i)(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}=*)`),
@@ -89,9 +89,11 @@ func queryStart(text string, p int) int {
 }
 
 // digitsBefore returns a start function for a match that begins with at
-// least n digits before the anchor, not preceded by another digit.
+// least n digits before the anchor's colon, not preceded by another
+// digit.
 func digitsBefore(n int) func(text string, p int) int {
 	return func(text string, p int) int {
+		p += strings.IndexByte(text[p:], ':')
 		i := p
 		for i > 0 && p-i < 16 && text[i-1] >= '0' && text[i-1] <= '9' {
 			i--

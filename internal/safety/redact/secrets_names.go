@@ -20,6 +20,8 @@ func secretNameKind(name string) (strong, ok bool) {
 	for i, w := range words {
 		l := strings.ToLower(w)
 		switch {
+		case (l == "pass" || l == "pw") && len(words) == 1:
+			// PASS alone is more often a test result than a password.
 		case strongWord(l):
 			return true, true
 		case isTokenOrKey(l):

@@ -11,10 +11,9 @@ import (
 type ruleSet struct {
 	rules []secretRule
 	// pairs maps an anchor's first two bytes, lower-cased, to its
-	// group in groups (0: none). Anchors of one byte are in single.
+	// group in groups (0: none). Every anchor has two bytes or more.
 	pairs  []uint16
 	groups [][]anchorRef
-	single [256][]anchorRef
 }
 
 // anchorRef is one anchor of one rule.
@@ -32,10 +31,6 @@ func newRuleSet(rules []secretRule) *ruleSet {
 	for i, r := range rules {
 		for _, a := range r.anchors {
 			ref := anchorRef{rule: i, anchor: a, exact: r.exact}
-			if len(a) == 1 {
-				set.single[a[0]] = append(set.single[a[0]], ref)
-				continue
-			}
 			k := pairKey(asciiLower(a[:2]))
 			if set.pairs[k] == 0 {
 				set.pairs[k] = uint16(len(set.groups))
@@ -62,15 +57,10 @@ func (set *ruleSet) scan(text, lower string) [][]hit {
 			hits[ref.rule] = append(hits[ref.rule], hit{i, len(ref.anchor)})
 		}
 	}
-	for i := 0; i < len(lower); i++ {
-		for _, ref := range set.single[lower[i]] {
-			add(ref, i)
-		}
-		if i+1 < len(lower) {
-			if g := set.pairs[pairKey(lower[i:])]; g != 0 {
-				for _, ref := range set.groups[g] {
-					add(ref, i)
-				}
+	for i := 0; i+1 < len(lower); i++ {
+		if g := set.pairs[pairKey(lower[i:])]; g != 0 {
+			for _, ref := range set.groups[g] {
+				add(ref, i)
 			}
 		}
 	}
@@ -105,11 +95,21 @@ func merge(spans, found []span) []span {
 // asciiLower lower-cases ASCII letters only, so byte offsets in the
 // result are offsets in s.
 func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			if last == 0 {
+				b.Grow(len(s))
+			}
+			b.WriteString(s[last:i])
+			b.WriteByte(c + 'a' - 'A')
+			last = i + 1
 		}
 	}
-	return string(b)
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -16,8 +16,10 @@ const maxSplits = 4
 // joiner finds a rule's tokens split by invisible characters, visiting
 // the rule's candidate starts in increasing order.
 type joiner struct {
-	runFrom, runTo int // the token run last scanned
-	tried          int // the split last tried, plus one
+	runFrom, runTo int    // the token run last scanned
+	tried          int    // the split last tried, plus one
+	buf            []byte // the joined token, reused
+	pos            []int  // where each of its bytes is in text
 }
 
 // at tries the rule on the token starting at text[s:] with the
@@ -42,8 +44,8 @@ func (j *joiner) at(r *secretRule, text string, s int, headMatched bool) (span, 
 	j.tried = q + 1
 	// The token with the splitting characters taken out, and where each
 	// of its bytes is in text.
-	var b []byte
-	var at []int
+	b, at := j.buf[:0], j.pos[:0]
+	defer func() { j.buf, j.pos = b, at }()
 	for i, splits := s, 0; i < len(text) && len(b) < windowAhead; {
 		if isTokenByte(text[i]) {
 			b = append(b, text[i])
