@@ -91,6 +91,7 @@ func TestRedactSecretsShapes(t *testing.T) {
 		"const token = getToken();\nlet apiKey = config.apiKey;\nif (password === undefined) {}",
 		"for key, value in items.items(): print(key)",
 		"git log --format=%H key: value",
+		"interface Creds {\n  apiKey: string;\n  secret: boolean\n  password: number\n}",
 	} {
 		if got := Secrets(in); got != in {
 			t.Errorf("Secrets changed text with no secret:\n in  %q\n got %q", in, got)

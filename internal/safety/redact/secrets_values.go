@@ -11,7 +11,9 @@ import "strings"
 func literalValue(name, value string) bool {
 	switch strings.ToLower(value) {
 	case "null", "none", "nil", "true", "false", "undefined", "redacted", "bearer", "string", "str", "required", "optional",
-		"env", "secret", "password", "token", "int", "bool", "any", "object", "unknown", "empty":
+		"env", "secret", "password", "token", "unknown", "empty",
+		// types in annotations and schemas (secret: boolean)
+		"int", "bool", "boolean", "number", "float", "double", "bytes", "void", "any", "object", "array", "list", "dict", "date", "datetime", "uuid":
 		return false
 	}
 	if strings.EqualFold(value, name) || codeReference(value) {
