@@ -10,16 +10,31 @@ import (
 )
 
 // sharedTestdata is where the shared conformance files live, relative to
-// this package's directory.
+// this package's directory: the shared directory beside the repository.
 var sharedTestdata = filepath.Join("..", "..", "..", "..", "shared", "testdata")
+
+// openShared opens a shared conformance file. A checkout in a git
+// worktree sits one directory deeper than the main one, so the shared
+// directory is also looked for further up. The test is skipped when it
+// is nowhere (a checkout of hermes alone).
+func openShared(t *testing.T, name string) *os.File {
+	t.Helper()
+	dir := sharedTestdata
+	for range 3 {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err == nil {
+			return f
+		}
+		dir = filepath.Join("..", dir)
+	}
+	t.Skipf("conformance data not found: expected %s (the shared testdata directory beside the repository)", filepath.Join(sharedTestdata, name))
+	return nil
+}
 
 // readJSONL decodes each line of a shared conformance file into a T.
 func readJSONL[T any](t *testing.T, name string) []T {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedTestdata, name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := openShared(t, name)
 	defer f.Close()
 	var out []T
 	sc := bufio.NewScanner(f)
@@ -50,9 +65,49 @@ type injectionCase struct {
 	Source string `json:"source"`
 }
 
+// redactExceptions are the vectors hermes deliberately disagrees with
+// Hermes Agent on, keyed by input: why, and what Secrets gives instead.
+// Hermes lets tokens in web URLs' queries and fragments and passwords in
+// their user-info through, so that its agent can follow magic links and
+// OAuth callbacks. hermes redacts them: a tool result reaches the model
+// and the logs, and a leaked token costs the user the token.
+func redactExceptions() map[string]struct{ why, want string } {
+	return map[string]struct{ why, want string }{
+		"Fetching https://example.com/api?access_token=opaque_value_here_1234&format=json": {
+			"an access token in a query string is a credential wherever the URL is printed",
+			"Fetching https://example.com/api?access_token=[REDACTED:query_secret]&format=json"},
+		"https://s3.amazonaws.com/bucket/k?signature=LONG_PRESIGNED_SIG&id=public": {
+			"a pre-signed URL's signature grants access to the object until it expires",
+			"https://s3.amazonaws.com/bucket/k?signature=[REDACTED:query_secret]&id=public"},
+		"wss://api.example.com/ws?token=opaqueWsToken123": {
+			"a WebSocket URL's token authenticates whoever connects with it",
+			"wss://api.example.com/ws?token=[REDACTED:query_secret]"},
+		"https://x.test/#access_token=FRAG_SECRET&view=public": {
+			"an OAuth implicit-flow token in a fragment is a bearer credential",
+			"https://x.test/#access_token=[REDACTED:query_secret]&view=public"},
+		"/resume?token=REL_SECRET&view=public": {
+			"a token in a relative URL's query is a credential too",
+			"/resume?token=[REDACTED:query_secret]&view=public"},
+		"/resume?token=SEMICOLON_SECRET;view=public": {
+			"likewise; the value ends at ; and the public parameter after it is kept",
+			"/resume?token=[REDACTED:query_secret];view=public"},
+		"URL: https://user:supersecretpw@host.example.com/path": {
+			"a password in a URL's user-info is a password; the user name is kept",
+			"URL: https://user:[REDACTED:password]@host.example.com/path"},
+		"https://example.com/api?password=opaqueval123&format=json": {
+			"a password in a query string is a password",
+			"https://example.com/api?password=[REDACTED:query_secret]&format=json"},
+	}
+}
+
+// TestHermesRedactCases checks Secrets against Hermes Agent's redaction
+// vectors: every one must agree but the listed exceptions, which must
+// still disagree, in the way listed, and agreement must stay at 95 % or
+// more.
 func TestHermesRedactCases(t *testing.T) {
 	cases := readJSONL[redactCase](t, "hermes-redact-cases.jsonl")
-	agree := 0
+	exceptions := redactExceptions()
+	agree, seen := 0, map[string]bool{}
 	for _, c := range cases {
 		got := Secrets(c.Input)
 		var bad []string
@@ -66,13 +121,30 @@ func TestHermesRedactCases(t *testing.T) {
 				bad = append(bad, "lost "+s)
 			}
 		}
+		name := c.Source[strings.LastIndex(c.Source, "::")+3:]
+		ex, listed := exceptions[c.Input]
+		seen[c.Input] = true
+		switch {
+		case listed && len(bad) == 0:
+			t.Errorf("%s\n  input %q\n  agrees now but is listed as an exception (%s)", name, c.Input, ex.why)
+		case listed && got != ex.want:
+			t.Errorf("%s\n  input %q\n  got   %q\n  want  %q (%s)", name, c.Input, got, ex.want, ex.why)
+		case !listed && len(bad) > 0:
+			t.Errorf("%s\n  input %q\n  got   %q\n  %s", name, c.Input, got, strings.Join(bad, "; "))
+		}
 		if len(bad) == 0 {
 			agree++
-			continue
 		}
-		t.Logf("%s\n  input %q\n  got   %q\n  %s", c.Source[strings.LastIndex(c.Source, "::")+3:], c.Input, got, strings.Join(bad, "; "))
+	}
+	for in := range exceptions {
+		if !seen[in] {
+			t.Errorf("exception %q is not among the vectors", in)
+		}
 	}
 	t.Logf("agree on %d of %d", agree, len(cases))
+	if agree*100 < 95*len(cases) {
+		t.Errorf("agreement %d of %d is under 95 %%", agree, len(cases))
+	}
 }
 
 func TestHermesInjectionCases(t *testing.T) {

@@ -11,88 +11,96 @@ import (
 // read, a token in a curl command it echoed, a password in a connection
 // string a service logged. Secrets recognizes those by their shape.
 // It errs towards redacting: a hidden non-secret costs the model a little
-// context, a leaked key costs the user the key.
+// context, a leaked key costs the user the key. It does not corrupt
+// code or prose, though: a name that only may mean a secret (token, key)
+// hides its value only when the value looks like one.
 
 // secretRule is one secret format.
 type secretRule struct {
 	// kind names the format in the marker, [REDACTED:<kind>].
 	kind string
-	re   *regexp.Regexp
-	// anchors are literals, lower-case unless exact, at least one of
-	// which every match contains, at most back bytes after its start. The rule's
-	// expression runs only on the text around them, which is what makes
-	// scanning large outputs cheap: Go's regexp cannot skip ahead to a
-	// candidate when an expression starts with \b or is case-insensitive.
+	// re is anchored: it is tried only where a match may start, found
+	// from the anchors.
+	re *regexp.Regexp
+	// anchors are literals, lower-case unless exact, one of which every
+	// match contains. The expression runs only at them, which is what
+	// makes scanning large outputs cheap and linear: Go's regexp cannot
+	// skip ahead to a candidate when an expression starts with \b or is
+	// case-insensitive.
 	anchors []string
 	// exact anchors are case-sensitive.
 	exact bool
-	// prefix rules match only where an anchor starts (see prefixed);
-	// boundary rules also need a word boundary there (see atBoundary).
-	prefix, boundary bool
-	// back is how far before an anchor a match may start; zero means
-	// defaultBack.
-	back int
+	// Without start, a match starts at its anchor, and boundary rules
+	// need a word boundary there (see atBoundary). start, when set, says
+	// where a match starts for an anchor at p (it may be before it), or
+	// -1 when none can.
+	boundary bool
+	start    func(text string, p int) int
+	// word rules read the whole word an anchor is in, so the word's
+	// other anchors are not tried again.
+	word bool
 	// group is the submatch that is the secret itself (0: the whole
 	// match); the rest of the match, such as a variable name or a header
 	// name, is kept so the text stays readable.
 	group int
-	// accept, when set, vets a match by its submatches; a match it
-	// rejects is left alone.
-	accept func(sub []string) bool
-	// kindOf, when set, names the kind from the submatches.
-	kindOf func(sub []string) string
-	// name rules match from a keyword inside a variable name; submatch 1
-	// is widened to the whole name before accept and kindOf see it.
-	name bool
+	// vet, when set, decides on a match: ok false leaves it alone, and a
+	// kind other than "" names it.
+	vet func(x match) (kind string, ok bool)
+	// join rules are token formats also found when a zero-width or
+	// control character splits the token (see joiner).
+	join bool
 }
 
-// secretFormat builds a whole-match rule for a format whose matches
-// start with one of the anchors.
+// match is a match of a rule's expression: m holds its submatch indexes
+// into text.
+type match struct {
+	text string
+	m    []int
+}
+
+// sub returns submatch i, or "" when it did not take part.
+func (x match) sub(i int) string {
+	if x.m[2*i] < 0 {
+		return ""
+	}
+	return x.text[x.m[2*i]:x.m[2*i+1]]
+}
+
+// secretFormat builds a whole-match token rule for a format whose
+// matches start with one of the anchors.
 func secretFormat(kind, expr string, anchors ...string) secretRule {
-	return prefixed(secretRule{kind: kind, anchors: anchors}, expr)
+	return compiled(secretRule{kind: kind, anchors: anchors, join: true}, expr)
 }
 
-// prefixed completes r as a rule whose matches start with an anchor: the
-// expression is tried only there, anchored, which costs next to nothing
-// per candidate. A leading \b is checked against the byte before the
-// anchor.
-func prefixed(r secretRule, expr string) secretRule {
-	r.prefix = true
+// compiled completes r with its expression, anchored. A leading \b is
+// checked against the byte before the match (see atBoundary), so that a
+// secret right after a JSON escape such as \n is found.
+func compiled(r secretRule, expr string) secretRule {
 	r.boundary = strings.HasPrefix(expr, `\b`)
 	r.re = regexp.MustCompile(`\A(?:` + expr + `)`)
 	return r
 }
 
-// Window sizes around an anchor: matches may start up to defaultBack
-// bytes before it, and the expression sees windowAhead bytes after it. A
-// match reaching the window's end is re-run on the rest of the text, so
-// a long secret is never cut short.
-const (
-	defaultBack = 32
-	windowAhead = 256
-)
+// windowAhead is how much text after a match's start the expression
+// sees at first: Go's regexp clears state in proportion to its input,
+// so a window keeps the many failed tries cheap. It is longer than any
+// format of fixed length. A match reaching the window's end is re-run on
+// the rest of the text, so a long secret is never cut short. It also
+// bounds a token split by invisible characters (see joiner).
+const windowAhead = 256
 
 // Secrets returns text with every secret it recognizes by format
 // replaced by [REDACTED:<kind>]: provider API keys and tokens, JWTs,
-// private key blocks, Authorization headers, URL passwords and secret
+// private key blocks, Authorization headers, URL credentials and secret
 // query parameters, and the values of variables whose names say secret.
 // Names, header names and URLs around a secret are kept. Markers already
 // in the text are left alone, so redacting twice changes nothing more.
 // When two formats claim overlapping text, the one listed first wins.
 func Secrets(text string) string {
-	if len(text) < 8 {
-		return text
-	}
-	lower := asciiLower(text)
-	var spans []span
-	rules := secretRules.Get()
-	for i := range rules {
-		spans = rules[i].find(text, lower, spans)
-	}
+	spans := secretSpans(text)
 	if len(spans) == 0 {
 		return text
 	}
-	slices.SortFunc(spans, func(a, b span) int { return a.start - b.start })
 	var b strings.Builder
 	b.Grow(len(text))
 	last := 0
@@ -105,112 +113,155 @@ func Secrets(text string) string {
 	return b.String()
 }
 
+// secretSpans returns the stretches of text Secrets replaces, in order
+// and disjoint.
+func secretSpans(text string) []span {
+	if len(text) < 8 {
+		return nil
+	}
+	set := secretRules.Get()
+	lower := asciiLower(text)
+	hits := set.scan(text, lower)
+	// Markers already in the text are spans of no kind, which no rule's
+	// match may overlap; they are dropped at the end.
+	spans := markers(text)
+	var found []span
+	for i := range set.rules {
+		found = set.rules[i].find(text, hits[i], spans, found[:0])
+		spans = merge(spans, found)
+	}
+	return slices.DeleteFunc(spans, func(sp span) bool { return sp.kind == "" })
+}
+
+// markers returns where the markers Secrets writes are in text.
+func markers(text string) []span {
+	var spans []span
+	for off := 0; ; {
+		i := strings.Index(text[off:], "[REDACTED:")
+		if i < 0 {
+			return spans
+		}
+		start := off + i
+		off = start + len("[REDACTED:")
+		if j := strings.IndexByte(text[off:min(len(text), off+64)], ']'); j >= 0 {
+			off += j + 1
+			spans = append(spans, span{start: start, end: off})
+		}
+	}
+}
+
 // span is a stretch of text to replace with a marker.
 type span struct {
 	start, end int
 	kind       string
 }
 
-// find appends the rule's matches in text to spans, skipping those that
-// overlap a span already there (found by an earlier rule).
-func (r *secretRule) find(text, lower string, spans []span) []span {
-	hay := lower
-	if r.exact {
-		hay = text
-	}
-	if r.prefix {
-		return r.findPrefixed(text, hay, spans)
-	}
-	back := r.back
-	if back == 0 {
-		back = defaultBack
-	}
-	// Windows around every anchor, merged where they touch.
-	var wins [][2]int
-	for _, a := range r.anchors {
-		for off := 0; ; {
-			i := strings.Index(hay[off:], a)
-			if i < 0 {
-				break
-			}
-			p := off + i
-			wins = append(wins, [2]int{max(0, p-back-1), min(len(text), p+len(a)+windowAhead)})
-			off = p + len(a)
+// find appends the rule's matches in text to found, trying the rule at
+// its anchors' positions, in order. Every match, taken or not, is
+// skipped over whole, so no byte is matched twice by one rule beyond the
+// window size: scanning stays linear.
+//
+// earlier are the spans earlier rules found (and the markers already in
+// the text). The rule sees the text between two of them only, as it
+// would see it redacted, so that redacting the result again finds
+// nothing more: a match does not run into one of them, and one starting
+// or ending at one of them is what is left beside a secret already
+// redacted, and is not taken.
+func (r *secretRule) find(text string, anchors []hit, earlier, found []span) []span {
+	var split joiner
+	off, splitLo := 0, 0
+	for _, h := range anchors {
+		p := h.pos
+		if p < off {
+			continue
 		}
-	}
-	if len(wins) == 0 {
-		return spans
-	}
-	slices.SortFunc(wins, func(a, b [2]int) int { return a[0] - b[0] })
-	merged := wins[:1]
-	for _, w := range wins[1:] {
-		if top := &merged[len(merged)-1]; w[0] <= top[1] {
-			top[1] = max(top[1], w[1])
-		} else {
-			merged = append(merged, w)
-		}
-	}
-	for _, w := range merged {
-		for _, m := range r.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
-			for i := range m {
-				if m[i] >= 0 {
-					m[i] += w[0]
-				}
-			}
-			if m[1] == w[1] && w[1] < len(text) {
-				// The window may have cut the match short.
-				full := r.re.FindStringSubmatchIndex(text[m[0]:])
-				if full == nil || full[0] != 0 {
-					continue
-				}
-				for i := range full {
-					if full[i] >= 0 {
-						full[i] += m[0]
-					}
-				}
-				m = full
-			}
-			if sp, ok := r.span(text, m); ok && !overlaps(spans, sp) {
-				spans = append(spans, sp)
+		off = p + h.len
+		if r.word {
+			for off < len(text) && isWordByte(text[off]) {
+				off++
 			}
 		}
+		// The stretch between earlier spans the anchor is in.
+		k, _ := slices.BinarySearchFunc(earlier, p, func(sp span, p int) int { return sp.end - 1 - p })
+		lo, hi := 0, len(text)
+		if k < len(earlier) {
+			if earlier[k].start <= p {
+				off = max(off, earlier[k].end)
+				continue
+			}
+			hi = earlier[k].start
+		}
+		if k > 0 {
+			lo = earlier[k-1].end
+		}
+		seg := text[lo:hi]
+		s := p - lo
+		if r.start != nil {
+			if s = r.start(seg, s); s < 0 {
+				continue
+			}
+		} else if r.boundary && !atBoundary(seg, s) {
+			continue
+		}
+		m := r.exec(seg, s)
+		if r.join {
+			if lo != splitLo {
+				split, splitLo = joiner{buf: split.buf, pos: split.pos}, lo
+			}
+			if sp, ok := split.at(r, seg, s, m != nil); ok {
+				sp.start, sp.end = sp.start+lo, sp.end+lo
+				off = max(off, sp.end)
+				found = append(found, sp)
+				continue
+			}
+		}
+		if m == nil {
+			continue
+		}
+		off = max(off, m[1]+lo)
+		sp, ok := r.span(match{seg, m}, lo)
+		if ok && (sp.start > lo || lo == 0) && (sp.end < hi || hi == len(text)) {
+			found = append(found, sp)
+		}
 	}
-	return spans
+	return found
 }
 
-// findPrefixed is find for prefix rules.
-func (r *secretRule) findPrefixed(text, hay string, spans []span) []span {
-	for _, a := range r.anchors {
-		for off := 0; ; {
-			i := strings.Index(hay[off:], a)
-			if i < 0 {
-				break
-			}
-			p := off + i
-			off = p + len(a)
-			if r.boundary && !atBoundary(text, p) {
-				continue
-			}
-			end := min(len(text), p+windowAhead)
-			m := r.re.FindStringSubmatchIndex(text[p:end])
-			if m == nil {
-				continue
-			}
-			if m[1] == end-p && end < len(text) {
-				m = r.re.FindStringSubmatchIndex(text[p:])
-			}
-			for i := range m {
-				if m[i] >= 0 {
-					m[i] += p
-				}
-			}
-			if sp, ok := r.span(text, m); ok && !overlaps(spans, sp) {
-				spans = append(spans, sp)
-				off = max(off, m[1])
-			}
+// exec runs the rule's expression at text[s:], returning submatch
+// indexes into text, or nil.
+func (r *secretRule) exec(text string, s int) []int {
+	end := min(len(text), s+windowAhead)
+	m := r.re.FindStringSubmatchIndex(text[s:end])
+	if m != nil && m[1] == end-s && end < len(text) {
+		// The window may have cut the match short.
+		m = r.re.FindStringSubmatchIndex(text[s:])
+	}
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += s
 		}
 	}
-	return spans
+	return m
+}
+
+// span turns a match into the span to replace, unless the rule rejects
+// it. Offsets are shifted by base.
+func (r *secretRule) span(x match, base int) (span, bool) {
+	start, end := x.m[2*r.group], x.m[2*r.group+1]
+	if start < 0 || start == end || strings.HasPrefix(x.text[start:end], "[REDACTED") {
+		return span{}, false
+	}
+	kind := r.kind
+	if r.vet != nil {
+		k, ok := r.vet(x)
+		if !ok {
+			return span{}, false
+		}
+		if k != "" {
+			kind = k
+		}
+	}
+	return span{start: base + start, end: base + end, kind: kind}, true
 }
 
 // atBoundary reports whether a word may start at text[p]: at the start,
@@ -228,57 +279,4 @@ func afterEscape(text string, p int) bool {
 
 func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-// span turns a match's submatch indexes into the span to replace, unless
-// the rule rejects the match.
-func (r *secretRule) span(text string, m []int) (span, bool) {
-	start, end := m[2*r.group], m[2*r.group+1]
-	if start < 0 || start == end || strings.HasPrefix(text[start:end], "[REDACTED") {
-		return span{}, false
-	}
-	kind := r.kind
-	if r.accept != nil || r.kindOf != nil {
-		sub := make([]string, len(m)/2)
-		for i := range sub {
-			if m[2*i] >= 0 {
-				sub[i] = text[m[2*i]:m[2*i+1]]
-			}
-		}
-		if r.name {
-			j := m[2]
-			for j > 0 && (isWordByte(text[j-1]) || text[j-1] == '.' || text[j-1] == '-') && !afterEscape(text, j) {
-				j--
-			}
-			sub[1] = text[j:m[3]]
-		}
-		if r.accept != nil && !r.accept(sub) {
-			return span{}, false
-		}
-		if r.kindOf != nil {
-			kind = r.kindOf(sub)
-		}
-	}
-	return span{start: start, end: end, kind: kind}, true
-}
-
-func overlaps(spans []span, sp span) bool {
-	for _, o := range spans {
-		if sp.start < o.end && o.start < sp.end {
-			return true
-		}
-	}
-	return false
-}
-
-// asciiLower lower-cases ASCII letters only, so byte offsets in the
-// result are offsets in s.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
