@@ -4,31 +4,21 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermes-go/hermes/internal/sharedtest"
 )
 
-// sharedTestdata is where the shared conformance files live, relative to
-// this package's directory: the shared directory beside the repository.
-var sharedTestdata = filepath.Join("..", "..", "..", "..", "shared", "testdata")
-
-// openShared opens a shared conformance file. A checkout in a git
-// worktree sits one directory deeper than the main one, so the shared
-// directory is also looked for further up. The test is skipped when it
-// is nowhere (a checkout of hermes alone).
+// openShared opens a shared conformance file (see sharedtest), skipping
+// the test when there is none.
 func openShared(t *testing.T, name string) *os.File {
 	t.Helper()
-	dir := sharedTestdata
-	for range 3 {
-		f, err := os.Open(filepath.Join(dir, name))
-		if err == nil {
-			return f
-		}
-		dir = filepath.Join("..", dir)
+	f, err := os.Open(sharedtest.Path(t, name))
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Skipf("conformance data not found: expected %s (the shared testdata directory beside the repository)", filepath.Join(sharedTestdata, name))
-	return nil
+	return f
 }
 
 // readJSONL decodes each line of a shared conformance file into a T.
@@ -103,13 +93,42 @@ func redactExceptions() map[string]struct{ why, want string } {
 // TestHermesRedactCases checks Secrets against Hermes Agent's redaction
 // vectors: every one must agree but the listed exceptions, which must
 // still disagree, in the way listed, and agreement must stay at 95 % or
-// more.
+// more. Each vector is redacted twice over: as text, and as a terminal
+// result reaches the model, inside a JSON envelope (see JSON), where it
+// must come out the same.
 func TestHermesRedactCases(t *testing.T) {
 	cases := readJSONL[redactCase](t, "hermes-redact-cases.jsonl")
+	for _, mode := range []struct {
+		name   string
+		redact func(string) string
+	}{
+		{"text", Secrets},
+		{"terminal result", asTerminalResult},
+	} {
+		t.Run(mode.name, func(t *testing.T) { checkRedactCases(t, cases, mode.redact) })
+	}
+}
+
+// asTerminalResult redacts text as the output of a terminal command in
+// a tool result, and returns the output the model reads.
+func asTerminalResult(text string) string {
+	doc, _ := json.Marshal(map[string]any{"status": "ok", "data": map[string]any{"output": text + "\n", "exit_code": 0}})
+	var res struct {
+		Data struct {
+			Output string `json:"output"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(JSON(doc, Secrets), &res); err != nil {
+		return "invalid JSON: " + err.Error()
+	}
+	return strings.TrimSuffix(res.Data.Output, "\n")
+}
+
+func checkRedactCases(t *testing.T, cases []redactCase, redact func(string) string) {
 	exceptions := redactExceptions()
 	agree, seen := 0, map[string]bool{}
 	for _, c := range cases {
-		got := Secrets(c.Input)
+		got := redact(c.Input)
 		var bad []string
 		for _, s := range c.MustRedact {
 			if strings.Contains(got, s) {

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // JSON returns doc, a JSON document, with clean applied to the text of
@@ -66,14 +67,20 @@ func JSON(doc []byte, clean func(string) string) []byte {
 	return append(out, doc[last:]...)
 }
 
-// cleanMember cleans value as the value of the member name: as
-// name=value when that keeps the name, else alone.
+// cleanMember cleans value as the value of the member name. Text is
+// cleaned as it is (a command's output reads the same in or out of an
+// envelope); a bare value, one word that nothing gave away, is read
+// once more as name=value, so the name can say it is a secret.
 func cleanMember(name, value string, clean func(string) string) string {
-	prefix := name + "="
-	if got := clean(prefix + value); len(got) >= len(prefix) && got[:len(prefix)] == prefix {
-		return got[len(prefix):]
+	got := clean(value)
+	if got != value || value == "" || strings.ContainsAny(value, " \t\r\n") {
+		return got
 	}
-	return clean(value)
+	prefix := name + "="
+	if named := clean(prefix + value); len(named) >= len(prefix) && named[:len(prefix)] == prefix {
+		return named[len(prefix):]
+	}
+	return got
 }
 
 // stringEnd returns the index just past the string literal that starts

@@ -54,7 +54,7 @@ func (j *joiner) at(r *secretRule, text string, s int, headMatched bool) (span, 
 			continue
 		}
 		n, lineBreak := splitLen(text, i)
-		if n == 0 || lineBreak && headMatched || splits == maxSplits {
+		if n == 0 || lineBreak && (headMatched || wholeToken(r, b)) || splits == maxSplits {
 			break
 		}
 		i += n
@@ -75,6 +75,14 @@ func (j *joiner) at(r *secretRule, text string, s int, headMatched bool) (span, 
 		return span{}, false
 	}
 	return span{start: start, end: end, kind: sp.kind}, true
+}
+
+// wholeToken reports whether the rule matches all of the token joined so
+// far: a line break after a whole token ends it, even when an invisible
+// character split the token before (the next line is other text).
+func wholeToken(r *secretRule, joined []byte) bool {
+	m := r.re.FindIndex(joined)
+	return m != nil && m[1] == len(joined)
 }
 
 // isTokenByte reports whether c may be part of a token's body.
