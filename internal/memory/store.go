@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/hermes-go/hermes/internal/filelock"
 )
 
 // Target names one of the two files.
@@ -155,7 +157,9 @@ func (s *Store) update(fn func(st state) error) (written bool, err error) {
 		return false, fmt.Errorf("open memory lock: %w", err)
 	}
 	defer lock.Close() // releases the flock
-	if err := lockFile(lock); err != nil {
+	// Without flock (not a Unix) writes of one Store are still
+	// serialized by its mutex, but two processes may race.
+	if err := filelock.Lock(lock); err != nil {
 		return false, err
 	}
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hermes-go/hermes/internal/atomicfile"
+	"github.com/hermes-go/hermes/internal/filelock"
 )
 
 // The curator's records live in DIR/.curator, a hidden folder the walk
@@ -182,7 +183,9 @@ func lockPath(p string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", p, err)
 	}
-	if err := lockFile(f); err != nil {
+	// Without flock (not a Unix), two processes recording at once may
+	// lose a record, which only makes a skill look less used than it was.
+	if err := filelock.Lock(f); err != nil {
 		f.Close()
 		return nil, err
 	}
