@@ -84,6 +84,16 @@ func (b gatewayInbox) Hold(ctx context.Context, platform string, ev gateway.Even
 	return b.s.Hold(ctx, platform, ev.ID, data, started)
 }
 
+// Take records the message's event as seen and holds the message, in
+// one transaction of state.db.
+func (b gatewayInbox) Take(ctx context.Context, platform string, ev gateway.Event) (int64, bool, error) {
+	data, err := gateway.EncodeEvent(ev)
+	if err != nil {
+		return 0, false, err
+	}
+	return b.s.Take(ctx, platform, ev.ID, data, gatewayDedupeTTL)
+}
+
 func (b gatewayInbox) Start(ctx context.Context, id int64) error   { return b.s.Start(ctx, id) }
 func (b gatewayInbox) Release(ctx context.Context, id int64) error { return b.s.Release(ctx, id) }
 

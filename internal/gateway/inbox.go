@@ -86,7 +86,14 @@ func (r *Runner) queueTurn(ctx context.Context, p Platform, ev Event, key, text 
 	// chat is told its message was cut off rather than having it run
 	// twice: the safe side.
 	now := !r.chats.busy(key)
-	held := r.hold(ctx, p, ev, now)
+	var held int64
+	if t := ev.taken; t != nil && !t.used {
+		// Held already when it was taken: its turn starts when it
+		// leaves the queue.
+		t.used, held, now = true, t.id, false
+	} else {
+		held = r.hold(ctx, p, ev, now)
+	}
 	r.chats.submit(key, false, func(ctx context.Context) {
 		if ctx.Err() != nil && r.stopping() {
 			return // hermes is stopping: the next start runs it
@@ -99,6 +106,45 @@ func (r *Runner) queueTurn(ctx context.Context, p Platform, ev Event, key, text 
 			r.inboxDo(ctx, "release", held)
 		}
 	})
+}
+
+// Taker is an Inbox that records a message's event as seen and holds the
+// message in one step (gwstore.Store.Take). The gateway takes messages
+// through it when it can: a process that dies between marking an event
+// seen and holding its message would otherwise lose the message, its
+// redelivery dropped as already seen.
+type Taker interface {
+	Take(ctx context.Context, platform string, ev Event) (id int64, first bool, err error)
+}
+
+// taken is a message held when it was taken; used is set once a turn
+// took the hold over, or the message is released after it was handled.
+type taken struct {
+	id   int64
+	used bool
+}
+
+// take takes a message through tk: a redelivery is dropped; otherwise
+// the message is handled, and its hold released unless a turn took it.
+func (r *Runner) take(ctx context.Context, p Platform, tk Taker, ev Event) error {
+	id, first, err := tk.Take(ctx, p.Name(), ev)
+	if err != nil {
+		return err // not taken: the platform offers it again
+	}
+	if !first {
+		r.log.Debug("gateway: redelivered event dropped", slog.String("platform", p.Name()), slog.String("event", ev.ID))
+		return nil
+	}
+	if r.opt.Received != nil {
+		r.opt.Received(p.Name())
+	}
+	t := &taken{id: id}
+	ev.taken = t
+	r.message(ctx, p, ev)
+	if !t.used {
+		r.inboxDo(ctx, "release", id)
+	}
+	return nil
 }
 
 // hold records ev in the inbox and returns its id, 0 when there is no

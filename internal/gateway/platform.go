@@ -163,6 +163,10 @@ type Event struct {
 	// Raw is the platform's own id for answering the event (Telegram's
 	// callback_query id).
 	Raw string
+
+	// taken is the inbox's hold of a message taken with its seen mark
+	// (see Taker), for its turn to use.
+	taken *taken
 }
 
 // Outgoing is a message hermes sends.

@@ -178,6 +178,9 @@ func (r *Runner) Run(ctx context.Context) error {
 // deliver takes one inbound event: once, quickly. The work it starts
 // goes on after it returns.
 func (r *Runner) deliver(ctx context.Context, p Platform, ev Event) error {
+	if tk, ok := r.opt.Inbox.(Taker); ok && ev.ID != "" && ev.Kind == KindMessage {
+		return r.take(ctx, p, tk, ev)
+	}
 	if r.opt.Seen != nil && ev.ID != "" {
 		first, err := r.opt.Seen(ctx, p.Name(), ev.ID)
 		if err != nil {

@@ -48,6 +48,32 @@ func (s *Store) Hold(ctx context.Context, platform, eventID string, event []byte
 	return id, nil
 }
 
+// Take is Seen and Hold of a message in one transaction: it records
+// that eventID was taken and holds the message (not started), or, for a
+// redelivery within ttl, does neither and reports first false. Done
+// apart, a process that died between the two left an event marked as
+// seen that nobody held: its redelivery was dropped and the message
+// lost. Done together, the message is either held, and run by whoever
+// adopts it, or offered again by the platform.
+func (s *Store) Take(ctx context.Context, platform, eventID string, event []byte, ttl time.Duration) (id int64, first bool, err error) {
+	if err := checkSeen(platform, eventID, ttl); err != nil {
+		return 0, false, err
+	}
+	now := micros(s.now())
+	err = s.writeTx(ctx, "take message", func(tx *sql.Tx) error {
+		id = 0
+		if first, err = s.seenTx(ctx, tx, platform, eventID, ttl, now); err != nil || !first {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `INSERT INTO gateway_inbox (platform, event_id, event, received_at, started_at, holder) VALUES (?, ?, ?, ?, 0, ?) RETURNING id`,
+			s.text(platform), s.text(eventID), event, now, s.text(s.holder)).Scan(&id)
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("gateway: take message %s of %s: %w", eventID, platform, err)
+	}
+	return id, first, nil
+}
+
 // Start records that the held message's turn began: from here the
 // session has the message, and running it again after a crash could run
 // its tools twice.

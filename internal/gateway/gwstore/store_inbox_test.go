@@ -158,3 +158,32 @@ func TestAdoptOnlyWhatTheDeadHeld(t *testing.T) {
 		}
 	})
 }
+
+// TestTakeMarksAndHoldsTogether checks that Take records the event as
+// seen and holds its message in one step: a second Take of the same
+// event (a redelivery, on any replica) holds nothing, and a message
+// whose taker died is found held, never only marked seen.
+func TestTakeMarksAndHoldsTogether(t *testing.T) {
+	each(t, func(t *testing.T, s *Store, clk *clock.Fake, x dbtest.Target) {
+		ctx := t.Context()
+		id, first, err := s.Take(ctx, "telegram", "201", []byte(`{"text":"hi"}`), time.Hour)
+		if err != nil || !first || id == 0 {
+			t.Fatalf("Take = %d, %v, %v; want a hold", id, first, err)
+		}
+		other := storeAt(t, x, clk)
+		again, first, err := other.Take(ctx, "telegram", "201", []byte(`{"text":"hi"}`), time.Hour)
+		if err != nil || first || again != 0 {
+			t.Fatalf("a redelivery: Take = %d, %v, %v; want nothing held", again, first, err)
+		}
+		if seen, err := other.Seen(ctx, "telegram", "201", time.Hour); err != nil || seen {
+			t.Errorf("Seen after Take = %v, %v; want the event known", seen, err)
+		}
+		held, err := other.HeldMessages(ctx)
+		if err != nil || len(held) != 1 || held[0].ID != id || !held[0].Started.IsZero() || string(held[0].Event) != `{"text":"hi"}` {
+			t.Fatalf("held = %+v, %v; want the one message, not started", held, err)
+		}
+		if _, _, err := s.Take(ctx, "telegram", "", nil, time.Hour); err == nil {
+			t.Error("Take accepted an empty event id")
+		}
+	})
+}

@@ -22,35 +22,47 @@ const pruneBatch = 64
 // later is new again. Each call also deletes a bounded batch of expired
 // rows.
 func (s *Store) Seen(ctx context.Context, platform, eventID string, ttl time.Duration) (first bool, err error) {
-	switch {
-	case platform == "":
-		return false, errors.New("gateway: seen: empty platform: name the platform the event came from (\"telegram\")")
-	case eventID == "":
-		return false, fmt.Errorf("gateway: seen: empty event id from platform %s: every event needs the platform's id to be deduplicated", platform)
-	case ttl <= 0:
-		return false, fmt.Errorf("gateway: seen: ttl %s for platform %s: the ttl must be positive (a day is usual)", ttl, platform)
+	if err := checkSeen(platform, eventID, ttl); err != nil {
+		return false, err
 	}
 	now := micros(s.now())
 	err = s.writeTx(ctx, "record event", func(tx *sql.Tx) error {
-		// An existing row only counts while it has not expired; an
-		// expired one is taken over as if it were new.
-		res, err := tx.ExecContext(ctx, `INSERT INTO gateway_seen (platform, event_id, expires_at) VALUES (?, ?, ?)
-ON CONFLICT (platform, event_id) DO UPDATE SET expires_at = excluded.expires_at
-WHERE gateway_seen.expires_at <= ?`, s.text(platform), s.text(eventID), now+ttl.Microseconds(), now)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		first = n > 0
-		return s.prune(ctx, tx, now)
+		first, err = s.seenTx(ctx, tx, platform, eventID, ttl, now)
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("gateway: record event %s of %s: %w", eventID, platform, err)
 	}
 	return first, nil
+}
+
+func checkSeen(platform, eventID string, ttl time.Duration) error {
+	switch {
+	case platform == "":
+		return errors.New("gateway: seen: empty platform: name the platform the event came from (\"telegram\")")
+	case eventID == "":
+		return fmt.Errorf("gateway: seen: empty event id from platform %s: every event needs the platform's id to be deduplicated", platform)
+	case ttl <= 0:
+		return fmt.Errorf("gateway: seen: ttl %s for platform %s: the ttl must be positive (a day is usual)", ttl, platform)
+	}
+	return nil
+}
+
+// seenTx is Seen inside tx.
+func (s *Store) seenTx(ctx context.Context, tx *sql.Tx, platform, eventID string, ttl time.Duration, now int64) (bool, error) {
+	// An existing row only counts while it has not expired; an expired
+	// one is taken over as if it were new.
+	res, err := tx.ExecContext(ctx, `INSERT INTO gateway_seen (platform, event_id, expires_at) VALUES (?, ?, ?)
+ON CONFLICT (platform, event_id) DO UPDATE SET expires_at = excluded.expires_at
+WHERE gateway_seen.expires_at <= ?`, s.text(platform), s.text(eventID), now+ttl.Microseconds(), now)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, err
+	}
+	return n > 0, s.prune(ctx, tx, now)
 }
 
 // prune deletes up to pruneBatch rows expired at now. The rows are
