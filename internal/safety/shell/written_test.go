@@ -34,3 +34,15 @@ func TestWrites(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWrites is what finding a command's written files adds to
+// each terminal call when checkpoints are on.
+func BenchmarkWrites(b *testing.B) {
+	o := Options{Dir: "/work/proj", Home: "/home/ada"}
+	cmd := `cd src && sed -i 's/old/new/g' main.go util.go && go build ./... 2>&1 | tee build.log > /dev/null && rm -rf ../dist`
+	for b.Loop() {
+		if ws, _ := o.Writes(cmd); len(ws) == 0 {
+			b.Fatal("no writes found")
+		}
+	}
+}
