@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hermes-go/hermes/internal/atomicfile"
+	"github.com/hermes-go/hermes/internal/subdir"
 	"github.com/hermes-go/hermes/internal/udiff"
 )
 
@@ -151,20 +152,11 @@ func hashOf(data []byte, exists bool) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// within reports whether path is dir or below it.
-func within(dir, path string) bool {
-	if dir == "" {
-		return false
-	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
 // inside reports whether path is within dir as written and also once
 // links are resolved: a directory replaced by a link since the turn does
 // not carry a restore outside the working directory.
 func inside(dir, path string) bool {
-	if !within(dir, path) {
+	if !subdir.Within(dir, path) {
 		return false
 	}
 	realDir, err1 := filepath.EvalSymlinks(dir)
@@ -173,5 +165,5 @@ func inside(dir, path string) bool {
 		// A parent that is gone is made again, under dir, by the restore.
 		return err1 == nil || errors.Is(err2, fs.ErrNotExist)
 	}
-	return within(realDir, filepath.Join(parent, filepath.Base(path)))
+	return subdir.Within(realDir, filepath.Join(parent, filepath.Base(path)))
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/subdir"
 )
 
 // Permissions checks that the secrets file (.env) is readable by its
@@ -83,8 +85,7 @@ func inside(dir, path string) bool {
 	if d, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = d
 	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return subdir.Within(dir, path)
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting, so a fix

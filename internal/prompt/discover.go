@@ -3,7 +3,8 @@ package prompt
 import (
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/hermes-go/hermes/internal/subdir"
 )
 
 // hermesNames are the per-directory instruction files of hermes, in the
@@ -35,7 +36,7 @@ func findContextFiles(workdir, userHome string) []string {
 	stop := root
 	switch {
 	case stop != "":
-	case userHome != "" && within(userHome, workdir):
+	case userHome != "" && subdir.Within(userHome, workdir):
 		stop = userHome
 	default:
 		stop = workdir
@@ -91,12 +92,6 @@ func gitRoot(dir string) string {
 func present(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil || !isMissing(err)
-}
-
-// within reports whether dir is base or below it.
-func within(base, dir string) bool {
-	rel, err := filepath.Rel(base, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // dedupe drops paths that resolve to a file already listed, keeping the

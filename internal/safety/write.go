@@ -3,10 +3,10 @@ package safety
 import (
 	"context"
 	"path/filepath"
-	"strings"
 
 	"github.com/hermes-go/hermes/internal/safety/shell"
 	"github.com/hermes-go/hermes/internal/safety/writeguard"
+	"github.com/hermes-go/hermes/internal/subdir"
 )
 
 // RuleWriteOutside is the rule of a file write outside Asker.WriteRoot;
@@ -53,7 +53,7 @@ func (p *Policy) CheckWrite(ctx context.Context, sessionID string, a Asker, path
 	}
 	root := writeguard.Resolve(filepath.Clean(a.WriteRoot))
 	real := writeguard.Resolve(filepath.Clean(path))
-	if inside(real, root) {
+	if subdir.Within(root, real) {
 		return nil
 	}
 	log := p.logger().With("session", sessionID, "rule", RuleWriteOutside)
@@ -76,12 +76,6 @@ func (p *Policy) CheckWrite(ctx context.Context, sessionID string, a Asker, path
 	// smart mode.
 	req := Request{SessionID: sessionID, Path: real, Dir: root, Verdict: writeOutside, Findings: []shell.Verdict{writeOutside}}
 	return p.ask(ctx, a, req, deny)
-}
-
-// inside reports whether p is root or lies under it.
-func inside(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // ApproveWrite returns nil when a file tool may write path in the

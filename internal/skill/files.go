@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/hermes-go/hermes/internal/subdir"
 )
 
 // supportPath checks a support file's path relative to its skill and
@@ -54,7 +56,7 @@ func resolveInside(dir, rel string) (string, error) {
 	for {
 		if real, err := filepath.EvalSymlinks(probe); err == nil {
 			real = filepath.Join(append([]string{real}, tail...)...)
-			if !within(realDir, real) {
+			if !subdir.Within(realDir, real) {
 				return "", fmt.Errorf("%q resolves outside the skill directory", rel)
 			}
 			return full, nil
@@ -66,12 +68,6 @@ func resolveInside(dir, rel string) (string, error) {
 		tail = append([]string{filepath.Base(probe)}, tail...)
 		probe = parent
 	}
-}
-
-// within reports whether p is dir or below it.
-func within(dir, p string) bool {
-	r, err := filepath.Rel(dir, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
 // writeAtomic writes data to name through a temporary file in the same

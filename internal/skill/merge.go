@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/subdir"
 	"github.com/hermes-go/hermes/internal/tool"
 )
 
@@ -47,7 +48,7 @@ func (l *Library) CheckMerge(p MergePlan) (*Skill, error) {
 		if !ok {
 			return nil, tool.Errorf(tool.CodeNotFound, "the merge lists skill %q, which does not exist", name)
 		}
-		if sk.External || !within(l.opts.Dir, sk.Dir) {
+		if sk.External || !subdir.Within(l.opts.Dir, sk.Dir) {
 			return nil, tool.Errorf(tool.CodeDenied, "skill %q lives in the read-only directory %s and cannot be merged", name, filepath.Dir(sk.Dir))
 		}
 		if first == nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hermes-go/hermes/internal/subdir"
 	"github.com/hermes-go/hermes/internal/tool"
 )
 
@@ -210,7 +211,7 @@ func (l *Library) local(name string) (*Skill, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sk.External || !within(l.opts.Dir, sk.Dir) {
+	if sk.External || !subdir.Within(l.opts.Dir, sk.Dir) {
 		return nil, tool.Errorf(tool.CodeDenied, "skill %q lives in the read-only external directory %s; copy it into %s to change it", sk.Name, filepath.Dir(sk.Dir), l.opts.Dir)
 	}
 	return sk, nil

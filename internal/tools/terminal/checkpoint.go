@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hermes-go/hermes/internal/safety/shell"
+	"github.com/hermes-go/hermes/internal/subdir"
 	"github.com/hermes-go/hermes/internal/tool"
 )
 
@@ -33,7 +34,7 @@ func (t *Terminal) keepWrites(inv tool.Invocation, dir string, st *shell.State, 
 	kept := 0
 	for _, w := range writes {
 		for _, p := range localPaths(w, home) {
-			if !under(p, inv.Workdir) {
+			if !subdir.Within(inv.Workdir, p) {
 				continue
 			}
 			if err := keepTree(p, inv.BeforeWrite, &kept); err != nil {
@@ -97,12 +98,6 @@ func findFold(dir string) (string, bool) {
 		real = filepath.Join(real, found)
 	}
 	return real, true
-}
-
-// under reports whether p lies inside root.
-func under(p, root string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // keepTree keeps p, and every regular file below it when it is a
