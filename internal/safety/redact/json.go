@@ -34,8 +34,8 @@ func JSON(doc []byte, clean func(string) string) []byte {
 			continue
 		}
 		end := stringEnd(doc, i)
-		var s string
-		if json.Unmarshal(doc[i:end], &s) != nil {
+		s, ok := decodeString(doc[i:end])
+		if !ok {
 			i = end - 1
 			continue
 		}
@@ -95,6 +95,16 @@ func stringEnd(doc []byte, i int) int {
 		}
 	}
 	return len(doc)
+}
+
+// decodeString decodes a JSON string literal; one without escapes, as
+// most are, is its bytes between the quotes.
+func decodeString(lit []byte) (string, bool) {
+	if len(lit) >= 2 && bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1 : len(lit)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(lit, &s) == nil
 }
 
 // nextByte is the first byte at or after i that is not JSON whitespace,
