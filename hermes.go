@@ -59,7 +59,8 @@ type Options struct {
 // engine every turn runs through. It is safe for concurrent use; turns
 // in one session wait for each other. Close it when done.
 type Agent struct {
-	app     *app.App
+	app *app.App
+	// tools are the program's tools; nil when it has none.
 	tools   *tool.Registry
 	approve ApproveFunc
 	workdir string
@@ -101,7 +102,11 @@ func Open(ctx context.Context, opts Options) (*Agent, error) {
 	if wd == "" {
 		wd = a.Workdir()
 	}
-	return &Agent{app: a, tools: reg, approve: opts.Approve, workdir: wd}, nil
+	ag := &Agent{app: a, approve: opts.Approve, workdir: wd}
+	if len(opts.Tools) > 0 {
+		ag.tools = reg
+	}
+	return ag, nil
 }
 
 // loadConfig is the configuration opts name.

@@ -119,7 +119,7 @@ func (a *Agent) Run(ctx context.Context, t Turn, on func(Event)) (*Reply, error)
 	}
 	in := engine.Input{Text: t.Text, Source: "library", Workdir: a.workdir, Toolsets: t.Toolsets, Model: t.Model,
 		Approval: asker(approve, a.workdir)}
-	if len(a.tools.All()) > 0 {
+	if a.tools != nil {
 		in.Tools = a.tools
 	}
 	var sink agent.Sink
